@@ -1,0 +1,210 @@
+"""Load benchmark: twlookup's whole stack against a one-route FastAPI app on plain uvicorn.
+
+Both servers run in the same run, each one uvicorn worker, and are driven alternately by wrk
+(or by bench/loadgen.py when wrk is absent) for several rounds; the best round of each is
+kept. Printed: requests per second and p99 for each, the ratios, the cold-start time of
+`twlookup serve` and its resident memory after the load.
+
+Targets: a typical lookup through the whole stack >= 1.0x the one-route app, an MCP tools/call
+of the same lookup >= 0.5x the REST route (issue 2), and free-route throughput with the payment
+machinery installed >= 0.97x the same app with payments switched off (issue 3). Also printed:
+the median time a paid request adds in local mode (verify and settle), measured as the median
+latency of a paid audit of one model minus that of the free check of the same model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+LOOKUP = "/models/api/model?id=gpt-4-0613"
+MCP_BODY = json.dumps(
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": {"id": "gpt-4-0613"}}}
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 60) -> float:
+    began = time.perf_counter()
+    while time.perf_counter() - began < timeout:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return time.perf_counter() - began
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.02)
+    raise SystemExit(f"{url} did not come up")
+
+
+def rss_mb(pid: int) -> float:
+    total = 0
+    for p in [pid, *children(pid)]:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total / 1024
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def drive(url: str, seconds: float, connections: int, body: str | None) -> dict[str, float]:
+    if shutil.which("wrk"):
+        cmd = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
+        script = None
+        if body is not None:
+            script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+            script.write(
+                'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                f"wrk.body = {json.dumps(body)}\n"
+            )
+            script.close()
+            cmd += ["-s", script.name]
+        out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
+        if script:
+            os.unlink(script.name)
+        rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+        p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+        scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+        bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        return {"rps": rps, "p99_ms": float(p99.group(1)) * scale, "errors": int(bad.group(1)) if bad else 0}
+    args = [PY, str(ROOT / "bench" / "loadgen.py"), url, str(seconds), str(connections), "POST" if body else "GET"]
+    if body:
+        args.append(body)
+    return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of one measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; the best of each is kept")
+    parser.add_argument("--connections", type=int, default=32)
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="twlookup-bench-"))
+    env = dict(
+        os.environ,
+        TWLOOKUP_DATABASE_URL=f"sqlite:///{tmp}/bench.db",
+        TWLOOKUP_RATE_LIMIT_DEFAULT="100000000/minute",
+    )
+    env.pop("TWLOOKUP_REDIS_URL", None)
+    app_port, base_port, nopay_port = free_port(), free_port(), free_port()
+    common = ["--log-level", "warning"]
+    app = subprocess.Popen(
+        [PY, "-m", "twlookup", "serve", "--port", str(app_port), "--no-access-log", *common],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    cold = wait_until_up(f"http://127.0.0.1:{app_port}{LOOKUP}", app)
+    nopay = subprocess.Popen(
+        [PY, "-m", "twlookup", "serve", "--port", str(nopay_port), "--no-access-log", *common],
+        env=dict(env, TWLOOKUP_PAYMENTS_ENABLED="false"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    wait_until_up(f"http://127.0.0.1:{nopay_port}{LOOKUP}", nopay)
+    base = subprocess.Popen(
+        [PY, "-m", "uvicorn", "bench.baseline_app:app", "--port", str(base_port), "--no-access-log", *common],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    wait_until_up(f"http://127.0.0.1:{base_port}/lookup", base)
+    targets = {
+        "baseline (one-route FastAPI)": (f"http://127.0.0.1:{base_port}/lookup", None),
+        "twlookup REST lookup": (f"http://127.0.0.1:{app_port}{LOOKUP}", None),
+        "twlookup REST, payments off": (f"http://127.0.0.1:{nopay_port}{LOOKUP}", None),
+        "twlookup MCP tools/call": (f"http://127.0.0.1:{app_port}/models/mcp", MCP_BODY),
+    }
+    best: dict[str, dict[str, float]] = {}
+    try:
+        for name, (url, body) in targets.items():  # warm-up
+            drive(url, 1, args.connections, body)
+        for _ in range(args.rounds):
+            for name, (url, body) in targets.items():
+                result = drive(url, args.seconds, args.connections, body)
+                if result["errors"]:
+                    raise SystemExit(f"{name}: {result['errors']} non-200 responses")
+                if name not in best or result["rps"] > best[name]["rps"]:
+                    best[name] = result
+        memory = rss_mb(app.pid)
+        paid_ms = paid_request_cost(f"http://127.0.0.1:{app_port}", env)
+    finally:
+        for proc in (app, nopay, base):
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    tool = "wrk" if shutil.which("wrk") else "bench/loadgen.py"
+    print(f"load: {tool}, {args.connections} connections, {args.rounds} rounds x {args.seconds:.0f} s, best round kept")
+    for name, r in best.items():
+        print(f"  {name:32s} {r['rps']:9.0f} req/s   p99 {r['p99_ms']:7.2f} ms")
+    base_rps = best["baseline (one-route FastAPI)"]["rps"]
+    rest_rps = best["twlookup REST lookup"]["rps"]
+    mcp_rps = best["twlookup MCP tools/call"]["rps"]
+    nopay_rps = best["twlookup REST, payments off"]["rps"]
+    rest_ratio, mcp_ratio, pay_ratio = rest_rps / base_rps, mcp_rps / rest_rps, rest_rps / nopay_rps
+    print(f"REST lookup / baseline:   {rest_ratio:.2f}x  (target >= 1.00x) {'ok' if rest_ratio >= 1.0 else 'MISSED'}")
+    print(f"MCP tools/call / REST:    {mcp_ratio:.2f}x  (target >= 0.50x) {'ok' if mcp_ratio >= 0.5 else 'MISSED'}")
+    print(f"free route, payments on / off: {pay_ratio:.2f}x  (target >= 0.97x) {'ok' if pay_ratio >= 0.97 else 'MISSED'}")
+    print(f"median time a paid request adds in local mode (verify + settle): {paid_ms:.1f} ms")
+    print(f"cold start of twlookup serve (empty store: migrate + seed + first answer): {cold:.2f} s")
+    print(f"resident memory of twlookup serve after the load: {memory:.0f} MB")
+    return 0 if rest_ratio >= 1.0 and mcp_ratio >= 0.5 and pay_ratio >= 0.97 else 1
+
+
+def paid_request_cost(base: str, env: dict[str, str], n: int = 40) -> float:
+    """Median latency of a paid one-model audit minus that of the free check of the same model."""
+    import statistics
+
+    from eth_account import Account
+    from x402 import PaymentRequired, x402ClientSync
+    from x402.http.utils import encode_payment_signature_header
+    from x402.mechanisms.evm.exact import ExactEvmClientScheme
+    from x402.mechanisms.evm.signers import EthAccountSigner
+
+    payer = Account.create()
+    subprocess.run([PY, "-m", "twlookup", "ledger", "fund", payer.address, "100"], env=env, check=True, capture_output=True, cwd=ROOT)
+    client = x402ClientSync()
+    client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
+    paid, free = [], []
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for _ in range(n):
+            body = {"ids": ["gpt-4-0613"]}
+            required = PaymentRequired.model_validate_json(http.post("/models/api/pro/audit", json=body).content)
+            header = encode_payment_signature_header(client.create_payment_payload(required))
+            t0 = time.perf_counter()
+            r = http.post("/models/api/pro/audit", json=body, headers={"PAYMENT-SIGNATURE": header})
+            paid.append(time.perf_counter() - t0)
+            assert r.status_code == 200, r.text
+            t0 = time.perf_counter()
+            http.post("/models/api/check", json={"text": "gpt-4-0613"})
+            free.append(time.perf_counter() - t0)
+    return (statistics.median(paid) - statistics.median(free)) * 1000
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,3 @@
+from twlookup.cli import main
+
+raise SystemExit(main())

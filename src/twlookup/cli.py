@@ -1,0 +1,221 @@
+"""The `twlookup` command: serve, migrate, seed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def _settings():  # imported lazily so that --help is instant
+    from twlookup.settings import get_settings
+
+    return get_settings()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = _settings()
+    ensure_ready(settings.database_url, args.data)
+    uvicorn.run(
+        "twlookup.app:create_app",
+        factory=True,
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+        workers=args.workers or settings.workers,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        proxy_headers=False,
+    )
+    return 0
+
+
+def ensure_ready(url: str, data: Path) -> None:
+    """Migrate, and seed when the store is empty or older than data/ and the service list,
+    so that a new user, or one who pulled new data or a new service, needs nothing else."""
+    from twlookup.platform.store.lock import maintenance_lock
+    from twlookup.platform.store.migrate import upgrade
+    from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
+    from twlookup.services import load_services
+
+    with maintenance_lock(url):  # processes started together take turns; the later ones find it done
+        upgrade(url)
+        if seeded_fingerprint() != fingerprint(load_services(), data):
+            counts = _seed(data)
+            print(f"twlookup: seeded the store from {data}: {counts}", file=sys.stderr)
+
+
+def _seed(data: Path) -> dict[str, int]:
+    from twlookup.platform.store.seed import seed
+    from twlookup.services import load_services
+
+    return seed(load_services(), data)
+
+
+def cmd_db_upgrade(_args: argparse.Namespace) -> int:
+    from twlookup.platform.store.migrate import upgrade
+
+    upgrade(_settings().database_url)
+    print("twlookup: store migrated to the latest schema")
+    return 0
+
+
+def cmd_seed(args: argparse.Namespace) -> int:
+    from twlookup.platform.store.migrate import upgrade
+
+    from twlookup.platform.store.lock import maintenance_lock
+
+    url = _settings().database_url
+    with maintenance_lock(url):
+        upgrade(url)
+        counts = _seed(args.data)
+    for name, count in counts.items():
+        print(f"{name}: {count} records")
+    return 0
+
+
+def _feeds() -> dict[str, object]:
+    from twlookup.services import load_services
+
+    return {f"{s.name}.{feed}": fn for s in load_services() for feed, fn in s.importers.items()}
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from twlookup.platform.store.migrate import upgrade
+    from twlookup.platform.store.seed import ingest
+
+    feeds = _feeds()
+    if args.feed not in feeds:
+        known = ", ".join(sorted(feeds)) or "none yet"
+        print(f"twlookup: unknown feed {args.feed!r}; known feeds: {known}", file=sys.stderr)
+        return 2
+    if not args.file.is_file():
+        print(f"twlookup: no such file: {args.file}", file=sys.stderr)
+        return 2
+    upgrade(_settings().database_url)
+    try:
+        rows = ingest(feeds[args.feed], args.file)  # type: ignore[arg-type]
+    except ValueError as exc:  # importers raise ValueError naming what is wrong with the file
+        print(f"twlookup: {args.file} is not a valid {args.feed} file: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.feed}: {rows} rows imported from {args.file}; running processes see them within seconds")
+    return 0
+
+
+def _ledger(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from twlookup.platform.payments.ledger import Ledger
+    from twlookup.platform.store.migrate import upgrade
+
+    from eth_utils import is_address
+
+    if not is_address(args.address):
+        raise SystemExit(f"twlookup: ADDRESS must be a 0x-prefixed 20-byte EVM address, got {args.address!r}")
+    settings = _settings()
+    network = args.network or settings.evm_mainnet
+    if network not in (settings.evm_mainnet, settings.evm_testnet):
+        raise SystemExit(f"twlookup: --network must be {settings.evm_mainnet} or {settings.evm_testnet}")
+    upgrade(settings.database_url)
+    return Ledger(network)
+
+
+def cmd_ledger_fund(args: argparse.Namespace) -> int:
+    from decimal import Decimal, InvalidOperation
+
+    ledger = _ledger(args)
+    token = ledger.token
+    try:
+        units = Decimal(args.amount) * (10**token.decimals)
+    except InvalidOperation:
+        print(f"twlookup: AMOUNT must be a number of {token.symbol}, e.g. 10 or 0.25", file=sys.stderr)
+        return 2
+    if units <= 0 or units != units.to_integral_value():
+        print(f"twlookup: AMOUNT must be positive with at most {token.decimals} decimals", file=sys.stderr)
+        return 2
+    tx = ledger.fund(args.address, int(units))
+    print(f"funded {args.address} with {args.amount} {token.symbol} on {token.network} (local ledger, tx {tx})")
+    print(f"balance: {Decimal(ledger.balance(args.address)) / 10**token.decimals} {token.symbol}")
+    return 0
+
+
+def cmd_ledger_show(args: argparse.Namespace) -> int:
+    from decimal import Decimal
+
+    ledger = _ledger(args)
+    token = ledger.token
+    print(f"{args.address} on {token.network}: {Decimal(ledger.balance(args.address)) / 10**token.decimals} {token.symbol}")
+    for t in ledger.transfers(args.address, limit=args.limit):
+        print(f"  {t.created_at:%Y-%m-%d %H:%M:%S}  {t.kind:8s} {t.from_address} -> {t.to_address}  {Decimal(t.amount) / 10**token.decimals} {token.symbol}  {t.tx_hash}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="twlookup",
+        description=(
+            "Twenty Taiwan-oriented lookup services in one ASGI process: free JSON endpoints, "
+            "MCP for AI agents and x402-paid /api/pro routes. Configuration comes from TWLOOKUP_* "
+            "environment variables or a .env file (see .env.example)."
+        ),
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve every service over HTTP (migrates and seeds an empty store first)",
+        description="Serve all implemented services: /<name>/api/..., /<name>/mcp, /<name>/docs, / and /healthz.",
+    )
+    serve.add_argument("--host", help="interface to bind (default TWLOOKUP_HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default TWLOOKUP_PORT or 8000)")
+    serve.add_argument("--workers", type=int, help="worker processes (default TWLOOKUP_WORKERS or 1)")
+    serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    serve.add_argument("--data", type=Path, default=DEFAULT_DATA, help="reference data folder used to seed an empty store")
+    serve.set_defaults(func=cmd_serve)
+
+    db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
+    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="SUBCOMMAND")
+    up = db_sub.add_parser("upgrade", help="apply all Alembic migrations to TWLOOKUP_DATABASE_URL")
+    up.set_defaults(func=cmd_db_upgrade)
+
+    seed = sub.add_parser(
+        "seed",
+        help="load reference data from data/ into the store (idempotent; running processes see it within seconds)",
+        description="Upsert every service's reference data from the data folder; rows no longer in the files are removed.",
+    )
+    seed.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"data folder (default {DEFAULT_DATA})")
+    seed.set_defaults(func=cmd_seed)
+
+    ingest = sub.add_parser(
+        "ingest",
+        help="import one file of a live feed (e.g. life.invoice) in the official publisher's format",
+        description="Parse a file published by the feed's official source into the store. Feeds are named SERVICE.FEED.",
+    )
+    ingest.add_argument("feed", metavar="FEED", help="feed name, e.g. life.invoice; an unknown name lists the known ones")
+    ingest.add_argument("file", metavar="FILE", type=Path, help="the downloaded file")
+    ingest.set_defaults(func=cmd_ingest)
+
+    ledger = sub.add_parser(
+        "ledger",
+        help="the local USDC ledger of the local facilitator (moves no real money)",
+        description="Balances of the in-process test ledger that local-mode x402 payments settle on.",
+    )
+    ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True, metavar="SUBCOMMAND")
+    fund = ledger_sub.add_parser("fund", help="credit ADDRESS with AMOUNT USDC on the local ledger")
+    fund.add_argument("address", metavar="ADDRESS", help="0x-prefixed EVM address")
+    fund.add_argument("amount", metavar="AMOUNT", help="USDC, e.g. 10 or 0.25")
+    show = ledger_sub.add_parser("show", help="balance and recent transfers of ADDRESS")
+    show.add_argument("address", metavar="ADDRESS")
+    show.add_argument("--limit", type=int, default=20, help="transfers to list (default 20)")
+    for p in (fund, show):
+        p.add_argument("--network", help="CAIP-2 network (default TWLOOKUP_EVM_MAINNET, eip155:8453)")
+    fund.set_defaults(func=cmd_ledger_fund)
+    show.set_defaults(func=cmd_ledger_show)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))

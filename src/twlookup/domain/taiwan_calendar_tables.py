@@ -1,0 +1,83 @@
+"""Store tables of the Taiwan calendar, its seeder from data/calendar/taiwan.yaml, and its cache."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from sqlalchemy import Date, ForeignKey, String, Text, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from twlookup.domain.taiwan_calendar import DayOff, TaiwanCalendar, YearSource
+from twlookup.platform.store.base import Base, Provenance
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import load_yaml, replace_rows
+
+
+class CalendarYear(Provenance, Base):
+    __tablename__ = "calendar_year"
+
+    year: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    official: Mapped[bool]
+    note: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class CalendarDayOff(Base):
+    __tablename__ = "calendar_day_off"
+
+    date: Mapped[date] = mapped_column(Date, primary_key=True)
+    year: Mapped[int] = mapped_column(ForeignKey("calendar_year.year"))
+    name_zh: Mapped[str] = mapped_column(String(100))
+    name_en: Mapped[str] = mapped_column(String(150))
+    kind: Mapped[str] = mapped_column(String(20))
+
+
+class CalendarMakeupWorkday(Base):
+    __tablename__ = "calendar_makeup_workday"
+
+    date: Mapped[date] = mapped_column(Date, primary_key=True)
+    year: Mapped[int] = mapped_column(ForeignKey("calendar_year.year"))
+    pays_back: Mapped[date | None] = mapped_column(Date, default=None)
+
+
+def seed_calendar(session: Session, data_dir: Path) -> int:
+    doc = load_yaml(data_dir / "calendar" / "taiwan.yaml")
+    years, days, makeups = [], [], []
+    for year, spec in doc["years"].items():
+        years.append(
+            CalendarYear(
+                year=int(year),
+                official=bool(spec.get("official", True)),
+                note=spec.get("note"),
+                source=spec["source"],
+                source_title=spec.get("source_title"),
+                checked=spec["checked"],
+            )
+        )
+        for item in spec["days_off"]:
+            days.append(
+                CalendarDayOff(date=item["date"], year=int(year), name_zh=item["name_zh"], name_en=item["name_en"], kind=item["kind"])
+            )
+        for item in spec.get("makeup_workdays") or []:
+            makeups.append(CalendarMakeupWorkday(date=item["date"], year=int(year), pays_back=item.get("for")))
+    # Children reference their year: clear them, upsert the years, then add the children back.
+    session.query(CalendarMakeupWorkday).delete()
+    session.query(CalendarDayOff).delete()
+    session.flush()
+    count = replace_rows(session, CalendarYear, years)
+    session.add_all([*days, *makeups])
+    session.flush()
+    return count + len(days) + len(makeups)
+
+
+def _load(session: Session) -> TaiwanCalendar:
+    years = {
+        y.year: YearSource(y.year, y.source, y.source_title, y.checked, y.official, y.note)
+        for y in session.scalars(select(CalendarYear))
+    }
+    days = {d.date: DayOff(d.date, d.name_zh, d.name_en, d.kind) for d in session.scalars(select(CalendarDayOff))}
+    makeups = {m.date: m.pays_back for m in session.scalars(select(CalendarMakeupWorkday))}
+    return TaiwanCalendar(years, days, makeups)
+
+
+TAIWAN_CALENDAR: Reference[TaiwanCalendar] = Reference(_load)

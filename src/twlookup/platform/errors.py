@@ -1,0 +1,109 @@
+"""RFC 9457 problem details: the one shape of every 4xx/5xx body.
+
+Logic and operations raise `Problem` (or a subclass); the REST layer turns it into
+`application/problem+json`, the MCP layer into a tool error with the same text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+PROBLEM_TYPE_BASE = "https://twlookup.dev/problems/"
+
+TITLES = {
+    400: "Bad request",
+    402: "Payment required",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    413: "Request body too large",
+    415: "Unsupported media type",
+    422: "Invalid parameter",
+    429: "Too many requests",
+    500: "Internal error",
+    503: "Service unavailable",
+}
+
+
+class Problem(Exception):
+    """An error a client can act on. `kind` becomes the last segment of the `type` URI."""
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        *,
+        kind: str | None = None,
+        title: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.kind = kind or TITLES.get(status, "error").lower().replace(" ", "-")
+        self.title = title or TITLES.get(status, "Error")
+        self.errors = errors
+        self.headers = headers or {}
+        self.extra = extra or {}
+
+    def body(self, instance: str | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": PROBLEM_TYPE_BASE + self.kind,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+        }
+        if instance:
+            out["instance"] = instance
+        if self.errors:
+            out["errors"] = self.errors
+        out.update(self.extra)
+        return out
+
+    def render(self, instance: str | None = None) -> bytes:
+        return orjson.dumps(self.body(instance))
+
+
+class NotFound(Problem):
+    def __init__(self, what: str, ident: str, hint: str | None = None) -> None:
+        detail = f"No {what} with id {ident!r}."
+        if hint:
+            detail += " " + hint
+        super().__init__(404, detail, kind="not-found", extra={"id": ident})
+
+
+class InvalidParameter(Problem):
+    """One parameter is wrong; `allowed` says what would be accepted."""
+
+    def __init__(self, name: str, message: str, allowed: Any = None) -> None:
+        entry: dict[str, Any] = {"parameter": name, "message": message}
+        if allowed is not None:
+            entry["allowed"] = allowed
+        super().__init__(422, f"{name}: {message}", kind="invalid-parameter", errors=[entry])
+
+
+def from_validation_error(exc: ValidationError, allowed: dict[str, Any] | None = None) -> Problem:
+    """Turn pydantic's errors into one 422 naming every bad parameter and, where known, what is allowed."""
+    entries: list[dict[str, Any]] = []
+    for err in exc.errors(include_url=False, include_context=False):
+        loc = [str(p) for p in err["loc"]]
+        name = ".".join(loc) if loc else "body"
+        if err["type"] == "extra_forbidden":
+            message = "unknown parameter"
+            if allowed is not None:
+                message += "; known parameters: " + (", ".join(allowed) if allowed else "none")
+        elif err["type"] == "missing":
+            message = "required parameter is missing"
+        else:
+            message = err["msg"]
+        entry: dict[str, Any] = {"parameter": name, "message": message}
+        if allowed and loc and loc[0] in allowed and allowed[loc[0]] is not None:
+            entry["allowed"] = allowed[loc[0]]
+        entries.append(entry)
+    detail = "; ".join(f"{e['parameter']}: {e['message']}" for e in entries)
+    return Problem(422, detail, kind="invalid-parameter", errors=entries)

@@ -1,0 +1,80 @@
+"""Small pure-ASGI helpers shared by the platform's layers."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qsl
+
+import orjson
+
+from twlookup.platform.errors import InvalidParameter, Problem
+
+JSON = b"application/json"
+PROBLEM_JSON = b"application/problem+json"
+Scope = dict[str, Any]
+
+
+async def send_bytes(
+    send: Any, status: int, body: bytes, content_type: bytes = JSON, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    raw = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+    if headers:
+        raw.extend(headers)
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def send_json(send: Any, status: int, data: Any, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    await send_bytes(send, status, orjson.dumps(data), JSON, headers)
+
+
+async def send_problem(send: Any, problem: Problem, instance: str | None = None) -> None:
+    headers = [(k.lower().encode(), v.encode()) for k, v in problem.headers.items()]
+    await send_bytes(send, problem.status, problem.render(instance), PROBLEM_JSON, headers)
+
+
+async def read_body(receive: Any, limit: int) -> bytes:
+    """The whole request body, or 413 past `limit` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise Problem(400, "The client disconnected before sending the whole body.")
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise Problem(413, f"The request body is larger than the {limit} bytes this server accepts.")
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def query_params(scope: Scope) -> dict[str, str]:
+    """Query string as a dict; a repeated parameter is an error rather than a silent pick."""
+    raw = scope.get("query_string", b"")
+    if not raw:
+        return {}
+    out: dict[str, str] = {}
+    for key, value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True):
+        if key in out:
+            raise InvalidParameter(key, "given more than once; pass it once")
+        out[key] = value
+    return out
+
+
+def header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value
+    return None
+
+
+def parse_json_body(body: bytes) -> Any:
+    if not body:
+        return {}
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise Problem(400, f"The request body is not valid JSON: {exc}.", kind="malformed-json") from None

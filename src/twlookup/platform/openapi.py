@@ -1,0 +1,93 @@
+"""Each service's OpenAPI 3.1 document, derived from its operation declarations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic.json_schema import models_json_schema
+
+from twlookup import __version__
+from twlookup.platform.service import Service
+
+PROBLEM_SCHEMA = {
+    "type": "object",
+    "description": "RFC 9457 problem details",
+    "properties": {
+        "type": {"type": "string", "format": "uri"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"parameter": {"type": "string"}, "message": {"type": "string"}, "allowed": {}},
+            },
+        },
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+
+def _problem(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def build_openapi(service: Service, server_url: str) -> dict[str, Any]:
+    models = []
+    for op in service.operations:
+        models.append((op.params, "validation"))
+        models.append((op.result, "serialization"))
+    refs, schema = models_json_schema(models, ref_template="#/components/schemas/{model}")
+    components = dict(schema.get("$defs", {}))
+    components["Problem"] = PROBLEM_SCHEMA
+    paths: dict[str, Any] = {}
+    for op in service.operations:
+        param_schema = components.get(op.params.__name__, {"properties": {}})
+        result_ref = refs[(op.result, "serialization")]
+        item: dict[str, Any] = {
+            "operationId": op.name,
+            "summary": op.summary,
+            "description": op.description,
+            "tags": ["pro (x402)"] if op.paid else ["free"],
+            "responses": {
+                "200": {"description": "OK", "content": {"application/json": {"schema": result_ref}}},
+                "422": _problem("A parameter is missing, unknown or out of range; the body names it."),
+                "429": _problem("Rate limit exceeded; see Retry-After."),
+            },
+        }
+        if op.tool:
+            item["x-mcp-tool"] = op.tool
+        if op.paid:
+            item["x-price-usd"] = op.price
+            item["responses"]["403"] = _problem("This paid route is switched off on this server (not open).")
+            item["responses"]["503"] = _problem("The payment facilitator is unavailable; nothing was charged.")
+            item["responses"]["402"] = {
+                "description": f"Payment required ({op.price} in USDC via x402); PAYMENT-REQUIRED header carries the terms.",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        if op.body_params:
+            item["requestBody"] = {"required": True, "content": {"application/json": {"schema": refs[(op.params, "validation")]}}}
+            item["responses"]["400"] = _problem("The body is not valid JSON.")
+            item["responses"]["413"] = _problem("The body is too large.")
+        else:
+            required = set(param_schema.get("required", []))
+            item["parameters"] = [
+                {
+                    "name": name,
+                    "in": "path" if name in op.path_params else "query",
+                    "required": name in required or name in op.path_params,
+                    "description": prop.get("description", ""),
+                    "schema": {k: v for k, v in prop.items() if k not in ("description", "title")},
+                }
+                for name, prop in param_schema.get("properties", {}).items()
+            ]
+        item["responses"]["404"] = _problem("An identifier names nothing we know; the body names it.")
+        paths.setdefault(op.path, {})[op.method.lower()] = item
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": f"twlookup {service.name}: {service.title}", "version": __version__, "description": service.description},
+        "servers": [{"url": server_url}],
+        "paths": paths,
+        "components": {"schemas": components},
+    }

@@ -1,0 +1,68 @@
+"""A service: name, title, where it is reachable, its operations and its reference data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy.orm import Session
+
+from twlookup.platform.operations import Operation, build_operation
+
+# Which payment network a service states (spec document 1, "Authentication").
+NetworkChoice = Literal["mainnet", "testnet"]
+Seeder = Callable[[Session, Path], int]
+Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
+
+
+@dataclass
+class Service:
+    name: str
+    title: str
+    description: str
+    cors: bool = False
+    network: NetworkChoice = "mainnet"
+    notice: str | None = None  # e.g. "Information, not medical advice."
+    private: bool = False  # queries and answers must reach no log line (health, wellness)
+    seeders: list[Seeder] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)
+    importers: dict[str, Importer] = field(default_factory=dict)
+
+    def operation(
+        self, method: Literal["GET", "POST"], path: str, *, tool: str | None = None, price: str | None = None
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Declare an operation: REST route, MCP tool (when `tool` is given) and x402 price."""
+        if path.startswith("/api/pro/") != (price is not None):
+            raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
+        if price is not None and tool is not None:
+            raise ValueError(f"{path}: paid routes are HTTP-only (x402), not MCP tools")
+
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            op = build_operation(fn, method, path, tool, price)
+            for other in self.operations:
+                if (other.method, other.path) == (method, path) or (tool and other.tool == tool):
+                    raise ValueError(f"{self.name}: {method} {path} / tool {tool} declared twice")
+            self.operations.append(op)
+            return fn
+
+        return register
+
+    def seeder(self, fn: Seeder) -> Seeder:
+        """Register a function that upserts this service's reference data from data/."""
+        self.seeders.append(fn)
+        return fn
+
+    def importer(self, feed: str) -> Callable[[Importer], Importer]:
+        """Register `twlookup ingest FEED FILE`: parse the official publisher's file into the store."""
+
+        def register(fn: Importer) -> Importer:
+            self.importers[feed] = fn
+            return fn
+
+        return register
+
+    @property
+    def tools(self) -> list[Operation]:
+        return [op for op in self.operations if op.tool]

@@ -1,0 +1,1 @@
+"""The SQL store: engine, declarative base with provenance, data version, seeding, migrations."""

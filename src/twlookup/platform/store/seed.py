@@ -1,0 +1,83 @@
+"""Idempotent upsert of every service's reference data from data/, then one version bump."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from sqlalchemy import inspect
+from sqlalchemy.orm import Session
+
+from twlookup.platform.service import Service
+from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.meta import StoreMeta, bump_version
+
+
+def load_yaml(path: Path) -> Any:
+    with path.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
+    """Upsert by primary key and delete rows the data no longer has: the table becomes the file."""
+    key_cols = [c.key for c in inspect(model).primary_key]
+    wanted = {}
+    for row in rows:
+        wanted[tuple(getattr(row, k) for k in key_cols)] = row
+    for existing in session.query(model).all():
+        if tuple(getattr(existing, k) for k in key_cols) not in wanted:
+            session.delete(existing)
+    session.flush()
+    for row in wanted.values():
+        session.merge(row)
+    session.flush()  # rows of tables that reference this one may follow in the same transaction
+    return len(wanted)
+
+
+def fingerprint(services: Iterable[Service], data_dir: Path) -> str:
+    """What a seed is made of: the services' names and every data file's bytes."""
+    digest = hashlib.sha256()
+    for name in sorted(s.name for s in services):
+        digest.update(name.encode() + b"\0")
+    for path in sorted(data_dir.rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(data_dir)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def seeded_fingerprint() -> str | None:
+    with store_engine.session() as session:
+        row = session.get(StoreMeta, "seed_fingerprint")
+        return row.value if row else None
+
+
+def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
+    """Run every service's seeders in one transaction; returns records written per service."""
+    services = list(services)
+    counts: dict[str, int] = {}
+    with store_engine.session() as session, session.begin():
+        for service in services:
+            total = 0
+            for seeder in service.seeders:
+                total += seeder(session, data_dir)
+            counts[service.name] = total
+        bump_version(session)
+        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(services, data_dir)))
+    from twlookup.platform.store.reference import Reference
+
+    Reference.reset_all()
+    return counts
+
+
+def ingest(importer: Callable[[Session, Path], int], path: Path) -> int:
+    """Run one feed importer in a transaction and bump the data version so every process reloads."""
+    with store_engine.session() as session, session.begin():
+        rows = importer(session, path)
+        bump_version(session)
+    from twlookup.platform.store.reference import Reference
+
+    Reference.reset_all()
+    return rows

@@ -1,0 +1,147 @@
+"""Parameters and results of the models service's operations."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+
+# Providers this service knows; the data test checks every record's provider is one of these.
+Provider = Literal[
+    "openai", "anthropic", "google", "google-vertex", "azure-openai", "aws-bedrock", "mistral", "cohere",
+    "meta", "xai", "deepseek",
+]  # fmt: skip
+Status = Literal["scheduled", "active", "retired", "deprecated"]
+Kind = Literal[
+    "chat", "reasoning", "embedding", "image", "audio", "speech", "transcription",
+    "realtime", "moderation", "completion", "video", "code",
+]  # fmt: skip
+
+FREE_CHECK_LIMIT = 10
+PAID_AUDIT_LIMIT = 200
+
+
+class ModelOut(BaseModel):
+    id: str
+    provider: str
+    name: str
+    kind: str
+    status: Status = Field(description="Derived from today's date in Taiwan and the announced dates")
+    aliases: list[str]
+    deprecated_on: date | None = Field(description="Date the deprecation was announced")
+    retirement_date: date | None = Field(description="Shutdown date: requests fail from this day")
+    days_until_retirement: int | None = Field(description="Negative once retired")
+    replacement: str | None = Field(description="The provider's recommended replacement")
+    note: str | None
+    source: Source
+
+
+class ListQuery(Params):
+    provider: Provider | None = Field(None, description="Only models of this provider")
+    status: Status | None = Field(None, description="Only models in this status")
+    kind: Kind | None = Field(None, description="Only models of this kind")
+
+
+class ModelList(BaseModel):
+    as_of: date
+    count: int
+    counts_by_status: dict[str, int]
+    models: list[ModelOut]
+
+
+class ModelQuery(Params):
+    id: str = Field(min_length=1, max_length=200, description="Model id, alias or dated snapshot, e.g. gpt-4-0613")
+
+
+class ModelDetail(BaseModel):
+    as_of: date
+    query: str
+    matched_as: Literal["id", "alias", "snapshot"]
+    model: ModelOut
+    action: str
+
+
+class UpcomingQuery(Params):
+    days: int = Field(90, ge=1, le=3650, description="Look this many days ahead (1 to 3650; default 90)")
+
+
+class Upcoming(BaseModel):
+    as_of: date
+    days: int
+    until: date
+    count: int
+    models: list[ModelOut]
+
+
+class ReplacementQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Model id or alias to find the replacement for")
+
+
+class Replacement(BaseModel):
+    as_of: date
+    model: ModelOut
+    replacement: ModelOut | None = Field(description="The provider's direct recommendation")
+    chain: list[ModelOut] = Field(description="Replacements followed until one that is not retiring")
+    recommended: ModelOut | None = Field(description="Last link of the chain: what to migrate to today")
+    action: str
+
+
+class CalendarQuery(Params):
+    month: str = Field(pattern=r"^[1-9]\d{3}-(0[1-9]|1[0-2])$", description="Month as YYYY-MM (year 1000 to 9999)")
+
+
+class CalendarDay(BaseModel):
+    date: date
+    models: list[ModelOut]
+
+
+class Calendar(BaseModel):
+    as_of: date
+    month: str
+    count: int
+    days: list[CalendarDay]
+
+
+class CheckBody(Params):
+    text: str = Field(min_length=1, max_length=200_000, description="Code or configuration to scan for model ids")
+
+
+class Finding(BaseModel):
+    written_as: str = Field(description="The text as it appears in the input")
+    matched_as: Literal["id", "alias", "snapshot"]
+    model: ModelOut
+    action: str
+
+
+class CheckResult(BaseModel):
+    as_of: date
+    found: int = Field(description="Distinct models named in the text")
+    reported: int
+    limit: int
+    truncated: bool = Field(description="True when more models were found than this call reports")
+    counts_by_status: dict[str, int]
+    findings: list[Finding]
+    unknown: list[str] = Field(default_factory=list, description="Ids asked for that match no known model")
+    hint: str | None = None
+
+
+class AuditBody(Params):
+    text: str | None = Field(None, max_length=2_000_000, description="Code or configuration to scan")
+    ids: list[str] | None = Field(None, max_length=PAID_AUDIT_LIMIT, description="Model ids to check (at most 200)")
+
+    @model_validator(mode="after")
+    def _one_input(self) -> AuditBody:
+        if not self.text and not self.ids:
+            raise ValueError("give text (code to scan) or ids (a list of model ids)")
+        return self
+
+
+class Export(BaseModel):
+    as_of: date
+    count: int
+    providers: list[str]
+    models: list[ModelOut]

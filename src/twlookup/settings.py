@@ -1,0 +1,98 @@
+"""All configuration, read from the environment (prefix TWLOOKUP_) and an optional .env file."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from ipaddress import ip_network
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Receiving address of the in-process local ledger (local facilitator mode). It is the address of
+# the key keccak256("twlookup local ledger treasury"): a development account that holds no real
+# funds on any chain. Set TWLOOKUP_PAY_TO_EVM to your own address for real payments.
+LOCAL_TREASURY_EVM = "0xC24cD25fdb9bBc24524B456AdF1b302e8519979c"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TWLOOKUP_", env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        "sqlite:///var/twlookup.db",
+        description="SQLAlchemy URL of the store. SQLite file by default; postgresql+psycopg://... for PostgreSQL.",
+    )
+    redis_url: str | None = Field(None, description="Redis URL for rate-limit counters shared across processes.")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+
+
+    # Rate limits
+    rate_limit_default: str = Field("600/minute", description="limit per client IP per service (limits syntax)")
+    trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For is trusted")
+
+    max_body_bytes: int = Field(1_048_576, description="largest request body accepted (413 beyond)")
+    data_check_seconds: float = Field(2.0, description="how often a process looks for a re-seed of reference data")
+
+    # Payments (x402)
+    payments_enabled: bool = Field(True, description="false: no x402 machinery; every /api/pro route answers not open")
+    facilitator: Literal["local", "remote"] = "local"
+    facilitator_url: str = "https://x402.org/facilitator"
+    facilitator_timeout_seconds: float = Field(10.0, gt=0, le=120, description="bound on each facilitator call")
+    evm_mainnet: str = Field("eip155:8453", description="CAIP-2 id of the EVM layer-2 mainnet (Base)")
+    evm_testnet: str = Field("eip155:84532", description="CAIP-2 id of the EVM layer-2 testnet (Base Sepolia)")
+    pay_to_evm: str = LOCAL_TREASURY_EVM
+    pro_closed: list[str] = Field(
+        default_factory=list,
+        description='paid routes that are not open: service names ("life") or service:path ("bikes:/api/pro/export")',
+    )
+    payment_timeout_seconds: int = 300
+
+    @field_validator("rate_limit_default")
+    @classmethod
+    def _limit(cls, value: str) -> str:
+        from limits import parse
+
+        parse(value)  # raises ValueError naming the bad limit string
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _cidrs(cls, value: list[str]) -> list[str]:
+        for item in value:
+            ip_network(item, strict=False)
+        return value
+
+    def pro_open(self, service: str, path: str) -> bool:
+        return self.payments_enabled and service not in self.pro_closed and f"{service}:{path}" not in self.pro_closed
+
+    def host_for(self, service: str) -> str | None:
+        """TWLOOKUP_HOST_<NAME>=models.example.com: the service also answers at that host's root."""
+        value = _per_service("HOST", service)
+        return value.lower() if value else None
+
+    def rate_limit_for(self, service: str) -> str:
+        """TWLOOKUP_RATE_LIMIT_<NAME>=100/minute overrides; share defaults to the spec's 60/minute."""
+        return _per_service("RATE_LIMIT", service) or SPEC_RATE_LIMITS.get(service, self.rate_limit_default)
+
+
+SPEC_RATE_LIMITS = {"share": "60/minute"}
+
+
+def _per_service(kind: str, service: str) -> str | None:
+    key = f"TWLOOKUP_{kind}_{service.upper()}"
+    return os.environ.get(key) or _dotenv().get(key)
+
+
+@lru_cache
+def _dotenv() -> dict[str, str]:
+    from dotenv import dotenv_values
+
+    return {k: v for k, v in dotenv_values(".env").items() if v is not None}
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

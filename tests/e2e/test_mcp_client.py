@@ -1,0 +1,54 @@
+"""MCP through the official SDK's Streamable HTTP client, against a real server."""
+
+import pytest
+from mcp import Client
+
+from twlookup.services import load_services
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_models_tools_list_and_call(live_url):
+    async with Client(f"{live_url}/models/mcp") as client:
+        tools = (await client.list_tools()).tools
+        assert {t.name for t in tools} == {
+            "list_models", "get_model", "upcoming_retirements", "find_replacement", "retirement_calendar", "check_code",
+        }  # fmt: skip
+        assert all(t.annotations and t.annotations.read_only_hint for t in tools)
+        result = await client.call_tool("get_model", {"id": "gpt-4-0613"})
+        assert not result.is_error
+        assert result.structured_content["model"]["id"] == "gpt-4-0613"
+        found = await client.call_tool("check_code", {"text": 'model="claude-2.1"'})
+        assert found.structured_content["findings"][0]["model"]["id"] == "claude-2.1"
+
+
+async def test_tool_errors_carry_the_same_text_as_rest(live_url):
+    import httpx
+
+    async with Client(f"{live_url}/models/mcp") as client:
+        result = await client.call_tool("upcoming_retirements", {"days": 0})
+        assert result.is_error
+        text = result.content[0].text
+    async with httpx.AsyncClient() as http:
+        problem = (await http.get(f"{live_url}/models/api/upcoming", params={"days": 0})).json()
+    assert text == problem["detail"]
+
+
+async def test_every_tool_of_every_service_answers(live_url):
+    examples = {
+        "get_model": {"id": "gpt-4o"},
+        "find_replacement": {"q": "gpt-4-0613"},
+        "retirement_calendar": {"month": "2027-01"},
+        "check_code": {"text": "gpt-4o"},
+        "plan_leave_2027": {"leave": 2},
+        "check_destination_crowd": {"country": "JP", "start": "2027-04-28", "end": "2027-05-06"},
+        "flight_booking_timing": {"depart": "2027-04-29", "dest": "JP"},
+    }
+    for service in load_services():
+        async with Client(f"{live_url}/{service.name}/mcp") as client:
+            listed = {t.name for t in (await client.list_tools()).tools}
+            assert listed == {op.tool for op in service.tools}
+            for name in listed:
+                result = await client.call_tool(name, examples.get(name, {}))
+                assert not result.is_error, (service.name, name, result.content)
+                assert result.structured_content

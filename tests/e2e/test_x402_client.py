@@ -1,0 +1,87 @@
+"""x402 end to end: the SDK's own httpx client, with an eth-account key funded on the local
+ledger by `twlookup ledger fund`, pays for every /api/pro route of every implemented service."""
+
+import os
+import subprocess
+import sys
+
+import httpx
+import pytest
+from eth_account import Account
+from x402 import x402Client
+from x402.http.clients.httpx import x402AsyncTransport
+from x402.http.utils import decode_payment_response_header
+from x402.mechanisms.evm.exact import ExactEvmClientScheme
+from x402.mechanisms.evm.signers import EthAccountSigner
+
+from twlookup.platform.payments.ledger import Ledger
+from twlookup.services import load_services
+
+pytestmark = pytest.mark.asyncio
+
+# One valid call per paid route; the test fails if a service gains a paid route not listed here.
+CALLS = {
+    ("models", "/api/pro/audit"): {"json": {"ids": ["gpt-4-0613", "claude-2.1", "no-such-model"]}},
+    ("models", "/api/pro/export"): {},
+    ("holiday", "/api/pro/trip-plan"): {"params": {"leave": 2, "countries": "JP,KR"}},
+    ("holiday", "/api/pro/export"): {},
+}
+PRICES = {"$0.02": 20_000, "$0.05": 50_000}
+
+
+def fund(address: str, amount: str, db_url: str) -> None:
+    env = dict(os.environ, TWLOOKUP_DATABASE_URL=db_url)
+    out = subprocess.run([sys.executable, "-m", "twlookup", "ledger", "fund", address, amount], env=env, capture_output=True, text=True, check=True)
+    assert "funded" in out.stdout
+
+
+async def test_pay_for_every_pro_route_then_replay(live_url, settings):
+    payer = Account.create()
+    fund(payer.address, "1", settings.database_url)
+    ledger = Ledger(settings.evm_mainnet)
+    treasury_before = ledger.balance(settings.pay_to_evm)
+
+    paid_ops = [(s.name, op) for s in load_services() for op in s.operations if op.paid]
+    assert {(name, op.path) for name, op in paid_ops} == set(CALLS)
+
+    client = x402Client()
+    client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
+    sent: list[httpx.Request] = []
+
+    class Recording(httpx.AsyncHTTPTransport):
+        """The wire under the SDK's payment transport: sees the paid retries too."""
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            sent.append(request)
+            return await super().handle_async_request(request)
+
+    spent = 0
+    transport = x402AsyncTransport(client, transport=Recording())
+    async with httpx.AsyncClient(transport=transport, base_url=live_url, timeout=30) as http:
+        for name, op in paid_ops:
+            r = await http.request(op.method, f"/{name}{op.path}", **CALLS[(name, op.path)])
+            assert r.status_code == 200, (name, op.path, r.text)
+            receipt = decode_payment_response_header(r.headers["payment-response"])
+            assert receipt.success and receipt.transaction.startswith("0x")
+            assert receipt.payer.lower() == payer.address.lower()
+            spent += PRICES[op.price]
+            body = r.json()
+            if op.path == "/api/pro/audit":
+                assert body["unknown"] == ["no-such-model"]
+                assert {f["model"]["id"] for f in body["findings"]} == {"gpt-4-0613", "claude-2.1"}
+            elif op.path == "/api/pro/trip-plan":
+                assert body
+            else:
+                assert body  # exports are whole documents
+
+    assert ledger.balance(payer.address) == 1_000_000 - spent
+    assert ledger.balance(settings.pay_to_evm) == treasury_before + spent
+
+    signed = [req for req in sent if "payment-signature" in req.headers]
+    assert len(signed) == len(paid_ops)
+    replay = signed[0]
+    async with httpx.AsyncClient(timeout=30) as plain:
+        r = await plain.request(replay.method, str(replay.url), headers={"PAYMENT-SIGNATURE": replay.headers["payment-signature"], "content-type": "application/json"}, content=replay.content)
+    assert r.status_code == 402
+    assert "nonce" in r.json()["error"].lower() or "used" in r.json()["error"].lower()
+    assert ledger.balance(payer.address) == 1_000_000 - spent  # the replay charged nothing

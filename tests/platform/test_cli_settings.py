@@ -1,0 +1,36 @@
+"""The command line and the settings: help that explains each command, bad settings refused."""
+
+import subprocess
+import sys
+
+import pytest
+from pydantic import ValidationError
+
+from twlookup.cli import build_parser
+from twlookup.settings import Settings
+
+
+def test_help_lists_every_command():
+    out = subprocess.run([sys.executable, "-m", "twlookup", "--help"], capture_output=True, text=True, check=True).stdout
+    for command in ("serve", "db", "seed"):
+        assert command in out
+    serve = build_parser().parse_args(["serve", "--port", "8123", "--workers", "2"])
+    assert (serve.port, serve.workers, serve.command) == (8123, 2, "serve")
+
+
+def test_bad_settings_are_refused_at_start():
+    with pytest.raises(ValidationError, match="rate_limit_default"):
+        Settings(rate_limit_default="lots", _env_file=None)
+    with pytest.raises(ValidationError, match="trusted_proxies"):
+        Settings(trusted_proxies=["not-a-cidr"], _env_file=None)
+    with pytest.raises(ValidationError, match="facilitator"):
+        Settings(facilitator="cloud", _env_file=None)
+
+
+def test_per_service_overrides_from_environment(monkeypatch):
+    monkeypatch.setenv("TWLOOKUP_RATE_LIMIT_MODELS", "5/second")
+    monkeypatch.setenv("TWLOOKUP_HOST_MODELS", "Models.Example.com")
+    s = Settings(_env_file=None)
+    assert s.rate_limit_for("models") == "5/second"
+    assert s.host_for("models") == "models.example.com"
+    assert s.rate_limit_for("share") == "60/minute"

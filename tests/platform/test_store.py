@@ -1,0 +1,172 @@
+"""The store: migrations and seeding on SQLite and PostgreSQL, and re-seeds seen without restart."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+from sqlalchemy import inspect, text
+
+from twlookup.app import create_app
+from twlookup.cli import DEFAULT_DATA, ensure_ready
+from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.seed import seed
+from twlookup.services import load_services
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_seed_is_idempotent(db_url):
+    store_engine.configure(db_url)
+    first = seed(load_services(), DEFAULT_DATA)
+    second = seed(load_services(), DEFAULT_DATA)
+    assert first == second and first["models"] >= 60
+    with store_engine.get_engine().connect() as conn:
+        assert conn.execute(text("select count(*) from models_model")).scalar() == first["models"]
+
+
+def test_every_seeded_record_has_provenance(db_url):
+    engine = store_engine.configure(db_url)
+    with engine.connect() as conn:
+        for table in ("models_model", "calendar_year"):
+            missing = conn.execute(text(f"select count(*) from {table} where source is null or source = '' or checked is null")).scalar()
+            assert missing == 0, table
+
+
+def _wait_for(url: str, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stderr.read().decode() if proc.stderr else "server exited")
+        try:
+            httpx.get(url, timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+def _reseed_is_seen_by_a_running_process(url: str, tmp_path: Path) -> None:
+    env = dict(os.environ, TWLOOKUP_DATABASE_URL=url, TWLOOKUP_DATA_CHECK_SECONDS="0.5")
+    subprocess.run([sys.executable, "-m", "twlookup", "seed"], env=env, check=True, capture_output=True)
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "twlookup", "serve", "--port", str(port), "--no-access-log", "--log-level", "warning"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}/models/api/model"
+    try:
+        _wait_for(base + "?id=gpt-4-0613", proc)
+        before = httpx.get(base, params={"id": "gpt-4-0613"}).json()["model"]
+        data = tmp_path / "data"
+        shutil.copytree(DEFAULT_DATA, data)
+        doc = yaml.safe_load((data / "models" / "models.yaml").read_text(encoding="utf-8"))
+        for m in doc["models"]:
+            if m["id"] == "gpt-4-0613":
+                m["note"] = "edited by the re-seed test"
+        (data / "models" / "models.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+        subprocess.run([sys.executable, "-m", "twlookup", "seed", "--data", str(data)], env=env, check=True, capture_output=True)
+        deadline = time.monotonic() + 5
+        after = before
+        while time.monotonic() < deadline and after["note"] == before["note"]:
+            time.sleep(0.2)
+            after = httpx.get(base, params={"id": "gpt-4-0613"}).json()["model"]
+        assert after["note"] == "edited by the re-seed test"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+        subprocess.run([sys.executable, "-m", "twlookup", "seed"], env=env, check=True, capture_output=True)
+
+
+def test_reseed_seen_without_restart_sqlite(tmp_path):
+    _reseed_is_seen_by_a_running_process(f"sqlite:///{tmp_path}/reseed.db", tmp_path)
+
+
+@pytest.fixture
+def pg_url(settings):
+    url = os.environ.get("TWLOOKUP_TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("TWLOOKUP_TEST_DATABASE_URL is not set (PostgreSQL tests need a server; .ci/run sets it)")
+    engine = store_engine.make_engine(url)
+    with engine.begin() as conn:
+        for table in reversed(inspect(conn).get_table_names()):
+            conn.execute(text(f'drop table if exists "{table}" cascade'))
+    engine.dispose()
+    yield url
+    store_engine.configure(settings.database_url)
+
+
+def test_postgres_migrate_seed_and_serve(pg_url, settings):
+    ensure_ready(pg_url, DEFAULT_DATA)
+    app = create_app(settings.model_copy(update={"database_url": pg_url}))
+    assert store_engine.get_engine().dialect.name == "postgresql"
+
+    async def run() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            assert (await c.get("/healthz")).json()["store"] == "postgresql"
+            r = await c.get("/models/api/model", params={"id": "gpt-4-0613"})
+            assert r.status_code == 200 and r.json()["model"]["status"] == "retired"
+            r = await c.get("/holiday/api/long-weekends-2027")
+            assert r.status_code == 200
+
+    import asyncio
+
+    asyncio.run(run())
+
+
+def test_reseed_seen_without_restart_postgres(pg_url, tmp_path):
+    _reseed_is_seen_by_a_running_process(pg_url, tmp_path)
+
+
+def test_serve_reseeds_when_data_changed(tmp_path):
+    url = f"sqlite:///{tmp_path}/fp.db"
+    ensure_ready(url, DEFAULT_DATA)
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA, data)
+    with store_engine.get_engine().connect() as conn:
+        version = conn.execute(text("select value from store_meta where key = 'data_version'")).scalar()
+    ensure_ready(url, data)  # same content: nothing to do
+    with store_engine.get_engine().connect() as conn:
+        assert conn.execute(text("select value from store_meta where key = 'data_version'")).scalar() == version
+    (data / "models" / "models.yaml").write_text(
+        (data / "models" / "models.yaml").read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8"
+    )
+    ensure_ready(url, data)
+    with store_engine.get_engine().connect() as conn:
+        assert int(conn.execute(text("select value from store_meta where key = 'data_version'")).scalar()) == int(version) + 1
+
+
+def _ready_together(url: str, count: int = 3) -> None:
+    """`count` processes each migrate-and-seed one empty store at the same moment: all succeed and
+    the store is seeded exactly once (the later ones find the work done under the lock)."""
+    code = "import sys; from twlookup.cli import ensure_ready, DEFAULT_DATA; ensure_ready(sys.argv[1], DEFAULT_DATA)"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(count)
+    ]
+    outcomes = [(p.wait(timeout=120), p.stderr.read() if p.stderr else "") for p in procs]
+    assert [rc for rc, _ in outcomes] == [0] * count, outcomes
+    assert sum("seeded the store" in err for _, err in outcomes) == 1, outcomes
+    engine = store_engine.make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("select value from store_meta where key = 'data_version'")).scalar() == "1"
+    engine.dispose()
+
+
+def test_processes_starting_together_on_one_sqlite_file(tmp_path):
+    _ready_together(f"sqlite:///{tmp_path}/together.db")
+
+
+def test_processes_starting_together_on_postgres(pg_url):
+    _ready_together(pg_url)
