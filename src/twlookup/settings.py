@@ -49,6 +49,10 @@ class Settings(BaseSettings):
         description='paid routes that are not open: service names ("life") or service:path ("bikes:/api/pro/export")',
     )
     payment_timeout_seconds: int = 300
+    prices: dict[str, str] = Field(
+        default_factory=dict,
+        description='price overrides of paid routes, "service:/api/pro/path" to a USD price such as "$0.05"',
+    )
 
     @field_validator("rate_limit_default")
     @classmethod
@@ -56,6 +60,23 @@ class Settings(BaseSettings):
         from limits import parse
 
         parse(value)  # raises ValueError naming the bad limit string
+        return value
+
+    @field_validator("prices")
+    @classmethod
+    def _prices(cls, value: dict[str, str]) -> dict[str, str]:
+        from decimal import Decimal, InvalidOperation
+
+        for route, price in value.items():
+            service, _, path = route.partition(":")
+            if not service or not path.startswith("/api/pro/"):
+                raise ValueError(f"{route!r}: a price override is keyed 'service:/api/pro/path'")
+            try:
+                amount = Decimal(price.removeprefix("$"))
+            except InvalidOperation:
+                raise ValueError(f"{route}: price {price!r} is not a USD amount such as '$0.05'") from None
+            if not price.startswith("$") or amount <= 0 or amount != amount.quantize(Decimal("0.000001")):
+                raise ValueError(f"{route}: price {price!r} must be '$' and a positive amount with at most 6 decimals")
         return value
 
     @field_validator("trusted_proxies")
@@ -67,6 +88,10 @@ class Settings(BaseSettings):
 
     def pro_open(self, service: str, path: str) -> bool:
         return self.payments_enabled and service not in self.pro_closed and f"{service}:{path}" not in self.pro_closed
+
+    def price_for(self, service: str, path: str, declared: str) -> str:
+        """The price a paid route charges: its override in TWLOOKUP_PRICES, else its declared price."""
+        return self.prices.get(f"{service}:{path}", declared)
 
     def host_for(self, service: str) -> str | None:
         """TWLOOKUP_HOST_<NAME>=models.example.com: the service also answers at that host's root."""

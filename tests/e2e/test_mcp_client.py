@@ -3,6 +3,8 @@
 import pytest
 from mcp import Client
 
+import service_examples
+
 from twlookup.services import load_services
 
 pytestmark = pytest.mark.asyncio
@@ -35,16 +37,8 @@ async def test_tool_errors_carry_the_same_text_as_rest(live_url):
 
 
 async def test_every_tool_of_every_service_answers(live_url):
-    examples = {
-        "get_model": {"id": "gpt-4o"},
-        "find_replacement": {"q": "gpt-4-0613"},
-        "retirement_calendar": {"month": "2027-01"},
-        "check_code": {"text": "gpt-4o"},
-        "plan_leave_2027": {"leave": 2},
-        "check_destination_crowd": {"country": "JP", "start": "2027-04-28", "end": "2027-05-06"},
-        "flight_booking_timing": {"depart": "2027-04-29", "dest": "JP"},
-    }
     for service in load_services():
+        examples = service_examples.tool_args(service.name)
         async with Client(f"{live_url}/{service.name}/mcp") as client:
             listed = {t.name for t in (await client.list_tools()).tools}
             assert listed == {op.tool for op in service.tools}

@@ -2,6 +2,7 @@
 ledger by `twlookup ledger fund`, pays for every /api/pro route of every implemented service."""
 
 import os
+from decimal import Decimal
 import subprocess
 import sys
 
@@ -14,19 +15,15 @@ from x402.http.utils import decode_payment_response_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
+import service_examples
+
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services import load_services
 
 pytestmark = pytest.mark.asyncio
 
-# One valid call per paid route; the test fails if a service gains a paid route not listed here.
-CALLS = {
-    ("models", "/api/pro/audit"): {"json": {"ids": ["gpt-4-0613", "claude-2.1", "no-such-model"]}},
-    ("models", "/api/pro/export"): {},
-    ("holiday", "/api/pro/trip-plan"): {"params": {"leave": 2, "countries": "JP,KR"}},
-    ("holiday", "/api/pro/export"): {},
-}
-PRICES = {"$0.02": 20_000, "$0.05": 50_000}
+# One valid call per paid route (tests/services/<name>/examples.py); a paid route without one fails.
+CALLS = {(s.name, path): call for s in load_services() for path, call in service_examples.pro_calls(s.name).items()}
 
 
 def fund(address: str, amount: str, db_url: str) -> None:
@@ -64,7 +61,7 @@ async def test_pay_for_every_pro_route_then_replay(live_url, settings):
             receipt = decode_payment_response_header(r.headers["payment-response"])
             assert receipt.success and receipt.transaction.startswith("0x")
             assert receipt.payer.lower() == payer.address.lower()
-            spent += PRICES[op.price]
+            spent += int(Decimal(op.price.removeprefix("$")) * 10**6)
             body = r.json()
             if op.path == "/api/pro/audit":
                 assert body["unknown"] == ["no-such-model"]

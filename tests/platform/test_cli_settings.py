@@ -34,3 +34,20 @@ def test_per_service_overrides_from_environment(monkeypatch):
     assert s.rate_limit_for("models") == "5/second"
     assert s.host_for("models") == "models.example.com"
     assert s.rate_limit_for("share") == "60/minute"
+
+
+@pytest.mark.parametrize(
+    "prices",
+    [{"bikes": "$0.05"}, {"bikes:/api/free": "$0.05"}, {"bikes:/api/pro/export": "0.05"}, {"bikes:/api/pro/export": "$-1"},
+     {"bikes:/api/pro/export": "$abc"}, {"bikes:/api/pro/export": "$0.0000001"}],
+)  # fmt: skip
+def test_bad_price_overrides_are_refused(prices):
+    with pytest.raises(ValidationError, match="prices"):
+        Settings(prices=prices, _env_file=None)
+
+
+def test_price_override_from_environment(monkeypatch):
+    monkeypatch.setenv("TWLOOKUP_PRICES", '{"bikes:/api/pro/export": "$0.10"}')
+    s = Settings(_env_file=None)
+    assert s.price_for("bikes", "/api/pro/export", "$0.05") == "$0.10"
+    assert s.price_for("bikes", "/api/pro/other", "$0.05") == "$0.05"

@@ -240,3 +240,17 @@ async def test_402_publishes_bazaar_discovery_with_the_route_schemas(settings):
         listing = (await c.get("/bikes/api/pro")).json()["paid_routes"]
     assert {r["path"] for r in listing} == {"/bikes/api/pro/item", "/bikes/api/pro/export"}
     assert all(r["output_schema"]["type"] == "object" for r in listing)
+
+
+async def test_price_override_changes_challenge_listing_and_openapi(settings):
+    async with app_client(settings, prices={"bikes:/api/pro/export": "$0.25"}) as c:
+        r = await c.get("/bikes/api/pro/export")
+        assert r.status_code == 402
+        required = PaymentRequired.model_validate_json(r.content)
+        assert required.accepts[0].amount == "250000"  # 0.25 USDC in 6-decimal units
+        item = PaymentRequired.model_validate_json((await c.get("/bikes/api/pro/item?n=1")).content)
+        assert item.accepts[0].amount == "20000"  # not overridden: the declared $0.02
+        listed = {x["path"]: x["price_usd"] for x in (await c.get("/bikes/api/pro")).json()["paid_routes"]}
+        assert listed == {"/bikes/api/pro/item": "$0.02", "/bikes/api/pro/export": "$0.25"}
+        doc = (await c.get("/bikes/openapi.json")).json()
+        assert doc["paths"]["/api/pro/export"]["get"]["x-price-usd"] == "$0.25"

@@ -33,7 +33,8 @@ def _problem(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
-def build_openapi(service: Service, server_url: str) -> dict[str, Any]:
+def build_openapi(service: Service, server_url: str, prices: dict[str, str] | None = None) -> dict[str, Any]:
+    prices = prices or {}
     models = []
     for op in service.operations:
         models.append((op.params, "validation"))
@@ -59,11 +60,12 @@ def build_openapi(service: Service, server_url: str) -> dict[str, Any]:
         if op.tool:
             item["x-mcp-tool"] = op.tool
         if op.paid:
-            item["x-price-usd"] = op.price
+            price = prices.get(op.path, op.price)
+            item["x-price-usd"] = price
             item["responses"]["403"] = _problem("This paid route is switched off on this server (not open).")
             item["responses"]["503"] = _problem("The payment facilitator is unavailable; nothing was charged.")
             item["responses"]["402"] = {
-                "description": f"Payment required ({op.price} in USDC via x402); PAYMENT-REQUIRED header carries the terms.",
+                "description": f"Payment required ({price} in USDC via x402); PAYMENT-REQUIRED header carries the terms.",
                 "content": {"application/json": {"schema": {"type": "object"}}},
             }
         if op.body_params:

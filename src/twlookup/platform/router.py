@@ -41,7 +41,9 @@ class ServiceRouter:
         self.mcp = MCPEndpoint(service, settings.max_body_bytes)
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations)
-        self.gate = PaymentGate(settings, network, facilitator) if paid and facilitator is not None else None
+        # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
+        self.prices = {op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price}
+        self.gate = PaymentGate(settings, network, facilitator, self.prices) if paid and facilitator is not None else None
         self._openapi: dict[str, bytes] = {}
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -117,7 +119,7 @@ class ServiceRouter:
         if path == "/openapi.json":
             doc = self._openapi.get(base)
             if doc is None:
-                doc = orjson.dumps(build_openapi(self.service, base or "/"))
+                doc = orjson.dumps(build_openapi(self.service, base or "/", self.prices))
                 self._openapi[base] = doc
             await send_bytes(send, 200, doc)
         elif path == "/docs":
@@ -133,7 +135,7 @@ class ServiceRouter:
             {
                 "method": op.method,
                 "path": base + op.path,
-                "price_usd": op.price,
+                "price_usd": self.prices[op.path],
                 "summary": op.summary,
                 "open": self.settings.pro_open(self.service.name, op.path),
                 "input_schema": op.params.model_json_schema(),
@@ -155,7 +157,7 @@ class ServiceRouter:
             "mcp": f"{base}/mcp",
             "tools": [op.tool for op in self.service.tools],
             "routes": [
-                {"method": op.method, "path": base + op.path, "summary": op.summary, "price_usd": op.price}
+                {"method": op.method, "path": base + op.path, "summary": op.summary, "price_usd": self.prices.get(op.path)}
                 for op in self.service.operations
             ],
         }

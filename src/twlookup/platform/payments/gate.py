@@ -42,8 +42,9 @@ PAYMENT_HEADERS = (b"payment-signature", b"x-payment")
 
 
 class PaymentGate:
-    def __init__(self, settings: Settings, network: str, facilitator: Any) -> None:
+    def __init__(self, settings: Settings, network: str, facilitator: Any, prices: dict[str, str]) -> None:
         self.settings = settings
+        self.prices = prices  # paid path -> USD price ("$0.05")
         self.network = network
         self.server = x402ResourceServer(facilitator)
         self.server.register(network, ExactEvmServerScheme())
@@ -65,7 +66,7 @@ class PaymentGate:
             config = ResourceConfig(
                 scheme="exact",
                 pay_to=self.settings.pay_to_evm,
-                price=op.price,
+                price=self.prices[op.path],
                 network=self.network,
                 max_timeout_seconds=self.settings.payment_timeout_seconds,
             )
