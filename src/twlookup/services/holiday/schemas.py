@@ -34,8 +34,8 @@ def normalize_country(value: str) -> str:
     code = COUNTRY_ALIASES.get(code, code)
     if code not in supported_countries():
         raise ValueError(
-            f"{value!r} is not an ISO 3166-1 alpha-2 country code that the holidays package supports; "
-            f"supported: {', '.join(supported_countries())}"
+            f"{value!r} is not an ISO 3166-1 alpha-2 country code that the holidays package supports "
+            f"({len(supported_countries())} codes, listed under 'allowed')"
         )
     return code
 
