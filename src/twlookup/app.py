@@ -13,6 +13,8 @@ from twlookup.platform import privacy
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header
 from twlookup.platform.payments.facilitators import make_facilitator
+from twlookup.platform.payments.pass_shop import PassShop
+from twlookup.platform.payments.passes import PassBook
 from twlookup.platform.ratelimit import ClientIP, Counter
 from twlookup.platform.router import ServiceRouter, build_service_app
 from twlookup.platform.service import Service
@@ -64,16 +66,21 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     # one facilitator for all services: one ledger, one connection pool; none when payments are off
     facilitator = make_facilitator(settings) if settings.payments_enabled else None
     client_ip = ClientIP(settings.trusted_proxies)
+    passes = PassBook(settings.pass_secret, settings.pass_hours)
     routers: dict[str, ServiceRouter] = {}
     apps: dict[str, Any] = {}
     hosts: dict[bytes, Any] = {}
-    for service in services if services is not None else load_services():
-        router, app = build_service_app(service, settings, counter, client_ip, facilitator)
+    services = services if services is not None else load_services()
+    for service in services:
+        router, app = build_service_app(service, settings, counter, client_ip, facilitator, passes)
         routers[service.name] = router
         apps[service.name] = app
         host = settings.host_for(service.name)
         if host:
             hosts[host.encode()] = app
+    quota_services = [s.name for s in services if s.free_quota]
+    if quota_services and facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota
+        apps["pay"] = PassShop(settings, facilitator, passes, quota_services)
     private = {name for name, r in routers.items() if r.service.private}
     privacy.install(private, {h.decode() for h, a in hosts.items() if any(apps[n] is a for n in private)})
     root = _root_app(settings, routers)

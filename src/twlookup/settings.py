@@ -62,21 +62,30 @@ class Settings(BaseSettings):
         parse(value)  # raises ValueError naming the bad limit string
         return value
 
+    # Free quota and pass (spec: food's free endpoints have a per-minute free quota; beyond it a
+    # client pays each call by x402 or shows a pass bought at {pay_url}/pass)
+    free_quota_per_minute: int = Field(30, ge=1, le=100_000, description="free calls per client IP per minute to a quota service")
+    quota_call_price: str = Field("$0.001", description="x402 price of one call past the free quota, without a pass")
+    pass_price: str = Field("$0.50", description="x402 price of a pass at /pay/pass")
+    pass_hours: int = Field(24, ge=1, le=8760, description="how long a pass is valid")
+    pass_secret: str | None = Field(
+        None, description="HMAC key signing passes; unset: a random key created once in the store (shared by its processes)"
+    )
+
+    @field_validator("quota_call_price", "pass_price")
+    @classmethod
+    def _one_price(cls, value: str) -> str:
+        check_price(value)
+        return value
+
     @field_validator("prices")
     @classmethod
     def _prices(cls, value: dict[str, str]) -> dict[str, str]:
-        from decimal import Decimal, InvalidOperation
-
         for route, price in value.items():
             service, _, path = route.partition(":")
             if not service or not path.startswith("/api/pro/"):
                 raise ValueError(f"{route!r}: a price override is keyed 'service:/api/pro/path'")
-            try:
-                amount = Decimal(price.removeprefix("$"))
-            except InvalidOperation:
-                raise ValueError(f"{route}: price {price!r} is not a USD amount such as '$0.05'") from None
-            if not price.startswith("$") or amount <= 0 or amount != amount.quantize(Decimal("0.000001")):
-                raise ValueError(f"{route}: price {price!r} must be '$' and a positive amount with at most 6 decimals")
+            check_price(price, route)
         return value
 
     @field_validator("trusted_proxies")
@@ -104,6 +113,18 @@ class Settings(BaseSettings):
 
 
 SPEC_RATE_LIMITS = {"share": "60/minute"}
+
+
+def check_price(price: str, what: str = "price") -> None:
+    """A USD price as x402 takes it: '$' and a positive amount in whole USDC micro-units."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        amount = Decimal(price.removeprefix("$"))
+    except InvalidOperation:
+        raise ValueError(f"{what}: {price!r} is not a USD amount such as '$0.05'") from None
+    if not price.startswith("$") or not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.000001")):
+        raise ValueError(f"{what}: {price!r} must be '$' and a positive amount with at most 6 decimals")
 
 
 def _per_service(kind: str, service: str) -> str | None:

@@ -13,14 +13,16 @@ from urllib.parse import unquote
 
 import orjson
 from fastapi.openapi.docs import get_swagger_ui_html
+from limits import parse as parse_limit
 
 from twlookup.platform.cors import with_cors
 from twlookup.platform.errors import InvalidParameter, Problem
-from twlookup.platform.http import parse_json_body, query_params, read_body, send_bytes, send_json, send_problem
+from twlookup.platform.http import header, parse_json_body, query_params, read_body, send_bytes, send_json, send_problem
 from twlookup.platform.mcp import MCPEndpoint
 from twlookup.platform.openapi import build_openapi
 from twlookup.platform.operations import Operation
 from twlookup.platform.payments.gate import PaymentGate
+from twlookup.platform.payments.passes import PassBook, PassRefused
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.service import Service
 from twlookup.settings import Settings
@@ -29,7 +31,15 @@ log = logging.getLogger("twlookup")
 
 
 class ServiceRouter:
-    def __init__(self, service: Service, settings: Settings, facilitator: Any = None) -> None:
+    def __init__(
+        self,
+        service: Service,
+        settings: Settings,
+        facilitator: Any = None,
+        counter: Counter | None = None,
+        client_ip: ClientIP | None = None,
+        passes: PassBook | None = None,
+    ) -> None:
         self.service = service
         self.settings = settings
         self.max_body = settings.max_body_bytes
@@ -40,11 +50,16 @@ class ServiceRouter:
             table.setdefault(op.path, {})[op.method] = op
         self.mcp = MCPEndpoint(service, settings.max_body_bytes)
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
-        paid = any(op.paid for op in service.operations)
+        paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
         self.prices = {op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price}
         self.gate = PaymentGate(settings, network, facilitator, self.prices) if paid and facilitator is not None else None
         self._openapi: dict[str, bytes] = {}
+        # The free quota (services with free_quota): counted per client IP, lifted by a pass.
+        self.quota = parse_limit(f"{settings.free_quota_per_minute}/minute") if service.free_quota else None
+        self.counter = counter
+        self.client_ip = client_ip
+        self.passes = passes
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope["path"]
@@ -60,6 +75,13 @@ class ServiceRouter:
                     raise _method_not_allowed(path, by_method)
                 await self.run(op, scope, receive, send, captured)
             elif path == "/mcp":
+                if self.quota is not None and scope["method"] == "POST" and await self.over_quota(scope):
+                    raise Problem(
+                        402,
+                        f"The free quota of {self.quota.amount} calls per minute to {self.service.name} is used up. "
+                        "Wait for the next minute, or send a pass (Authorization: Bearer <pass>, bought at /pay/pass).",
+                        kind="quota-exceeded",
+                    )
                 await self.mcp(scope, receive, send)
             elif path in ("/openapi.json", "/docs", "/", "/api/pro"):
                 if method not in ("GET", "HEAD"):
@@ -110,9 +132,35 @@ class ServiceRouter:
             assert self.gate is not None
             await self.gate.serve(scope, op, lambda: op.fn(params), send)
             return
+        if self.quota is not None and await self.over_quota(scope):
+            params = op.parse(raw)
+            if self.gate is None:  # payments switched off: only a pass or the next minute helps
+                raise Problem(402, f"The free quota of {self.quota.amount} calls per minute is used up.", kind="quota-exceeded")
+            why = (
+                f"Free quota of {self.quota.amount} calls per minute used up: pay this call, or send a pass "
+                "(Authorization: Bearer <pass>, bought at /pay/pass)"
+            )
+            await self.gate.serve(scope, op, lambda: op.fn(params), send, price=self.settings.quota_call_price, why=why)
+            return
         result = op.call(raw)
         body = op.dump_json(result)
         await send_bytes(send, 200, b"" if scope["method"] == "HEAD" else body)
+
+    async def over_quota(self, scope: dict[str, Any]) -> bool:
+        """True when this call is past the client's free quota and shows no pass. A pass that
+        does not verify is refused (401) rather than counted against the quota."""
+        assert self.quota is not None and self.counter is not None and self.client_ip is not None
+        token = _bearer(scope)
+        if token is not None and self.passes is not None:
+            try:
+                self.passes.check(token)
+                return False
+            except PassRefused as exc:
+                raise Problem(
+                    401, f"Pass not accepted: {exc}. Buy a new one at /pay/pass.", kind="invalid-pass",
+                    headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+                ) from None  # fmt: skip
+        return not await self.counter.hit(self.quota, "quota", self.service.name, self.client_ip(scope))
 
     async def meta(self, path: str, scope: dict[str, Any], send: Any) -> None:
         base = scope.get("root_path", "")
@@ -164,9 +212,14 @@ class ServiceRouter:
 
 
 def build_service_app(
-    service: Service, settings: Settings, counter: Counter, client_ip: ClientIP, facilitator: Any = None
+    service: Service,
+    settings: Settings,
+    counter: Counter,
+    client_ip: ClientIP,
+    facilitator: Any = None,
+    passes: PassBook | None = None,
 ) -> tuple[ServiceRouter, Any]:
-    router = ServiceRouter(service, settings, facilitator)
+    router = ServiceRouter(service, settings, facilitator, counter, client_ip, passes)
     app: Any = RateLimit(router, service.name, settings.rate_limit_for(service.name), counter, client_ip)
     if service.cors:
         app = with_cors(app)
@@ -180,6 +233,14 @@ def _method_not_allowed(path: str, by_method: dict[str, Any]) -> Problem:
     return Problem(
         405, f"{path} accepts {', '.join(allowed)}.", headers={"Allow": ", ".join(allowed)}
     )
+
+
+def _bearer(scope: dict[str, Any]) -> str | None:
+    value = header(scope, b"authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.decode("latin-1").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 def _content_type(scope: dict[str, Any]) -> bytes:

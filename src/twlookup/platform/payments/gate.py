@@ -51,9 +51,10 @@ class PaymentGate:
         self.server.register_extension(bazaar_resource_server_extension)
         self._initialized = False
         self._discovery: dict[str, dict[str, Any]] = {}
-        self._requirements: dict[str, list[Any]] = {}
+        self._requirements: dict[tuple[str, str], list[Any]] = {}
 
-    def requirements(self, op: Operation) -> list[Any]:
+    def requirements(self, op: Operation, price: str | None = None) -> list[Any]:
+        price = price or self.prices[op.path]
         if not self._initialized:
             try:
                 self.server.initialize()
@@ -61,17 +62,17 @@ class PaymentGate:
                 log.warning("x402 facilitator unavailable: %s", exc)
                 raise _unavailable() from exc
             self._initialized = True
-        cached = self._requirements.get(op.path)
+        cached = self._requirements.get((op.path, price))
         if cached is None:
             config = ResourceConfig(
                 scheme="exact",
                 pay_to=self.settings.pay_to_evm,
-                price=self.prices[op.path],
+                price=price,
                 network=self.network,
                 max_timeout_seconds=self.settings.payment_timeout_seconds,
             )
             cached = self.server.build_payment_requirements(config)
-            self._requirements[op.path] = cached
+            self._requirements[(op.path, price)] = cached
         return cached
 
     def discovery(self, op: Operation) -> dict[str, Any]:
@@ -87,36 +88,42 @@ class PaymentGate:
             self._discovery[op.path] = cached
         return cached
 
-    async def challenge(self, scope: dict[str, Any], op: Operation, send: Any, error: str) -> None:
+    async def challenge(self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None) -> None:
         resource = ResourceInfo(url=_url(scope), description=op.summary, mime_type="application/json")
         required = await self.server.create_payment_required_response(
-            self.requirements(op), resource, error, self.discovery(op)
+            self.requirements(op, price), resource, error, self.discovery(op)
         )
         body = required.model_dump_json(by_alias=True, exclude_none=True).encode()
         encoded = encode_payment_required_header(required).encode()
         await send_bytes(send, 402, body, b"application/json", [(b"payment-required", encoded)])
 
-    async def refuse(
-        self, scope: dict[str, Any], op: Operation, send: Any, reason: str | None, message: str | None, default: str
-    ) -> None:
-        await self.challenge(scope, op, send, f"{reason or 'invalid_payment'}: {message or default}")
-
     async def serve(
-        self, scope: dict[str, Any], op: Operation, run: Callable[[], BaseModel], send: Any
+        self,
+        scope: dict[str, Any],
+        op: Operation,
+        run: Callable[[], BaseModel],
+        send: Any,
+        price: str | None = None,
+        why: str = "Payment required",
     ) -> None:
-        """Answer a paid request: challenge, refuse, or run `run`, settle, and send the result."""
+        """Answer a paid request: challenge, refuse, or run `run`, settle, and send the result.
+        `price` overrides the route's own (a free route past its quota); `why` opens the 402 text."""
+
+        async def refuse(reason: str | None, message: str | None, default: str) -> None:
+            await self.challenge(scope, op, send, f"{reason or 'invalid_payment'}: {message or default}", price)
+
         raw = next((v for name in PAYMENT_HEADERS if (v := header(scope, name))), None)
         if raw is None:
-            await self.challenge(scope, op, send, "Payment required: send a PAYMENT-SIGNATURE header (x402 version 2).")
+            await self.challenge(scope, op, send, f"{why}: send a PAYMENT-SIGNATURE header (x402 version 2).", price)
             return
-        accepts = self.requirements(op)
+        accepts = self.requirements(op, price)
         try:
             payload = decode_payment_signature_header(raw.decode("latin-1"))
         except (ValueError, ValidationError, UnicodeDecodeError) as exc:
-            await self.challenge(scope, op, send, f"invalid_payment_header: not a base64 JSON x402 payload ({type(exc).__name__}).")
+            await self.challenge(scope, op, send, f"invalid_payment_header: not a base64 JSON x402 payload ({type(exc).__name__}).", price)
             return
         if not isinstance(payload, PaymentPayload):
-            await self.challenge(scope, op, send, "unsupported_x402_version: send an x402 version 2 payload.")
+            await self.challenge(scope, op, send, "unsupported_x402_version: send an x402 version 2 payload.", price)
             return
         matched = self.server.find_matching_requirements(accepts, payload)
         if matched is None:
@@ -124,16 +131,17 @@ class PaymentGate:
                 scope, op, send,
                 "payment_requirements_mismatch: the payment's scheme, network, asset, amount or receiver "
                 "differs from what this route accepts.",
+                price,
             )  # fmt: skip
             return
         verified = (await _at_facilitator("verify", self.server.verify_payment(payload, matched))).verify
         if not verified.is_valid:
-            await self.refuse(scope, op, send, verified.invalid_reason, verified.invalid_message, "the payment was refused.")
+            await refuse(verified.invalid_reason, verified.invalid_message, "the payment was refused.")
             return
         body = op.dump_json(run())  # a Problem raised here answers 4xx and charges nothing
         settled = await _at_facilitator("settle", self.server.settle_payment(payload, matched))
         if not settled.success:
-            await self.refuse(scope, op, send, settled.error_reason or "settlement_failed", settled.error_message, "the payment could not be settled.")
+            await refuse(settled.error_reason or "settlement_failed", settled.error_message, "the payment could not be settled.")
             return
         receipt = encode_payment_response_header(settled).encode()
         await send_bytes(send, 200, b"" if scope["method"] == "HEAD" else body, b"application/json", [(b"payment-response", receipt)])
