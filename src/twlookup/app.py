@@ -78,9 +78,10 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
         host = settings.host_for(service.name)
         if host:
             hosts[host.encode()] = app
-    quota_services = [s.name for s in services if s.free_quota]
+    quota_services = [s for s in services if s.free_quota]
     if quota_services and facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota
-        apps["pay"] = PassShop(settings, facilitator, passes, quota_services)
+        solana = any(s.solana for s in quota_services)
+        apps["pay"] = PassShop(settings, facilitator, passes, [s.name for s in quota_services], solana=solana)
     private = {name for name, r in routers.items() if r.service.private}
     privacy.install(private, {h.decode() for h, a in hosts.items() if any(apps[n] is a for n in private)})
     root = _root_app(settings, routers)

@@ -44,6 +44,12 @@ class Settings(BaseSettings):
     evm_mainnet: str = Field("eip155:8453", description="CAIP-2 id of the EVM layer-2 mainnet (Base)")
     evm_testnet: str = Field("eip155:84532", description="CAIP-2 id of the EVM layer-2 testnet (Base Sepolia)")
     pay_to_evm: str = LOCAL_TREASURY_EVM
+    svm_mainnet: str = Field(
+        "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", description="CAIP-2 id of Solana mainnet, the non-EVM network food and share accept"
+    )
+    pay_to_svm: str | None = Field(
+        None, description="Solana receiving address; unset: no Solana option is offered (the local ledger is EVM only)"
+    )
     pro_closed: list[str] = Field(
         default_factory=list,
         description='paid routes that are not open: service names ("life") or service:path ("bikes:/api/pro/export")',
@@ -71,6 +77,19 @@ class Settings(BaseSettings):
     pass_secret: str | None = Field(
         None, description="HMAC key signing passes; unset: a random key created once in the store (shared by its processes)"
     )
+
+    @field_validator("pay_to_svm")
+    @classmethod
+    def _solana_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        from solders.pubkey import Pubkey
+
+        try:
+            Pubkey.from_string(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a base58 Solana address") from None
+        return value
 
     @field_validator("quota_call_price", "pass_price")
     @classmethod

@@ -51,3 +51,9 @@ def test_price_override_from_environment(monkeypatch):
     s = Settings(_env_file=None)
     assert s.price_for("bikes", "/api/pro/export", "$0.05") == "$0.10"
     assert s.price_for("bikes", "/api/pro/other", "$0.05") == "$0.05"
+
+
+def test_solana_receiver_must_be_a_solana_address():
+    with pytest.raises(ValidationError, match="pay_to_svm"):
+        Settings(pay_to_svm="0xC24cD25fdb9bBc24524B456AdF1b302e8519979c", _env_file=None)
+    assert Settings(pay_to_svm="9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", _env_file=None).pay_to_svm

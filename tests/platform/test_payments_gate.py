@@ -254,3 +254,45 @@ async def test_price_override_changes_challenge_listing_and_openapi(settings):
         assert listed == {"/bikes/api/pro/item": "$0.02", "/bikes/api/pro/export": "$0.25"}
         doc = (await c.get("/bikes/openapi.json")).json()
         assert doc["paths"]["/api/pro/export"]["get"]["x-price-usd"] == "$0.25"
+
+
+SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
+SOLANA_PAY_TO = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
+FEE_PAYER = "EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd"
+
+
+def solana_shop() -> Service:
+    service = shop()
+    service.solana = True
+    return service
+
+
+@respx.mock(assert_all_called=False)
+async def test_solana_usdc_is_a_second_option_where_the_facilitator_settles_it(settings, respx_mock):
+    supported = {
+        "kinds": SUPPORTED["kinds"] + [{"x402Version": 2, "scheme": "exact", "network": SOLANA, "extra": {"feePayer": FEE_PAYER}}],
+        "extensions": [], "signers": {},
+    }  # fmt: skip
+    respx_mock.get(f"{FACILITATOR}/supported").respond(json=supported)
+    remote = dict(facilitator="remote", facilitator_url=FACILITATOR, pay_to_svm=SOLANA_PAY_TO)
+    app = create_app(settings.model_copy(update=remote), services=[solana_shop()])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        accepts = (await challenge(c, "/bikes/api/pro/item?n=1")).accepts
+    assert [a.network for a in accepts] == ["eip155:8453", SOLANA]
+    svm = accepts[1]
+    assert svm.asset == "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"  # USDC's mint on Solana
+    assert (svm.amount, svm.pay_to, svm.extra["feePayer"]) == ("20000", SOLANA_PAY_TO, FEE_PAYER)
+
+    # a service that does not state Solana, and a facilitator that does not settle it: EVM only
+    async with app_client(settings.model_copy(update=remote)) as c:
+        assert [a.network for a in (await challenge(c, "/bikes/api/pro/item?n=1")).accepts] == ["eip155:8453"]
+    respx_mock.get(f"{FACILITATOR}/supported").respond(json=SUPPORTED)
+    app = create_app(settings.model_copy(update=remote), services=[solana_shop()])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        assert [a.network for a in (await challenge(c, "/bikes/api/pro/item?n=1")).accepts] == ["eip155:8453"]
+
+
+async def test_local_ledger_offers_evm_only_even_for_solana_services(settings):
+    app = create_app(settings.model_copy(update={"pay_to_svm": SOLANA_PAY_TO}), services=[solana_shop()])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        assert [a.network for a in (await challenge(c, "/bikes/api/pro/item?n=1")).accepts] == ["eip155:8453"]

@@ -53,7 +53,9 @@ class ServiceRouter:
         paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
         self.prices = {op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price}
-        self.gate = PaymentGate(settings, network, facilitator, self.prices) if paid and facilitator is not None else None
+        self.gate = (
+            PaymentGate(settings, network, facilitator, self.prices, solana=service.solana) if paid and facilitator is not None else None
+        )
         self._openapi: dict[str, bytes] = {}
         # The free quota (services with free_quota): counted per client IP, lifted by a pass.
         self.quota = parse_limit(f"{settings.free_quota_per_minute}/minute") if service.free_quota else None

@@ -26,6 +26,7 @@ class Service:
     network: NetworkChoice = "mainnet"
     notice: str | None = None  # e.g. "Information, not medical advice."
     private: bool = False  # queries and answers must reach no log line (health, wellness)
+    solana: bool = False  # also accepts USDC on Solana (food, share), where the facilitator supports it
     free_quota: bool = False  # free calls per client per minute are limited; past it x402 per call or a pass
     seeders: list[Seeder] = field(default_factory=list)
     operations: list[Operation] = field(default_factory=list)

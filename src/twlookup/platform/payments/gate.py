@@ -30,6 +30,8 @@ from x402.http.utils import (
 )
 from x402.extensions.bazaar import bazaar_resource_server_extension, declare_discovery_extension
 from x402.mechanisms.evm.exact import ExactEvmServerScheme
+from x402.mechanisms.svm.exact import ExactSvmServerScheme
+from x402.schemas import SchemeNotFoundError
 
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, send_bytes
@@ -42,12 +44,19 @@ PAYMENT_HEADERS = (b"payment-signature", b"x-payment")
 
 
 class PaymentGate:
-    def __init__(self, settings: Settings, network: str, facilitator: Any, prices: dict[str, str]) -> None:
+    def __init__(
+        self, settings: Settings, network: str, facilitator: Any, prices: dict[str, str], solana: bool = False
+    ) -> None:
         self.settings = settings
         self.prices = prices  # paid path -> USD price ("$0.05")
         self.network = network
         self.server = x402ResourceServer(facilitator)
         self.server.register(network, ExactEvmServerScheme())
+        # USDC on Solana as a second option (food, share), offered when a receiving address is
+        # configured and the facilitator settles on Solana; the local ledger does not.
+        self.svm_network = settings.svm_mainnet if solana and settings.pay_to_svm else None
+        if self.svm_network:
+            self.server.register(self.svm_network, ExactSvmServerScheme())
         self.server.register_extension(bazaar_resource_server_extension)
         self._initialized = False
         self._discovery: dict[str, dict[str, Any]] = {}
@@ -72,6 +81,19 @@ class PaymentGate:
                 max_timeout_seconds=self.settings.payment_timeout_seconds,
             )
             cached = self.server.build_payment_requirements(config)
+            if self.svm_network and self.settings.pay_to_svm:
+                try:
+                    cached = cached + self.server.build_payment_requirements(
+                        ResourceConfig(
+                            scheme="exact",
+                            pay_to=self.settings.pay_to_svm,
+                            price=price,
+                            network=self.svm_network,
+                            max_timeout_seconds=self.settings.payment_timeout_seconds,
+                        )
+                    )
+                except SchemeNotFoundError:
+                    log.warning("the facilitator does not settle on %s; offering EVM only", self.svm_network)
             self._requirements[(op.path, price)] = cached
         return cached
 

@@ -31,7 +31,9 @@ class PassOut(BaseModel):
 class PassShop:
     """Pure ASGI, mounted at /pay. Only /pay/pass exists."""
 
-    def __init__(self, settings: Settings, facilitator: Any, passes: PassBook, services: list[str]) -> None:
+    def __init__(
+        self, settings: Settings, facilitator: Any, passes: PassBook, services: list[str], solana: bool = False
+    ) -> None:
         self.settings = settings
         self.passes = passes
         self.services = services
@@ -49,7 +51,7 @@ class PassShop:
             )
 
         self.op = build_operation(buy_pass, "GET", "/pass", None, settings.pass_price)
-        self.gate = PaymentGate(settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price})
+        self.gate = PaymentGate(settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
