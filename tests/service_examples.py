@@ -4,6 +4,7 @@
 - TOOL_ARGS: {tool name: arguments} for tools that need arguments (MCP e2e test)
 - PRO_CALLS: {paid path: httpx request kwargs} for every /api/pro route (x402 e2e test); a
   service gaining a paid route without an entry fails that test
+- PRO_PATHS: {declared paid path with {parameters}: concrete path to request} (x402 e2e test)
 - CROSS_PARAMETER_RULES: paths whose schema-valid input may still get a 422 for a rule no JSON
   schema can state (schemathesis test)
 """
@@ -36,6 +37,11 @@ def tool_args(name: str) -> dict[str, dict]:
 def pro_calls(name: str) -> dict[str, dict]:
     module = load(name)
     return dict(getattr(module, "PRO_CALLS", {})) if module else {}
+
+
+def pro_paths(name: str) -> dict[str, str]:
+    module = load(name)
+    return dict(getattr(module, "PRO_PATHS", {})) if module else {}
 
 
 def cross_parameter_rules(name: str) -> set[str]:

@@ -24,22 +24,27 @@ pytestmark = pytest.mark.asyncio
 
 # One valid call per paid route (tests/services/<name>/examples.py); a paid route without one fails.
 CALLS = {(s.name, path): call for s in load_services() for path, call in service_examples.pro_calls(s.name).items()}
+# The concrete path to request for a declared path with {parameters} (tests/services/<name>/examples.py PRO_PATHS).
+PATHS = {(s.name, path): url for s in load_services() for path, url in service_examples.pro_paths(s.name).items()}
 
 
-def fund(address: str, amount: str, db_url: str) -> None:
+def fund(address: str, amount: str, db_url: str, network: str) -> None:
     env = dict(os.environ, TWLOOKUP_DATABASE_URL=db_url)
-    out = subprocess.run([sys.executable, "-m", "twlookup", "ledger", "fund", address, amount], env=env, capture_output=True, text=True, check=True)
+    cmd = [sys.executable, "-m", "twlookup", "ledger", "fund", address, amount, "--network", network]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     assert "funded" in out.stdout
 
 
 async def test_pay_for_every_pro_route_then_replay(live_url, settings):
     payer = Account.create()
-    fund(payer.address, "1", settings.database_url)
-    ledger = Ledger(settings.evm_mainnet)
-    treasury_before = ledger.balance(settings.pay_to_evm)
+    networks = {"mainnet": settings.evm_mainnet, "testnet": settings.evm_testnet}
+    ledgers = {n: Ledger(n) for n in networks.values()}
+    for network in networks.values():
+        fund(payer.address, "1", settings.database_url, network)
+    treasury_before = {n: ledger.balance(settings.pay_to_evm) for n, ledger in ledgers.items()}
 
-    paid_ops = [(s.name, op) for s in load_services() for op in s.operations if op.paid]
-    assert {(name, op.path) for name, op in paid_ops} == set(CALLS)
+    paid_ops = [(s, op) for s in load_services() for op in s.operations if op.paid]
+    assert {(s.name, op.path) for s, op in paid_ops} == set(CALLS)
 
     client = x402Client()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
@@ -52,16 +57,18 @@ async def test_pay_for_every_pro_route_then_replay(live_url, settings):
             sent.append(request)
             return await super().handle_async_request(request)
 
-    spent = 0
+    spent = dict.fromkeys(ledgers, 0)
     transport = x402AsyncTransport(client, transport=Recording())
     async with httpx.AsyncClient(transport=transport, base_url=live_url, timeout=30) as http:
-        for name, op in paid_ops:
-            r = await http.request(op.method, f"/{name}{op.path}", **CALLS[(name, op.path)])
+        for service, op in paid_ops:
+            name = service.name
+            path = PATHS.get((name, op.path), op.path)
+            r = await http.request(op.method, f"/{name}{path}", **CALLS[(name, op.path)])
             assert r.status_code == 200, (name, op.path, r.text)
             receipt = decode_payment_response_header(r.headers["payment-response"])
             assert receipt.success and receipt.transaction.startswith("0x")
             assert receipt.payer.lower() == payer.address.lower()
-            spent += int(Decimal(op.price.removeprefix("$")) * 10**6)
+            spent[networks[service.network]] += int(Decimal(op.price.removeprefix("$")) * 10**6)
             body = r.json()
             if op.path == "/api/pro/audit":
                 assert body["unknown"] == ["no-such-model"]
@@ -71,8 +78,9 @@ async def test_pay_for_every_pro_route_then_replay(live_url, settings):
             else:
                 assert body  # exports are whole documents
 
-    assert ledger.balance(payer.address) == 1_000_000 - spent
-    assert ledger.balance(settings.pay_to_evm) == treasury_before + spent
+    for network, ledger in ledgers.items():
+        assert ledger.balance(payer.address) == 1_000_000 - spent[network]
+        assert ledger.balance(settings.pay_to_evm) == treasury_before[network] + spent[network]
 
     signed = [req for req in sent if "payment-signature" in req.headers]
     assert len(signed) == len(paid_ops)
@@ -81,4 +89,5 @@ async def test_pay_for_every_pro_route_then_replay(live_url, settings):
         r = await plain.request(replay.method, str(replay.url), headers={"PAYMENT-SIGNATURE": replay.headers["payment-signature"], "content-type": "application/json"}, content=replay.content)
     assert r.status_code == 402
     assert "nonce" in r.json()["error"].lower() or "used" in r.json()["error"].lower()
-    assert ledger.balance(payer.address) == 1_000_000 - spent  # the replay charged nothing
+    for network, ledger in ledgers.items():
+        assert ledger.balance(payer.address) == 1_000_000 - spent[network]  # the replay charged nothing
