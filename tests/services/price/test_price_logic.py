@@ -172,3 +172,14 @@ def test_parse_feed_numbers_strings_and_rest_days():
 def test_parse_feed_names_what_is_wrong(doc, message):
     with pytest.raises(ValueError, match=message):
         parse_feed(doc)
+
+
+def test_search_lists_at_most_50(monkeypatch):
+    from twlookup.services.price import operations
+    from twlookup.services.price.schemas import SearchQuery
+
+    products = {f"X{i:02d}": logic.Product(f"X{i:02d}", f"品項{i}", "fruits", "https://example.org", None, AS_OF, None, False) for i in range(60)}
+    monkeypatch.setattr(operations.CATALOG, "get", lambda: logic.Catalog({}, products, AS_OF, {}))
+    result = operations.search(SearchQuery(q="x"))
+    assert (result.count, len(result.products), result.limit, result.truncated) == (60, 50, 50, True)
+    assert result.products[0].id == "X00" and result.products[-1].id == "X49"
