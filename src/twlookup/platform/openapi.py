@@ -33,6 +33,10 @@ def _problem(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
 
 
+def _text(media_type: str, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {media_type: {"schema": {"type": "string"}}}}
+
+
 def build_openapi(service: Service, server_url: str, prices: dict[str, str] | None = None) -> dict[str, Any]:
     prices = prices or {}
     models = []
@@ -86,6 +90,21 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
             ]
         item["responses"]["404"] = _problem("An identifier names nothing we know; the body names it.")
         paths.setdefault(op.path, {})[op.method.lower()] = item
+        if op.markdown:
+            page = dict(item, operationId=f"{op.name}_markdown", summary=f"{op.summary} (Markdown page)", tags=["markdown"])
+            page.pop("x-mcp-tool", None)
+            page["description"] = f"The same answer as GET {op.path}, rendered as a Markdown page."
+            page["responses"] = dict(item["responses"], **{"200": _text("text/markdown", "The page in Markdown")})
+            paths[op.path + ".md"] = {"get": page}
+    for path in service.text_routes:
+        paths[path] = {
+            "get": {
+                "operationId": "text_" + "".join(ch if ch.isalnum() else "_" for ch in path.strip("/")),
+                "summary": f"{path} as plain text",
+                "tags": ["text"],
+                "responses": {"200": _text("text/plain", "Plain text"), "429": _problem("Rate limit exceeded; see Retry-After.")},
+            }
+        }
     return {
         "openapi": "3.1.0",
         "info": {"title": f"twlookup {service.name}: {service.title}", "version": __version__, "description": service.description},

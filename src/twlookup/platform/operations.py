@@ -45,6 +45,7 @@ class Operation:
     allowed: dict[str, Any] = field(default_factory=dict)
     path_params: tuple[str, ...] = ()
     pattern: re.Pattern[str] | None = None  # for paths with {name} segments
+    markdown: Callable[[Any], str] | None = None  # renders the result as the page at `<path>.md`
 
     @property
     def name(self) -> str:
@@ -78,7 +79,12 @@ class Operation:
 
 
 def build_operation(
-    fn: Callable[..., BaseModel], method: str, path: str, tool: str | None, price: str | None
+    fn: Callable[..., BaseModel],
+    method: str,
+    path: str,
+    tool: str | None,
+    price: str | None,
+    markdown: Callable[[Any], str] | None = None,
 ) -> Operation:
     hints = typing.get_type_hints(fn)
     arguments = [p for p in inspect.signature(fn).parameters]
@@ -104,6 +110,7 @@ def build_operation(
         params=params,
         result=result,
         allowed=allowed_values(params),
+        markdown=markdown,
     )
     op.fn.__name__ = fn.__name__
     names = tuple(re.findall(r"\{(\w+)\}", path))

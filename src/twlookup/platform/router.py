@@ -2,7 +2,9 @@
 
 Layers, outermost first: CORS (only for the services the spec calls cross-origin), rate limit,
 then the router. The x402 gate runs only for /api/pro routes. Unknown paths get 404 and known
-paths with the wrong method 405, both as problem+json.
+paths with the wrong method 405, both as problem+json. A free GET operation declared with a
+Markdown renderer also answers at `<path>.md` (same parameters, same errors, text/markdown);
+paid routes have no Markdown page. A service's text routes (e.g. /llms.txt) answer text/plain.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from twlookup.platform.service import Service
 from twlookup.settings import Settings
 
 log = logging.getLogger("twlookup")
+MARKDOWN = b"text/markdown; charset=utf-8"
+TEXT_PLAIN = b"text/plain; charset=utf-8"
 
 
 class ServiceRouter:
@@ -68,14 +72,26 @@ class ServiceRouter:
         method = scope["method"]
         by_method = self.routes.get(path)
         captured: dict[str, str] = {}
-        if by_method is None and self.templates:
+        page: Operation | None = None
+        if by_method is None and path.endswith(".md"):
+            page, captured = self._match_markdown(path[: -len(".md")])
+        if by_method is None and page is None and self.templates:
             by_method, captured = self._match_template(path)
         try:
-            if by_method is not None:
+            if page is not None:
+                if method not in ("GET", "HEAD"):
+                    raise _method_not_allowed(path, {"GET": None})
+                await self.run(page, scope, receive, send, captured, markdown=True)
+            elif by_method is not None:
                 op = by_method.get(method) or (by_method.get("GET") if method == "HEAD" else None)
                 if op is None:
                     raise _method_not_allowed(path, by_method)
                 await self.run(op, scope, receive, send, captured)
+            elif path in self.service.text_routes:
+                if method not in ("GET", "HEAD"):
+                    raise _method_not_allowed(path, {"GET": None})
+                text = self.service.text_routes[path]().encode()
+                await send_bytes(send, 200, b"" if method == "HEAD" else text, TEXT_PLAIN)
             elif path == "/mcp":
                 if self.quota is not None and scope["method"] == "POST" and await self.over_quota(scope):
                     raise Problem(
@@ -109,8 +125,25 @@ class ServiceRouter:
                 return by_method, {k: unquote(v) for k, v in match.groupdict().items()}
         return None, {}
 
+    def _match_markdown(self, base: str) -> tuple[Operation | None, dict[str, str]]:
+        """The free GET operation whose Markdown page is `<base>.md`, if it has one."""
+        by_method = self.routes.get(base)
+        captured: dict[str, str] = {}
+        if by_method is None and self.templates:
+            by_method, captured = self._match_template(base)
+        op = by_method.get("GET") if by_method else None
+        if op is None or op.markdown is None:
+            return None, {}
+        return op, captured
+
     async def run(
-        self, op: Operation, scope: dict[str, Any], receive: Any, send: Any, captured: dict[str, str] | None = None
+        self,
+        op: Operation,
+        scope: dict[str, Any],
+        receive: Any,
+        send: Any,
+        captured: dict[str, str] | None = None,
+        markdown: bool = False,
     ) -> None:
         if op.body_params:
             content_type = _content_type(scope)
@@ -145,6 +178,11 @@ class ServiceRouter:
             await self.gate.serve(scope, op, lambda: op.fn(params), send, price=self.settings.quota_call_price, why=why)
             return
         result = op.call(raw)
+        if markdown:
+            assert op.markdown is not None
+            page = op.markdown(result).encode()
+            await send_bytes(send, 200, b"" if scope["method"] == "HEAD" else page, MARKDOWN)
+            return
         body = op.dump_json(result)
         await send_bytes(send, 200, b"" if scope["method"] == "HEAD" else body)
 
@@ -207,9 +245,16 @@ class ServiceRouter:
             "mcp": f"{base}/mcp",
             "tools": [op.tool for op in self.service.tools],
             "routes": [
-                {"method": op.method, "path": base + op.path, "summary": op.summary, "price_usd": self.prices.get(op.path)}
+                {
+                    "method": op.method,
+                    "path": base + op.path,
+                    "summary": op.summary,
+                    "price_usd": self.prices.get(op.path),
+                    "markdown": base + op.path + ".md" if op.markdown else None,
+                }
                 for op in self.service.operations
             ],
+            "text_pages": [base + path for path in self.service.text_routes],
         }
 
 

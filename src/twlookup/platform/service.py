@@ -15,6 +15,8 @@ from twlookup.platform.operations import Operation, build_operation
 NetworkChoice = Literal["mainnet", "testnet"]
 Seeder = Callable[[Session, Path], int]
 Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
+Markdown = Callable[[Any], str]  # renders an operation's result as a Markdown page
+TextPage = Callable[[], str]  # builds a plain-text page (e.g. /llms.txt)
 
 
 @dataclass
@@ -31,18 +33,28 @@ class Service:
     seeders: list[Seeder] = field(default_factory=list)
     operations: list[Operation] = field(default_factory=list)
     importers: dict[str, Importer] = field(default_factory=dict)
+    text_routes: dict[str, TextPage] = field(default_factory=dict)
 
     def operation(
-        self, method: Literal["GET", "POST"], path: str, *, tool: str | None = None, price: str | None = None
+        self,
+        method: Literal["GET", "POST"],
+        path: str,
+        *,
+        tool: str | None = None,
+        price: str | None = None,
+        markdown: Markdown | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Declare an operation: REST route, MCP tool (when `tool` is given) and x402 price."""
+        """Declare an operation: REST route, MCP tool (when `tool` is given), x402 price, and a
+        Markdown page at `<path>.md` (when `markdown`, a renderer of the result, is given)."""
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
             raise ValueError(f"{path}: paid routes are HTTP-only (x402), not MCP tools")
+        if markdown is not None and (method != "GET" or price is not None):
+            raise ValueError(f"{path}: only free GET routes have a Markdown page")
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            op = build_operation(fn, method, path, tool, price)
+            op = build_operation(fn, method, path, tool, price, markdown)
             for other in self.operations:
                 if (other.method, other.path) == (method, path) or (tool and other.tool == tool):
                     raise ValueError(f"{self.name}: {method} {path} / tool {tool} declared twice")
@@ -50,6 +62,13 @@ class Service:
             return fn
 
         return register
+
+    def text_route(self, path: str, fn: TextPage) -> TextPage:
+        """Serve `fn()` as text/plain at GET `path` (e.g. /llms.txt); not an operation, no MCP tool."""
+        if not path.startswith("/") or path in self.text_routes or any(op.path == path for op in self.operations):
+            raise ValueError(f"{self.name}: text route {path} must start with / and be declared once")
+        self.text_routes[path] = fn
+        return fn
 
     def seeder(self, fn: Seeder) -> Seeder:
         """Register a function that upserts this service's reference data from data/."""

@@ -1,0 +1,5 @@
+"""price: NT$ wholesale prices of vegetables and fruits, updated daily (spec document 3, "price")."""
+
+from twlookup.services.price.operations import SERVICE
+
+__all__ = ["SERVICE"]

@@ -1,0 +1,127 @@
+"""Seeding and importing the price tables, and the cached catalog of the latest 90 days.
+
+The shipped history is a sample (data/price/sample.yaml). Imported observations are real and
+win: importing a product drops its sample rows, and a re-seed never puts them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from pathlib import Path
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import load_yaml, replace_rows
+from twlookup.services.price.feed import FEED_LICENCE, FEED_TITLE, FEED_URL, FeedRow, parse_feed
+from twlookup.services.price.logic import Catalog, Category, Observation, Product, window_start
+from twlookup.services.price.tables import CategoryRecord, ObservationRecord, ProductRecord
+
+
+def seed_price(session: Session, data_dir: Path) -> int:
+    folder = data_dir / "price"
+    doc = load_yaml(folder / "categories.yaml")
+    categories = [
+        CategoryRecord(
+            slug=c["slug"], code=c["code"], position=i, name_zh=c["name_zh"], name_en=c["name_en"],
+            source=doc["source"], source_title=doc.get("source_title"), checked=doc["checked"], licence=doc.get("licence"),
+        )  # fmt: skip
+        for i, c in enumerate(doc["categories"])
+    ]
+    count = replace_rows(session, CategoryRecord, categories)
+    sample = load_yaml(folder / "sample.yaml")
+    rows = parse_feed((folder / sample["file"]).read_bytes())
+    real = set(session.scalars(select(ProductRecord.id).where(ProductRecord.sample.is_(False))))
+    session.execute(delete(ObservationRecord).where(ObservationRecord.sample.is_(True)))
+    session.execute(delete(ProductRecord).where(ProductRecord.sample.is_(True)))
+    rows = [r for r in rows if r.product_id not in real]
+    provenance = {"source": sample["source"], "source_title": sample["source_title"], "checked": sample["checked"], "licence": None, "sample": True}
+    by_code = {c.code: c.slug for c in categories}
+    products = {}
+    for r in rows:
+        if r.type_code not in by_code:
+            raise ValueError(f"sample {r.product_id}: 種類代碼 {r.type_code!r} is not one of {sorted(by_code)}")
+        products[r.product_id] = {"id": r.product_id, "name": r.name, "category": by_code[r.type_code], **provenance}
+    if products:
+        session.execute(insert(ProductRecord), list(products.values()))
+    if rows:
+        session.execute(insert(ObservationRecord), [_observation(r, provenance) for r in rows])
+    session.flush()
+    return count + len(products) + len(rows)
+
+
+def import_daily(session: Session, path: Path) -> int:
+    """`twlookup ingest price.daily FILE`: one FarmTransData download. The file replaces what the
+    store held for the same products on the same days; those products' sample history is dropped."""
+    rows = parse_feed(path.read_bytes())
+    if not rows:
+        raise ValueError("no trading records (only rest-day markers, or an empty list)")
+    by_code = {c.code: c.slug for c in session.scalars(select(CategoryRecord))}
+    known = {p.id: p.category for p in session.scalars(select(ProductRecord))}
+    provenance = {"source": FEED_URL, "source_title": FEED_TITLE, "checked": today_taipei(), "licence": FEED_LICENCE, "sample": False}
+    products: dict[str, dict[str, object]] = {}
+    for r in rows:
+        if r.type_code is not None and r.type_code not in by_code:
+            raise ValueError(f"{r.product_id}: 種類代碼 {r.type_code!r} is not one of {sorted(by_code)} (vegetables, fruits)")
+        category = by_code[r.type_code] if r.type_code else known.get(r.product_id)
+        if category is None:
+            raise ValueError(f"{r.product_id} ({r.name}) is a new product and its record has no 種類代碼 to place it in a category")
+        products[r.product_id] = {"id": r.product_id, "name": r.name, "category": category, **provenance}
+    ids = list(products)
+    session.execute(delete(ObservationRecord).where(ObservationRecord.product_id.in_(ids), ObservationRecord.sample.is_(True)))
+    days: dict[date, set[str]] = {}
+    for r in rows:
+        days.setdefault(r.day, set()).add(r.product_id)
+    for day, day_ids in days.items():
+        session.execute(delete(ObservationRecord).where(ObservationRecord.day == day, ObservationRecord.product_id.in_(day_ids)))
+    session.execute(delete(ProductRecord).where(ProductRecord.id.in_(ids)))
+    session.execute(insert(ProductRecord), list(products.values()))
+    session.execute(insert(ObservationRecord), [_observation(r, provenance) for r in rows])
+    session.flush()
+    return len(rows)
+
+
+def _observation(r: FeedRow, provenance: dict[str, object]) -> dict[str, object]:
+    return {
+        "product_id": r.product_id, "market_code": r.market_code, "day": r.day, "market_name": r.market_name,
+        "upper": r.upper, "middle": r.middle, "lower": r.lower, "average": r.average, "volume": r.volume, **provenance,
+    }  # fmt: skip
+
+
+def _to_logic(rows: Iterable[ObservationRecord]) -> list[Observation]:
+    return [
+        Observation(r.product_id, r.market_code, r.market_name, r.day, r.upper, r.middle, r.lower, r.average, r.volume, r.sample)
+        for r in rows
+    ]
+
+
+def _load(session: Session) -> Catalog:
+    categories = {
+        r.slug: Category(r.slug, r.code, r.name_zh, r.name_en, r.source, r.source_title, r.checked, r.licence)
+        for r in session.scalars(select(CategoryRecord).order_by(CategoryRecord.position))
+    }
+    products = {
+        r.id: Product(r.id, r.name, r.category, r.source, r.source_title, r.checked, r.licence, r.sample)
+        for r in session.scalars(select(ProductRecord).order_by(ProductRecord.id))
+    }
+    as_of = session.scalar(select(func.max(ObservationRecord.day)))
+    observations: dict[str, list[Observation]] = {}
+    if as_of is not None:
+        query = select(ObservationRecord).where(ObservationRecord.day >= window_start(as_of)).order_by(ObservationRecord.day)
+        for o in _to_logic(session.scalars(query)):
+            observations.setdefault(o.product_id, []).append(o)
+    return Catalog(categories, products, as_of, observations)
+
+
+CATALOG: Reference[Catalog] = Reference(_load)
+
+
+def history(product_id: str) -> list[Observation]:
+    """Every stored observation of one product, oldest first (the paid full history)."""
+    with store_engine.session() as session:
+        query = select(ObservationRecord).where(ObservationRecord.product_id == product_id)
+        return _to_logic(session.scalars(query.order_by(ObservationRecord.day, ObservationRecord.market_code)))

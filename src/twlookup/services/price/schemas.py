@@ -1,0 +1,193 @@
+"""Parameters and results of the price service's operations. Prices are NT$ per kg."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+
+CategorySlug = Literal["vegetables", "fruits"]
+CATEGORY_SLUGS = ("vegetables", "fruits")
+ProductId = Field(
+    pattern=r"^[A-Za-z0-9]{1,20}$", description="Crop code (作物代號) of the feed, e.g. LA1 (甘藍-初秋); case-insensitive"
+)
+
+DEFINITIONS = {
+    "price": "A product's price on a trading day is the lowest average price (平均價, NT$/kg) among the markets that traded it that day.",
+    "as_of": "The latest trading day in the store.",
+    "window": "The summary covers the 90 calendar days ending on as_of (both ends included), over the days the product traded.",
+    "min_max_mean": "Lowest, highest and arithmetic mean of the daily prices in the window.",
+    "low_date": "The most recent day whose price equals the minimum.",
+    "current": "The price on the product's latest trading day in the window.",
+    "above_low": "Distance from the low: current minus min in NT$; above_low_percent is that distance as a percentage of min.",
+    "drop": "A drop: the product traded on as_of at a price below its previous trading day's price in the window; amount = previous - current, percent = amount / previous x 100.",
+}
+
+
+class CategoryOut(BaseModel):
+    slug: str
+    code: str = Field(description="種類代碼 of the feed")
+    name_zh: str
+    name_en: str
+    product_count: int
+    source: Source
+
+
+class Categories(BaseModel):
+    as_of: date | None = Field(description="Latest trading day in the store")
+    currency: Literal["TWD"] = "TWD"
+    unit: Literal["kg"] = "kg"
+    count: int
+    categories: list[CategoryOut]
+    sample: bool = Field(description="True when any product counted is sample data, not published prices")
+
+
+class ProductBrief(BaseModel):
+    id: str = Field(description="Crop code (作物代號)")
+    name: str = Field(description="Crop name as the feed writes it (作物名稱)")
+    category: str
+    price: float | None = Field(description="Current lowest average price, NT$/kg (None: no trade in the last 90 days)")
+    price_date: date | None = Field(description="Trading day of that price")
+    market: str | None = Field(description="Market where that lowest price was recorded")
+    sample: bool
+    source: Source
+
+
+class MarketPrice(BaseModel):
+    market_code: str
+    market: str
+    date: date
+    upper: float = Field(description="上價, NT$/kg")
+    middle: float = Field(description="中價, NT$/kg")
+    lower: float = Field(description="下價, NT$/kg")
+    average: float = Field(description="平均價, NT$/kg")
+    volume: float = Field(description="交易量, kg")
+
+
+class SummaryOut(BaseModel):
+    start: date
+    end: date
+    days_observed: int
+    min: float
+    max: float
+    mean: float
+    low_date: date
+    current: float
+    current_date: date
+    above_low: float = Field(description="current - min, NT$/kg")
+    above_low_percent: float = Field(description="(current - min) / min x 100")
+
+
+class SearchQuery(Params):
+    q: str = Field(min_length=1, max_length=50, pattern=r"\S", description="Text in the crop name or code, e.g. 甘藍 or LA")
+    cat: CategorySlug | None = Field(None, description="Only products of this category")
+
+
+class SearchResult(BaseModel):
+    as_of: date | None
+    q: str
+    cat: str | None
+    count: int = Field(description="Products that match")
+    limit: int = Field(description="At most this many are listed")
+    truncated: bool
+    products: list[ProductBrief]
+    sample: bool
+
+
+class ProductQuery(Params):
+    id: str = ProductId
+
+
+class ProductDetail(BaseModel):
+    as_of: date | None
+    currency: Literal["TWD"] = "TWD"
+    unit: Literal["kg"] = "kg"
+    product: ProductBrief
+    markets: list[MarketPrice] = Field(description="Each market's prices on the product's latest trading day, cheapest first")
+    summary: SummaryOut | None = Field(description="90-day summary; None when the product did not trade in the window")
+    definitions: dict[str, str]
+    sample: bool
+
+
+class CategoryQuery(Params):
+    slug: CategorySlug = Field(description="Category slug")
+
+
+class CategoryPage(BaseModel):
+    as_of: date | None
+    currency: Literal["TWD"] = "TWD"
+    unit: Literal["kg"] = "kg"
+    category: CategoryOut
+    products: list[ProductBrief]
+    sample: bool
+
+
+class DealsQuery(Params):
+    cat: CategorySlug | None = Field(None, description="Only drops in this category")
+
+
+class DropOut(BaseModel):
+    id: str
+    name: str
+    category: str
+    date: date
+    price: float
+    market: str
+    previous_date: date
+    previous_price: float
+    drop_amount: float = Field(description="previous_price - price, NT$/kg")
+    drop_percent: float = Field(description="drop_amount / previous_price x 100")
+    sample: bool
+    source: Source
+
+
+class Deals(BaseModel):
+    as_of: date | None = Field(description="The trading day whose drops are listed")
+    cat: str | None
+    currency: Literal["TWD"] = "TWD"
+    unit: Literal["kg"] = "kg"
+    count: int
+    drops: list[DropOut] = Field(description="Largest percentage drop first")
+    definition: str
+    sample: bool
+
+
+class HistoryDay(BaseModel):
+    date: date
+    price: float = Field(description="Lowest average price among the markets that day")
+    market: str
+    markets: list[MarketPrice]
+
+
+class History(BaseModel):
+    currency: Literal["TWD"] = "TWD"
+    unit: Literal["kg"] = "kg"
+    product: ProductBrief
+    count: int
+    days: list[HistoryDay] = Field(description="Every stored trading day, oldest first")
+    sample: bool
+
+
+class ExportQuery(Params):
+    slug: CategorySlug = Field(description="Category slug")
+
+
+class ExportItem(BaseModel):
+    product: ProductBrief
+    summary: SummaryOut | None
+    markets: list[MarketPrice]
+
+
+class Export(BaseModel):
+    as_of: date | None
+    currency: Literal["TWD"] = "TWD"
+    unit: Literal["kg"] = "kg"
+    category: CategoryOut
+    count: int
+    products: list[ExportItem]
+    definitions: dict[str, str]
+    sample: bool
