@@ -151,6 +151,12 @@ async def test_assessment_invalid_input_names_the_parameter(client, path, body, 
     assert out["detail"].startswith(parameter)
 
 
+async def test_answers_written_as_whole_floats_count_as_numbers(client):
+    # JSON Schema's integer includes 1.0; the scores are the same as for 1.
+    body = (await client.post(f"{BASE}/gad7", json={"answers": [1.0, 2, 0, 0, 0, 0, 3.0]})).json()
+    assert body["total"] == 6 and body["band"]["id"] == "mild"
+
+
 async def test_assessment_body_must_be_a_json_object(client):
     problem(await client.post(f"{BASE}/phq9", json=[0] * 9), 422)
     r = await client.post(f"{BASE}/phq9", content=b"{answers: [0]", headers={"content-type": "application/json"})

@@ -5,14 +5,25 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
-BSRS_ITEM = Annotated[StrictInt, Field(ge=0, le=4)]
-PHQ_ITEM = Annotated[StrictInt, Field(ge=0, le=3)]
+
+
+def _number(value: object) -> object:
+    """An answer is a JSON number (1 and 1.0 alike, as JSON Schema's integer allows), never text or true/false."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a whole number, not text or true/false")
+    return value
+
+
+Answer = Annotated[int, BeforeValidator(_number)]
+# Bounds before the validator: that order keeps them as minimum/maximum in the JSON schema.
+BSRS_ITEM = Annotated[int, Field(ge=0, le=4), BeforeValidator(_number)]
+PHQ_ITEM = Annotated[int, Field(ge=0, le=3), BeforeValidator(_number)]
 
 
 # -- inputs ----------------------------------------------------------------------------------------
@@ -33,7 +44,7 @@ class MoodThermometerBody(Params):
             "tense or uneasy; easily distressed or angered; depressed or low; inferior to others; trouble sleeping"
         ),
     )
-    suicidal: StrictInt = Field(
+    suicidal: Answer = Field(
         ge=0, le=4, description="The extra item, thoughts of suicide, 0 to 4; scored on its own and flagged at 2 or more"
     )
 
