@@ -7,6 +7,7 @@ import pytest
 
 from twlookup.services.wellness import logic
 from twlookup.services.wellness.data import WELLNESS
+from twlookup.services.wellness.schemas import Gad7Body, MoodThermometerBody, Phq9Body
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +132,17 @@ def test_sleep_needs_exactly_one_anchor(data):
         logic.sleep_options(data.sleep)
     with pytest.raises(ValueError):
         logic.sleep_options(data.sleep, wake=time(7), bedtime=time(23))
+
+
+@pytest.mark.parametrize(
+    ("model", "instrument"), [(MoodThermometerBody, "bsrs5"), (Phq9Body, "phq9"), (Gad7Body, "gad7")]
+)
+def test_request_schemas_match_the_instruments(data, model, instrument):
+    """The 422s come from the request schema, so it must say what the data says: count and range."""
+    x = data.instruments[instrument]
+    answers = model.model_json_schema()["properties"]["answers"]
+    assert answers["minItems"] == answers["maxItems"] == len(x.items)
+    assert (answers["items"]["minimum"], answers["items"]["maximum"]) == (x.item_min, x.item_max)
+    if x.extra_item:
+        extra = model.model_json_schema()["properties"]["suicidal"]
+        assert (extra["minimum"], extra["maximum"]) == (x.extra_item.min, x.extra_item.max)
