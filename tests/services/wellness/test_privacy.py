@@ -180,3 +180,26 @@ async def test_no_wellness_input_reaches_any_log_line(server):
 
     leaks = [(word, line) for line in captured.splitlines() for word in forbidden() if word in line]
     assert not leaks, leaks[:10]
+
+
+PATH_MARK = "zq7731path"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "platform leak: the access-log filter (platform/privacy.py) cuts only the query string, so a "
+        "mistaken URL that carries answers in its path (GET /wellness/api/phq9/<answers>, a 404) is "
+        "logged whole; private services need unknown paths logged without their tail"
+    ),
+)
+async def test_answers_put_in_a_mistaken_path_do_not_reach_the_log(server):
+    base, log_path = server
+    async with httpx.AsyncClient(base_url=f"{base}/wellness", timeout=30) as http:
+        r = await http.get(f"/api/phq9/{PATH_MARK}-0,3,1,2,0,1,3,2,1")
+        assert r.status_code == 404
+    time.sleep(0.5)
+    captured = log_path.read_text(encoding="utf-8", errors="replace")
+    # The request was logged (however its path is shown), and the answers in its path were not.
+    assert any('"GET /wellness/' in line and " 404" in line for line in captured.splitlines())
+    assert PATH_MARK not in captured
