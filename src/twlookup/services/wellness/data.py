@@ -1,0 +1,207 @@
+"""Seeding the wellness tables from data/wellness/*.yaml, and the cached reference data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import load_yaml, replace_rows
+from twlookup.services.wellness.logic import (
+    Band,
+    ExtraItem,
+    FlagRule,
+    Instrument,
+    Ref,
+    SleepMethod,
+    Situation,
+)
+from twlookup.services.wellness.tables import (
+    CrisisLineRecord,
+    GuideRecord,
+    InstrumentRecord,
+    TelehealthSituationRecord,
+)
+
+
+@dataclass(frozen=True)
+class CrisisLine:
+    number: str
+    name_zh: str
+    name_en: str
+    hours: str
+    purpose: str
+    source: Ref
+    checked: date
+
+
+@dataclass(frozen=True)
+class Regulation:
+    name_zh: str
+    name_en: str
+    amended: date
+    in_force: date
+    common_conditions: str
+    source: Ref
+    checked: date
+
+
+@dataclass(frozen=True)
+class GuideItem:
+    """A breathing exercise or a digital wellness section: its fields as in the data file."""
+
+    id: str
+    fields: dict[str, Any]
+    sources: tuple[Ref, ...]
+    checked: date
+
+
+@dataclass(frozen=True)
+class WellnessData:
+    regulation: Regulation
+    situations: dict[str, Situation]  # in the regulation's order
+    instruments: dict[str, Instrument]
+    crisis_lines: tuple[CrisisLine, ...]
+    sleep: SleepMethod
+    breathing: tuple[GuideItem, ...]
+    breathing_caution: str
+    digital: tuple[GuideItem, ...]
+
+
+def _refs(items: list[dict[str, str]]) -> list[dict[str, str]]:
+    return [{"title": s["title"], "url": s["url"]} for s in items]
+
+
+def seed_wellness(session: Session, data_dir: Path) -> int:
+    folder = data_dir / "wellness"
+    tele = load_yaml(folder / "telehealth.yaml")
+    situations = [
+        TelehealthSituationRecord(
+            id=s["id"], position=i, article=s["article"], name_zh=s["name_zh"], name_en=s["name_en"],
+            special_case=s["special_case"], remote_consultation_allowed=s["remote_consultation_allowed"],
+            prescribing=s["prescribing"], first_visit_allowed=s["first_visit_allowed"],
+            description=" ".join(s["description"].split()), sources=_refs(s["sources"]),
+            source=s["sources"][0]["url"], source_title=s["sources"][0]["title"], checked=s.get("checked", tele["checked"]),
+        )  # fmt: skip
+        for i, s in enumerate(tele["situations"])
+    ]
+    reg = tele["regulation"]
+    guides = [
+        GuideRecord(
+            kind="telehealth", id="regulation", position=0,
+            body={"name_zh": reg["name_zh"], "name_en": reg["name_en"], "amended": reg["amended"].isoformat(),
+                  "in_force": reg["in_force"].isoformat(), "common_conditions": " ".join(tele["common_conditions"].split())},
+            sources=[{"title": reg["source_title"], "url": reg["source"]}],
+            source=reg["source"], source_title=reg["source_title"], checked=tele["checked"],
+        )  # fmt: skip
+    ]
+    doc = load_yaml(folder / "instruments.yaml")
+    instruments = [
+        InstrumentRecord(
+            id=x["id"], name_zh=x["name_zh"], name_en=x["name_en"], period=x["period"],
+            item_min=x["item_min"], item_max=x["item_max"], answer_scale=x["answer_scale"], items=list(x["items"]),
+            bands=list(x["bands"]), flag_items=[dict(f, message=" ".join(f["message"].split())) for f in x.get("flag_items") or []],
+            extra_item=dict(x["extra_item"], message=" ".join(x["extra_item"]["message"].split())) if x.get("extra_item") else None,
+            sources=_refs(x["sources"]), source=x["sources"][0]["url"], source_title=x["sources"][0]["title"],
+            checked=x.get("checked", doc["checked"]),
+        )  # fmt: skip
+        for x in doc["instruments"]
+    ]
+    lines_doc = load_yaml(folder / "crisis_lines.yaml")
+    lines = [
+        CrisisLineRecord(
+            number=str(x["number"]), position=i, name_zh=x["name_zh"], name_en=x["name_en"], hours=x["hours"],
+            purpose=x["purpose"], source=x["source"], source_title=x.get("source_title"),
+            checked=x.get("checked", lines_doc["checked"]),
+        )  # fmt: skip
+        for i, x in enumerate(lines_doc["lines"])
+    ]
+    g = load_yaml(folder / "guides.yaml")
+    sleep = g["sleep_method"]
+    guides.append(
+        GuideRecord(
+            kind="sleep", id="method", position=0,
+            body={"cycle_minutes": sleep["cycle_minutes"], "fall_asleep_minutes": sleep["fall_asleep_minutes"],
+                  "cycles": list(sleep["cycles"]), "explain": " ".join(sleep["explain"].split())},
+            sources=_refs(sleep["sources"]), source=sleep["sources"][0]["url"], source_title=sleep["sources"][0]["title"],
+            checked=g["checked"],
+        )  # fmt: skip
+    )
+    guides.append(
+        GuideRecord(
+            kind="breathing", id="caution", position=0, body={"text": " ".join(g["caution"].split())},
+            sources=[], source=g["breathing"][0]["sources"][0]["url"], checked=g["checked"],
+        )  # fmt: skip
+    )
+    for kind, items in (("breathing", g["breathing"]), ("digital", g["digital_wellness"])):
+        for i, item in enumerate(items, 1):
+            body = {k: v for k, v in item.items() if k not in ("id", "sources")}
+            guides.append(
+                GuideRecord(
+                    kind=kind, id=str(item["id"]), position=i, body=body, sources=_refs(item["sources"]),
+                    source=item["sources"][0]["url"], source_title=item["sources"][0]["title"], checked=g["checked"],
+                )  # fmt: skip
+            )
+    count = replace_rows(session, TelehealthSituationRecord, situations)
+    count += replace_rows(session, InstrumentRecord, instruments)
+    count += replace_rows(session, CrisisLineRecord, lines)
+    count += replace_rows(session, GuideRecord, guides)
+    return count
+
+
+def _ref_tuple(items: list[dict[str, str]]) -> tuple[Ref, ...]:
+    return tuple(Ref(s["title"], s["url"]) for s in items)
+
+
+def _load(session: Session) -> WellnessData:
+    situations = {
+        r.id: Situation(
+            r.id, r.article, r.name_zh, r.name_en, r.special_case, r.remote_consultation_allowed, r.prescribing,
+            r.first_visit_allowed, r.description, _ref_tuple(r.sources), r.checked,
+        )  # fmt: skip
+        for r in session.scalars(select(TelehealthSituationRecord).order_by(TelehealthSituationRecord.position))
+    }
+    instruments = {
+        r.id: Instrument(
+            r.id, r.name_zh, r.name_en, r.period, r.item_min, r.item_max, r.answer_scale, tuple(r.items),
+            tuple(Band(b["id"], b["min"], b["max"], b["label_zh"], b["label_en"], b["advice"]) for b in r.bands),
+            tuple(FlagRule(f["item"], f["flag_at"], f["message"]) for f in r.flag_items),
+            ExtraItem(**r.extra_item) if r.extra_item else None,
+            _ref_tuple(r.sources), r.checked,
+        )  # fmt: skip
+        for r in session.scalars(select(InstrumentRecord))
+    }
+    lines = tuple(
+        CrisisLine(r.number, r.name_zh, r.name_en, r.hours, r.purpose, Ref(r.source_title or r.number, r.source), r.checked)
+        for r in session.scalars(select(CrisisLineRecord).order_by(CrisisLineRecord.position))
+    )
+    guides = {(r.kind, r.id): r for r in session.scalars(select(GuideRecord).order_by(GuideRecord.kind, GuideRecord.position))}
+    if ("telehealth", "regulation") not in guides or ("sleep", "method") not in guides:
+        raise RuntimeError("the wellness guides are not seeded; run `twlookup seed`")
+    reg = guides[("telehealth", "regulation")]
+    regulation = Regulation(
+        reg.body["name_zh"], reg.body["name_en"], date.fromisoformat(reg.body["amended"]),
+        date.fromisoformat(reg.body["in_force"]), reg.body["common_conditions"], _ref_tuple(reg.sources)[0], reg.checked,
+    )  # fmt: skip
+    s = guides[("sleep", "method")]
+    sleep = SleepMethod(
+        s.body["cycle_minutes"], s.body["fall_asleep_minutes"], tuple(s.body["cycles"]), s.body["explain"],
+        _ref_tuple(s.sources), s.checked,
+    )  # fmt: skip
+
+    def items(kind: str) -> tuple[GuideItem, ...]:
+        rows = sorted((r for (k, i), r in guides.items() if k == kind and r.position > 0), key=lambda r: r.position)
+        return tuple(GuideItem(r.id, r.body, _ref_tuple(r.sources), r.checked) for r in rows)
+
+    return WellnessData(
+        regulation, situations, instruments, lines, sleep, items("breathing"),
+        guides[("breathing", "caution")].body["text"], items("digital"),
+    )  # fmt: skip
+
+
+WELLNESS: Reference[WellnessData] = Reference(_load)

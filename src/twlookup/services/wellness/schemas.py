@@ -1,0 +1,248 @@
+"""Parameters and results of the wellness service's operations."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+
+HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
+
+
+def _number(value: object) -> object:
+    """An answer is a JSON number (1 and 1.0 alike, as JSON Schema's integer allows), never text or true/false."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a whole number, not text or true/false")
+    return value
+
+
+Answer = Annotated[int, BeforeValidator(_number)]
+# Bounds before the validator: that order keeps them as minimum/maximum in the JSON schema.
+BSRS_ITEM = Annotated[int, Field(ge=0, le=4), BeforeValidator(_number)]
+PHQ_ITEM = Annotated[int, Field(ge=0, le=3), BeforeValidator(_number)]
+
+
+# -- inputs ----------------------------------------------------------------------------------------
+
+
+class TelehealthQuery(Params):
+    situation: str | None = Field(
+        None, min_length=1, max_length=40, description="Situation id (omit to list all 11), e.g. post-acute-care"
+    )
+
+
+class MoodThermometerBody(Params):
+    answers: list[BSRS_ITEM] = Field(
+        min_length=5,
+        max_length=5,
+        description=(
+            "The 5 BSRS-5 answers in order, each 0 (not at all) to 4 (extremely), about the past week: "
+            "tense or uneasy; easily distressed or angered; depressed or low; inferior to others; trouble sleeping"
+        ),
+    )
+    suicidal: Answer = Field(
+        ge=0, le=4, description="The extra item, thoughts of suicide, 0 to 4; scored on its own and flagged at 2 or more"
+    )
+
+
+class Phq9Body(Params):
+    answers: list[PHQ_ITEM] = Field(
+        min_length=9,
+        max_length=9,
+        description="The 9 PHQ-9 answers in order, each 0 (not at all) to 3 (nearly every day), about the past 2 weeks",
+    )
+
+
+class Gad7Body(Params):
+    answers: list[PHQ_ITEM] = Field(
+        min_length=7,
+        max_length=7,
+        description="The 7 GAD-7 answers in order, each 0 (not at all) to 3 (nearly every day), about the past 2 weeks",
+    )
+
+
+class SleepQuery(Params):
+    wake: str | None = Field(None, pattern=HHMM, description="Time you want to wake up, HH:MM (24-hour clock)")
+    bedtime: str | None = Field(None, pattern=HHMM, description="Time you go to bed, HH:MM (24-hour clock)")
+
+
+# -- shared pieces -------------------------------------------------------------------------------
+
+
+class CrisisLineOut(BaseModel):
+    number: str = Field(description="Number to dial in Taiwan")
+    name_zh: str
+    name_en: str
+    hours: str
+    purpose: str = Field(description="What the line is for")
+    source: Source
+
+
+# -- telehealth ----------------------------------------------------------------------------------
+
+
+class RegulationOut(BaseModel):
+    name_zh: str
+    name_en: str
+    amended: date
+    in_force: date
+    source: Source
+
+
+class SituationOut(BaseModel):
+    id: str
+    article: str = Field(description="Where the situation is set out")
+    name_zh: str
+    name_en: str
+    special_case: bool = Field(description="One of the regulation's special circumstances (Article 3); the remote areas are a ground of their own")
+    remote_consultation_allowed: bool
+    prescribing: Literal["allowed", "conditional"] = Field(
+        description="allowed: the law names prescribing for this ground; conditional: the physician may prescribe when they judge it appropriate, within the approved plan"
+    )
+    first_visit_allowed: bool = Field(description="False where Article 20 bars remote care for a patient's first visit")
+    description: str
+    sources: list[Source]
+
+
+class TelehealthAnswer(BaseModel):
+    regulation: RegulationOut
+    common_conditions: str = Field(description="What every remote consultation under Article 3 needs")
+    count: int
+    situations: list[SituationOut]
+    notice: str
+
+
+# -- self-assessments ----------------------------------------------------------------------------
+
+
+class BandOut(BaseModel):
+    id: str
+    min: int
+    max: int
+    label_zh: str
+    label_en: str
+    advice: str
+
+
+class ItemFlagOut(BaseModel):
+    item: int | None = Field(description="1-based item number; null for an extra item that is not part of the total")
+    label: str
+    answer: int
+    message: str
+
+
+class ExtraItemOut(BaseModel):
+    label: str
+    answer: int
+    flag_at: int
+    flagged: bool
+
+
+class AssessmentResult(BaseModel):
+    instrument: Literal["bsrs5", "phq9", "gad7"]
+    name_zh: str
+    name_en: str
+    period: str = Field(description="The period the answers are about")
+    total: int
+    max_total: int
+    band: BandOut = Field(description="The severity band the total falls in")
+    bands: list[BandOut] = Field(description="Every band of the instrument, for context")
+    item_flags: list[ItemFlagOut] = Field(description="Items whose answer needs attention whatever the total")
+    urgent: bool = Field(description="True when an item flag asks for help now")
+    extra_item: ExtraItemOut | None = Field(None, description="BSRS-5's suicidal-ideation item, scored separately")
+    not_a_diagnosis: str
+    crisis_lines: list[CrisisLineOut]
+    stored: Literal[False] = Field(False, description="Answers are not stored or logged")
+    sources: list[Source]
+
+
+# -- sleep, breathing, guide, crisis lines -----------------------------------------------------------
+
+
+class SleepOptionOut(BaseModel):
+    cycles: int
+    sleep_minutes: int = Field(description="Time asleep, without the minutes to fall asleep")
+    bedtime: str = Field(description="Get into bed at (HH:MM)")
+    wake: str = Field(description="Wake up at (HH:MM)")
+    meets_adult_minimum: bool = Field(description="True when the sleep is 7 hours or more")
+
+
+class SleepMethodOut(BaseModel):
+    cycle_minutes: int
+    fall_asleep_minutes: int
+    explain: str
+
+
+class SleepTimes(BaseModel):
+    mode: Literal["wake", "bedtime"] = Field(description="wake: counted back from the wake time; bedtime: forward from the bedtime")
+    method: SleepMethodOut
+    options: list[SleepOptionOut]
+    sources: list[Source]
+    notice: str
+
+
+class ExerciseOut(BaseModel):
+    id: str
+    name_zh: str
+    name_en: str
+    minutes: int = Field(description="About how long one session takes")
+    steps: list[str]
+    good_for: str
+    sources: list[Source]
+
+
+class Breathing(BaseModel):
+    count: int
+    exercises: list[ExerciseOut]
+    caution: str
+    notice: str
+
+
+class GuideSectionOut(BaseModel):
+    id: str
+    title_zh: str
+    title_en: str
+    tips: list[str]
+    sources: list[Source]
+
+
+class DigitalWellness(BaseModel):
+    count: int
+    sections: list[GuideSectionOut]
+    notice: str
+
+
+class CrisisLines(BaseModel):
+    count: int
+    lines: list[CrisisLineOut]
+    notice: str
+
+
+class InstrumentOut(BaseModel):
+    id: str
+    name_zh: str
+    name_en: str
+    period: str
+    answer_scale: str
+    item_min: int
+    item_max: int
+    items: list[str]
+    bands: list[BandOut]
+    flag_items: list[dict[str, int | str]]
+    extra_item: dict[str, int | str] | None
+    sources: list[Source]
+
+
+class Export(BaseModel):
+    telehealth: TelehealthAnswer
+    instruments: list[InstrumentOut]
+    crisis_lines: list[CrisisLineOut]
+    sleep_method: SleepMethodOut
+    sleep_sources: list[Source]
+    breathing: Breathing
+    digital_wellness: DigitalWellness
+    notice: str
