@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
@@ -182,8 +182,18 @@ class Status(Answer):
     ingest: str = Field(description="How an operator adds a day's closes")
 
 
+def _followed_code(value: str) -> str:
+    """A paid route checks the code before asking for payment, so a typo costs nothing."""
+    from twlookup.services.stocks.data import MARKET
+
+    known = MARKET.get().securities
+    if value not in known:
+        raise ValueError(f"{value} is not a followed stock or ETF; followed codes: {', '.join(sorted(known))}")
+    return value
+
+
 class HistoryQuery(Params):
-    code: str = Field(pattern=CODE, description="Listed code of a followed stock or ETF")
+    code: Annotated[str, Field(pattern=CODE, description="Listed code of a followed stock or ETF"), AfterValidator(_followed_code)]
     days: int = Field(250, ge=1, le=MAX_HISTORY_DAYS, description="Latest trading days to return (1 to 5000; default 250)")
 
 
@@ -198,13 +208,34 @@ class History(Answer):
     closes: list[CloseOut]
 
 
+def _etf_codes(value: str) -> str:
+    """At most 10 ETF codes, each once, each an ETF with payout data (checked before any payment)."""
+    from twlookup.services.stocks.data import MARKET
+
+    codes = value.split(",")
+    if len(codes) > MAX_PLAN_CODES:
+        raise ValueError(f"at most {MAX_PLAN_CODES} ETF codes per plan, got {len(codes)}")
+    repeated = sorted({c for c in codes if codes.count(c) > 1})
+    if repeated:
+        raise ValueError(f"each ETF once; repeated: {', '.join(repeated)}")
+    known = MARKET.get().etfs
+    unknown = [c for c in codes if c not in known]
+    if unknown:
+        raise ValueError(f"no payout data for {', '.join(unknown)}; ETFs: {', '.join(known)}")
+    return value
+
+
 class IncomePlanQuery(Params):
     budget: int = Field(ge=1_000, le=1_000_000_000, description="Budget in NT$ (1,000 to 1,000,000,000)")
-    codes: str = Field(
-        pattern=r"^[0-9]{4,6}[A-Z]?(,[0-9]{4,6}[A-Z]?)*$",
-        max_length=80,
-        description="ETF codes, comma-separated, e.g. 0056,00878 (at most 10, no repeats)",
-    )
+    codes: Annotated[
+        str,
+        Field(
+            pattern=r"^[0-9]{4,6}[A-Z]?(,[0-9]{4,6}[A-Z]?)*$",
+            max_length=80,
+            description="ETF codes with payout data, comma-separated, e.g. 0056,00878 (at most 10, no repeats)",
+        ),
+        AfterValidator(_etf_codes),
+    ]
 
 
 class PlanLineOut(BaseModel):
