@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.schemas import Source, today_taipei
@@ -129,7 +129,7 @@ def estimate_out(est: logic.Estimate | None, etf: logic.Etf, latest: logic.Close
     if est is None:
         return None
     price = latest.close if latest else None
-    yield_pct = (est.per_unit / price * 100).quantize(Decimal("0.01")) if price else None
+    yield_pct = (est.per_unit / price * 100).quantize(logic.CENT, ROUND_HALF_UP) if price else None
     return EstimateOut(
         per_unit=float(est.per_unit),
         payouts_per_year=logic.PER_YEAR[etf.frequency],
@@ -165,6 +165,10 @@ def etf_out(market: logic.Market, etf: logic.Etf) -> EtfOut:
 
 def _etf_sample(market: logic.Market, codes: list[str]) -> bool:
     return any((c := market.latest(code)) is not None and c.provenance.sample for code in codes)
+
+
+def _titled_sources(items: tuple[tuple[str, str], ...], checked: date) -> list[Source]:
+    return [Source(url=url, title=title, checked=checked) for title, url in items]
 
 
 def _utc(moment: datetime) -> datetime:
@@ -338,7 +342,6 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
         )
         for line, (_, close, _) in zip(plan.lines, picks, strict=True)
     ]
-    sources = lambda items: [Source(url=url, title=title, checked=d.checked) for title, url in items]  # noqa: E731
     return IncomePlan(
         sample=any(close.provenance.sample for _, close, _ in picks),
         as_of=today_taipei(),
@@ -366,7 +369,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             cap_per_payment=float(d.nhi_cap),
             premium_2027=float(plan.nhi_premium),
             note=d.nhi_note,
-            sources=sources(d.nhi_sources),
+            sources=_titled_sources(d.nhi_sources, d.checked),
         ),
         income_tax=TaxOut(
             credit_rate=float(d.credit_rate),
@@ -375,7 +378,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             credit_option=float(plan.tax_credit_option),
             separate_option=float(plan.separate_tax_option),
             note=d.tax_note,
-            sources=sources(d.tax_sources),
+            sources=_titled_sources(d.tax_sources, d.checked),
         ),
     )
 
