@@ -322,7 +322,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
         picks.append((etf, latest, est))
     d = market.deductions
     plan = logic.income_plan(Decimal(p.budget), picks, d)
-    methods = sorted({est.method for _, _, est in picks})
+    methods = [f"{etf.code} 2027 estimate: {est.method}" for etf, _, est in picks]
     lines = [
         PlanLineOut(
             code=line.code,
