@@ -37,18 +37,17 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
     folder = data_dir / "stocks"
     themes_doc = load_yaml(folder / "themes.yaml")
     etfs_doc = load_yaml(folder / "etfs.yaml")
-    listing = {"source": themes_doc["securities_source"], "source_title": themes_doc["securities_source_title"], "checked": themes_doc["checked"]}
     securities: dict[str, SecurityRecord] = {}
     themes, members = [], []
     for i, t in enumerate(themes_doc["themes"]):
         themes.append(ThemeRecord(id=t["id"], position=i, name_en=t["name_en"], name_zh=t["name_zh"], note=" ".join(t["note"].split()), **_prov(t, themes_doc)))
         for j, m in enumerate(t["members"]):
             members.append(MemberRecord(theme=t["id"], code=m["code"], position=j, note=m["note"], **_prov({**t, **m}, themes_doc)))
-            securities[m["code"]] = SecurityRecord(code=m["code"], name_zh=m["name_zh"], name_en=m["name_en"], kind="stock", **listing)
+            securities[m["code"]] = SecurityRecord(code=m["code"], name_zh=m["name_zh"], name_en=m["name_en"], kind="stock", **_prov({**t, **m}, themes_doc))
     etfs, payouts = [], []
     for e in etfs_doc["etfs"]:
         etfs.append(EtfRecord(code=e["code"], issuer=e["issuer"], frequency=e["frequency"], note=e["note"], **_prov(e, etfs_doc)))
-        securities[e["code"]] = SecurityRecord(code=e["code"], name_zh=e["name_zh"], name_en=e["name_en"], kind="etf", **listing)
+        securities[e["code"]] = SecurityRecord(code=e["code"], name_zh=e["name_zh"], name_en=e["name_en"], kind="etf", **_prov(e, etfs_doc))
         for p in e["payouts"]:
             payouts.append(
                 PayoutRecord(

@@ -109,7 +109,7 @@ class StockDetail(Answer):
     etf_payouts: str | None = Field(description="Path of the ETF's payout table, for ETFs")
     days: int = Field(description="Trading days in `closes` (at most 60)")
     closes: list[CloseOut] = Field(description="The latest trading days, oldest first")
-    source: Source = Field(description="Where the code and name are listed")
+    source: Source = Field(description="Report that names the company or ETF with its code")
     close_sources: list[Source] = Field(description="Feeds (or the sample snapshot) the closes come from")
 
 
