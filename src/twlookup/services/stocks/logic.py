@@ -1,0 +1,319 @@
+"""Domain rules of the stocks service: daily change, theme statistics, the 2027 payout estimate,
+the income plan and the deductions on dividend income.
+
+Pure functions over plain dataclasses built from the store; nothing here reads a clock or a database.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+PER_YEAR = {"quarterly": 4, "monthly": 12}
+ESTIMATE_YEAR = 2027
+CENT = Decimal("0.01")
+PERIOD = re.compile(r"^(\d{4})(?:Q([1-4])|-(0[1-9]|1[0-2]))$")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    source: str
+    source_title: str | None
+    checked: date
+    sample: bool = False
+
+
+@dataclass(frozen=True)
+class Security:
+    code: str
+    name_zh: str
+    name_en: str
+    kind: str  # stock | etf
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Close:
+    code: str
+    date: date
+    close: Decimal
+    change: Decimal | None  # against the previous trading day's close, as the exchange reports it
+    market: str | None  # TWSE or TPEx for imported closes, None for the sample snapshot
+    provenance: Provenance
+
+    @property
+    def change_pct(self) -> Decimal | None:
+        return change_pct(self.close, self.change)
+
+
+@dataclass(frozen=True)
+class Member:
+    code: str
+    note: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Theme:
+    id: str
+    name_en: str
+    name_zh: str
+    note: str
+    members: tuple[Member, ...]
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Payout:
+    period: str  # YYYYQn (quarterly) or YYYY-MM (monthly)
+    ex_date: date | None
+    pay_date: date | None
+    amount: Decimal  # NT$ per unit
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Etf:
+    code: str
+    issuer: str
+    frequency: str  # quarterly | monthly
+    note: str
+    payouts: tuple[Payout, ...]  # oldest first
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Deductions:
+    nhi_rate: Decimal
+    nhi_threshold: Decimal
+    nhi_cap: Decimal
+    credit_rate: Decimal
+    credit_cap: Decimal
+    separate_rate: Decimal
+    nhi_note: str
+    tax_note: str
+    nhi_sources: tuple[tuple[str, str], ...]  # (title, url)
+    tax_sources: tuple[tuple[str, str], ...]
+    checked: date
+
+
+@dataclass(frozen=True)
+class Import:
+    market: str
+    trading_date: date
+    imported_at: datetime
+    rows: int
+    source: str
+
+
+@dataclass
+class Market:
+    securities: dict[str, Security]
+    themes: dict[str, Theme]  # in display order
+    etfs: dict[str, Etf]
+    closes: dict[str, list[Close]]  # per code, oldest first
+    deductions: Deductions
+    imports: list[Import] = field(default_factory=list)  # newest first
+
+    def latest(self, code: str) -> Close | None:
+        series = self.closes.get(code)
+        return series[-1] if series else None
+
+    def history(self, code: str, days: int) -> list[Close]:
+        return self.closes.get(code, [])[-days:]
+
+    def themes_of(self, code: str) -> list[Theme]:
+        return [t for t in self.themes.values() if any(m.code == code for m in t.members)]
+
+    @property
+    def latest_trading_date(self) -> date | None:
+        dates = [series[-1].date for series in self.closes.values() if series]
+        return max(dates) if dates else None
+
+
+def change_pct(close: Decimal, change: Decimal | None) -> Decimal | None:
+    """Percentage change against the previous close (close - change), to two decimals."""
+    if change is None:
+        return None
+    previous = close - change
+    if previous <= 0:
+        return None
+    return (change / previous * 100).quantize(CENT, ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class ThemeStats:
+    count: int
+    advancing: int
+    declining: int
+    unchanged: int
+    without_close: int
+    average_change_pct: Decimal | None  # mean of the members' percentage changes on their latest close
+    latest_date: date | None
+    sample: bool
+
+
+def theme_stats(theme: Theme, market: Market) -> ThemeStats:
+    closes = [market.latest(m.code) for m in theme.members]
+    known = [c for c in closes if c is not None]
+    pcts = [c.change_pct for c in known if c.change_pct is not None]
+    changes = [c.change for c in known if c.change is not None]
+    average = (sum(pcts, Decimal(0)) / len(pcts)).quantize(CENT, ROUND_HALF_UP) if pcts else None
+    return ThemeStats(
+        count=len(theme.members),
+        advancing=sum(1 for ch in changes if ch > 0),
+        declining=sum(1 for ch in changes if ch < 0),
+        unchanged=sum(1 for ch in changes if ch == 0),
+        without_close=len(closes) - len(known),
+        average_change_pct=average,
+        latest_date=max((c.date for c in known), default=None),
+        sample=any(c.provenance.sample for c in known),
+    )
+
+
+def period_index(period: str, frequency: str) -> int:
+    """A running number of the period, so that consecutive periods differ by one."""
+    match = PERIOD.match(period)
+    if not match:
+        raise ValueError(f"period {period!r} is neither YYYYQn nor YYYY-MM")
+    year, quarter, month = int(match[1]), match[2], match[3]
+    if frequency == "quarterly":
+        if quarter is None:
+            raise ValueError(f"period {period!r} of a quarterly ETF must be YYYYQn")
+        return year * 4 + int(quarter) - 1
+    if frequency == "monthly":
+        if month is None:
+            raise ValueError(f"period {period!r} of a monthly ETF must be YYYY-MM")
+        return year * 12 + int(month) - 1
+    raise ValueError(f"unknown frequency {frequency!r}")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    per_unit: Decimal  # estimated 2027 cash payout per unit (NT$)
+    per_payout: tuple[Decimal, ...]  # the payouts assumed for 2027, one per period
+    basis: tuple[Payout, ...]  # the recorded payouts the estimate is built from
+    complete: bool  # True when every period of the window has a recorded payout
+    window: tuple[str, str]  # first and last period of the trailing window
+    method: str
+
+
+def estimate(etf: Etf) -> Estimate | None:
+    """The 2027 estimate: the payouts of the trailing year repeated.
+
+    The window is the last recorded period and the periods before it, one year long (4 quarters or
+    12 months). When every period of the window has a recorded payout, 2027 is assumed to repeat
+    them: the estimate is their sum. When some are missing from the record, each 2027 payout is
+    assumed to be the average of those recorded in the window, times the payouts per year.
+    """
+    if not etf.payouts:
+        return None
+    n = PER_YEAR[etf.frequency]
+    ordered = sorted(etf.payouts, key=lambda p: period_index(p.period, etf.frequency))
+    last = period_index(ordered[-1].period, etf.frequency)
+    basis = tuple(p for p in ordered if period_index(p.period, etf.frequency) > last - n)
+    first_period = _period_name(last - n + 1, etf.frequency)
+    window = (first_period, ordered[-1].period)
+    per_year = "four quarterly" if n == 4 else "twelve monthly"
+    if len(basis) == n:
+        per_payout = tuple(p.amount for p in basis)
+        method = (
+            f"Sum of the last {per_year} payouts ({window[0]} to {window[1]}): {ESTIMATE_YEAR} is assumed "
+            "to repeat them unchanged. A mechanical extrapolation of history, not a forecast."
+        )
+        complete = True
+    else:
+        average = sum((p.amount for p in basis), Decimal(0)) / len(basis)
+        per_payout = tuple([average] * n)
+        method = (
+            f"Only {len(basis)} of the {per_year} payouts from {window[0]} to {window[1]} are recorded: "
+            f"{ESTIMATE_YEAR} is assumed to bring {n} payouts each equal to their average. A mechanical "
+            "extrapolation of history, not a forecast."
+        )
+        complete = False
+    total = sum(per_payout, Decimal(0)).quantize(Decimal("0.0001"), ROUND_HALF_UP)
+    return Estimate(total, per_payout, basis, complete, window, method)
+
+
+def _period_name(index: int, frequency: str) -> str:
+    if frequency == "quarterly":
+        return f"{index // 4}Q{index % 4 + 1}"
+    return f"{index // 12}-{index % 12 + 1:02d}"
+
+
+@dataclass(frozen=True)
+class PlanLine:
+    code: str
+    allocation: Decimal  # budget share (NT$)
+    price: Decimal  # latest close used as the purchase price
+    price_date: date
+    units: int  # whole units bought
+    cost: Decimal
+    leftover: Decimal
+    per_unit_2027: Decimal
+    payouts_2027: tuple[Decimal, ...]  # cash per payout for these units, NT$ to the cent
+    income_2027: Decimal
+    nhi_premium: Decimal  # upper bound: the whole payout treated as dividend income
+
+
+@dataclass(frozen=True)
+class Plan:
+    budget: Decimal
+    lines: tuple[PlanLine, ...]
+    invested: Decimal
+    leftover: Decimal
+    income_2027: Decimal
+    nhi_premium: Decimal
+    income_after_nhi: Decimal
+    tax_credit_option: Decimal  # 8.5% credit (capped) if dividends join consolidated income
+    separate_tax_option: Decimal  # 28% tax if dividends are taxed separately
+    yield_on_cost_pct: Decimal | None
+
+
+def nhi_premium(payout: Decimal, d: Deductions) -> Decimal:
+    """Supplementary premium on one payment: 2.11% of it (base capped) when it reaches the threshold."""
+    if payout < d.nhi_threshold:
+        return Decimal(0)
+    return (min(payout, d.nhi_cap) * d.nhi_rate).quantize(Decimal(1), ROUND_HALF_UP)
+
+
+def income_plan(budget: Decimal, picks: list[tuple[Etf, Close, Estimate]], d: Deductions) -> Plan:
+    """Split `budget` equally over the ETFs, buy whole units at each latest close, estimate 2027 cash."""
+    share = (budget / len(picks)).quantize(CENT, ROUND_DOWN)
+    lines = []
+    for etf, close, est in picks:
+        units = int(share // close.close)
+        cost = close.close * units
+        payouts = tuple((a * units).quantize(CENT, ROUND_HALF_UP) for a in est.per_payout)
+        lines.append(
+            PlanLine(
+                code=etf.code,
+                allocation=share,
+                price=close.close,
+                price_date=close.date,
+                units=units,
+                cost=cost,
+                leftover=share - cost,
+                per_unit_2027=est.per_unit,
+                payouts_2027=payouts,
+                income_2027=sum(payouts, Decimal(0)),
+                nhi_premium=sum((nhi_premium(p, d) for p in payouts), Decimal(0)),
+            )
+        )
+    invested = sum((line.cost for line in lines), Decimal(0))
+    income = sum((line.income_2027 for line in lines), Decimal(0))
+    premium = sum((line.nhi_premium for line in lines), Decimal(0))
+    return Plan(
+        budget=budget,
+        lines=tuple(lines),
+        invested=invested,
+        leftover=budget - invested,
+        income_2027=income,
+        nhi_premium=premium,
+        income_after_nhi=income - premium,
+        tax_credit_option=min(income * d.credit_rate, d.credit_cap).quantize(Decimal(1), ROUND_HALF_UP),
+        separate_tax_option=(income * d.separate_rate).quantize(Decimal(1), ROUND_HALF_UP),
+        yield_on_cost_pct=(income / invested * 100).quantize(CENT, ROUND_HALF_UP) if invested else None,
+    )

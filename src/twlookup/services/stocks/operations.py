@@ -1,0 +1,397 @@
+"""The stocks service's operations: thin adapters from parameters to logic and results."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from decimal import ROUND_HALF_UP, Decimal
+
+from twlookup.platform.errors import NotFound, Problem
+from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.stocks import logic
+from twlookup.services.stocks.data import MARKET, seed_stocks
+from twlookup.services.stocks.ingest import FEEDS, import_closes
+from twlookup.services.stocks.schemas import (
+    NOTICE,
+    STOCK_DAYS,
+    CloseOut,
+    EstimateOut,
+    EtfDetail,
+    EtfOut,
+    EtfQuery,
+    EtfTable,
+    Export,
+    FeedOut,
+    History,
+    HistoryQuery,
+    IncomePlan,
+    IncomePlanQuery,
+    MemberClose,
+    MemberOut,
+    NhiOut,
+    PayoutOut,
+    PlanLineOut,
+    Status,
+    StockDetail,
+    StockQuery,
+    TaxOut,
+    ThemeDetail,
+    ThemeList,
+    ThemeQuery,
+    ThemeRef,
+    ThemeStatsOut,
+    ThemeSummary,
+)
+
+SERVICE = Service(
+    name="stocks",
+    title="Taiwan stock themes, daily closes and high-dividend ETF payouts",
+    description=(
+        "Four Taiwan stock themes (AI servers, semiconductor equipment, liquid cooling, co-packaged "
+        "optics) with their listed member companies and daily closes from the TWSE and TPEx open-data "
+        "files, and the payout history of high-dividend ETFs with a mechanical 2027 estimate."
+    ),
+    network="mainnet",
+    notice=NOTICE,
+)
+SERVICE.seeder(seed_stocks)
+SERVICE.importer("closes")(import_closes)
+
+ESTIMATE_METHOD = (
+    "2027 estimate per ETF: the payouts of the trailing year (the last 4 quarterly or 12 monthly periods) "
+    "repeated unchanged, i.e. their sum; where some periods of that year are not recorded, the average of "
+    "the recorded ones times the payouts per year. A mechanical extrapolation of history, not a forecast."
+)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def source(p: logic.Provenance) -> Source:
+    return Source(url=p.source, title=p.source_title, checked=p.checked, sample=p.sample)
+
+
+def close_out(c: logic.Close | None) -> CloseOut | None:
+    if c is None:
+        return None
+    pct = c.change_pct
+    return CloseOut(
+        date=c.date,
+        close=float(c.close),
+        change=None if c.change is None else float(c.change),
+        change_pct=None if pct is None else float(pct),
+        market=c.market,  # type: ignore[arg-type]
+        sample=c.provenance.sample,
+    )
+
+
+def stats_out(s: logic.ThemeStats) -> ThemeStatsOut:
+    return ThemeStatsOut(
+        count=s.count,
+        advancing=s.advancing,
+        declining=s.declining,
+        unchanged=s.unchanged,
+        without_close=s.without_close,
+        average_change_pct=None if s.average_change_pct is None else float(s.average_change_pct),
+        latest_date=s.latest_date,
+    )
+
+
+def security(market: logic.Market, code: str) -> logic.Security:
+    found = market.securities.get(code)
+    if found is None:
+        raise NotFound("stock", code, f"Followed codes: {', '.join(sorted(market.securities))}.")
+    return found
+
+
+def theme_detail(market: logic.Market, theme: logic.Theme, today: date) -> ThemeDetail:
+    stats = logic.theme_stats(theme, market)
+    members = []
+    for m in theme.members:
+        sec = market.securities[m.code]
+        members.append(
+            MemberOut(code=m.code, name_zh=sec.name_zh, name_en=sec.name_en, note=m.note, latest=close_out(market.latest(m.code)), source=source(m.provenance))
+        )
+    return ThemeDetail(
+        sample=stats.sample,
+        as_of=today,
+        id=theme.id,  # type: ignore[arg-type]
+        name_en=theme.name_en,
+        name_zh=theme.name_zh,
+        note=theme.note,
+        stats=stats_out(stats),
+        members=members,
+        source=source(theme.provenance),
+    )
+
+
+def estimate_out(est: logic.Estimate | None, etf: logic.Etf, latest: logic.Close | None) -> EstimateOut | None:
+    if est is None:
+        return None
+    price = latest.close if latest else None
+    yield_pct = (est.per_unit / price * 100).quantize(logic.CENT, ROUND_HALF_UP) if price else None
+    return EstimateOut(
+        per_unit=float(est.per_unit),
+        payouts_per_year=logic.PER_YEAR[etf.frequency],
+        window=list(est.window),
+        basis=[p.period for p in est.basis],
+        complete=est.complete,
+        method=est.method,
+        price=None if price is None else float(price),
+        price_date=latest.date if latest else None,
+        yield_pct=None if yield_pct is None else float(yield_pct),
+    )
+
+
+def etf_out(market: logic.Market, etf: logic.Etf) -> EtfOut:
+    sec = market.securities[etf.code]
+    latest = market.latest(etf.code)
+    return EtfOut(
+        code=etf.code,
+        name_zh=sec.name_zh,
+        name_en=sec.name_en,
+        issuer=etf.issuer,
+        frequency=etf.frequency,  # type: ignore[arg-type]
+        note=etf.note,
+        latest=close_out(latest),
+        payouts=[
+            PayoutOut(period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=source(p.provenance))
+            for p in etf.payouts
+        ],
+        estimate_2027=estimate_out(logic.estimate(etf), etf, latest),
+        source=source(etf.provenance),
+    )
+
+
+def _etf_sample(market: logic.Market, codes: list[str]) -> bool:
+    return any((c := market.latest(code)) is not None and c.provenance.sample for code in codes)
+
+
+def _titled_sources(items: tuple[tuple[str, str], ...], checked: date) -> list[Source]:
+    return [Source(url=url, title=title, checked=checked) for title, url in items]
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+# ---------------------------------------------------------------- free operations
+
+
+@SERVICE.operation("GET", "/api/themes", tool="list_stock_themes")
+def list_themes() -> ThemeList:
+    """The four themes: member count, advancing and declining members, average change and latest closes."""
+    market, today = MARKET.get(), today_taipei()
+    themes, sample = [], False
+    for theme in market.themes.values():
+        stats = logic.theme_stats(theme, market)
+        sample = sample or stats.sample
+        themes.append(
+            ThemeSummary(
+                id=theme.id,  # type: ignore[arg-type]
+                name_en=theme.name_en,
+                name_zh=theme.name_zh,
+                stats=stats_out(stats),
+                members=[
+                    MemberClose(code=m.code, name_zh=market.securities[m.code].name_zh, name_en=market.securities[m.code].name_en, latest=close_out(market.latest(m.code)))
+                    for m in theme.members
+                ],
+                source=source(theme.provenance),
+            )
+        )
+    return ThemeList(sample=sample, as_of=today, count=len(themes), themes=themes)
+
+
+@SERVICE.operation("GET", "/api/themes/{theme}", tool="get_theme_stocks")
+def get_theme(p: ThemeQuery) -> ThemeDetail:
+    """One theme: its member stocks with business notes and latest closes."""
+    market = MARKET.get()
+    theme = market.themes.get(p.theme)
+    if theme is None:
+        raise Problem(503, f"Theme {p.theme} is not in the store; run `twlookup seed`.")
+    return theme_detail(market, theme, today_taipei())
+
+
+@SERVICE.operation("GET", "/api/stock/{code}", tool="get_stock")
+def get_stock(p: StockQuery) -> StockDetail:
+    """A followed stock or ETF: latest close, its themes and the latest 60 trading days."""
+    market = MARKET.get()
+    sec = security(market, p.code)
+    closes = market.history(p.code, STOCK_DAYS)
+    latest = closes[-1] if closes else None
+    feeds = {(c.provenance.source, c.provenance.sample): c.provenance for c in closes}
+    return StockDetail(
+        sample=any(c.provenance.sample for c in closes),
+        code=sec.code,
+        name_zh=sec.name_zh,
+        name_en=sec.name_en,
+        kind=sec.kind,  # type: ignore[arg-type]
+        market=next((c.market for c in reversed(closes) if c.market), None),  # type: ignore[arg-type]
+        latest=close_out(latest),
+        themes=[ThemeRef(id=t.id, name_en=t.name_en, name_zh=t.name_zh) for t in market.themes_of(sec.code)],
+        etf_payouts=f"/api/etf/{sec.code}" if sec.code in market.etfs else None,
+        days=len(closes),
+        closes=[c for c in map(close_out, closes) if c is not None],
+        source=source(sec.provenance),
+        close_sources=[source(prov) for prov in feeds.values()],
+    )
+
+
+@SERVICE.operation("GET", "/api/etf-dividends", tool="get_etf_dividends")
+def etf_dividends() -> EtfTable:
+    """High-dividend ETFs: payouts per period and the 2027 estimate with its method."""
+    market = MARKET.get()
+    etfs = [etf_out(market, e) for e in market.etfs.values()]
+    return EtfTable(sample=_etf_sample(market, list(market.etfs)), as_of=today_taipei(), count=len(etfs), method=ESTIMATE_METHOD, etfs=etfs)
+
+
+@SERVICE.operation("GET", "/api/etf/{code}", tool="estimate_etf_dividend_2027")
+def etf_detail(p: EtfQuery) -> EtfDetail:
+    """One ETF: payouts per period and the mechanical 2027 estimate, with the method stated."""
+    market = MARKET.get()
+    etf = market.etfs.get(p.code)
+    if etf is None:
+        raise NotFound("ETF", p.code, f"ETFs with payout data: {', '.join(market.etfs)}.")
+    return EtfDetail(sample=_etf_sample(market, [p.code]), as_of=today_taipei(), etf=etf_out(market, etf))
+
+
+@SERVICE.operation("GET", "/api/status")
+def status() -> Status:
+    """When the data was last updated: latest trading date, and when each exchange feed was imported."""
+    market = MARKET.get()
+    latest_date = market.latest_trading_date
+    feeds = []
+    for feed in FEEDS:
+        last = next((i for i in market.imports if i.market == feed.market), None)
+        feeds.append(
+            FeedOut(
+                market=feed.market,  # type: ignore[arg-type]
+                url=feed.url,
+                title=feed.title,
+                latest_trading_date=max((i.trading_date for i in market.imports if i.market == feed.market), default=None),
+                imported_at=_utc(last.imported_at) if last else None,
+                rows=last.rows if last else None,
+            )
+        )
+    latest_closes = [series[-1] for series in market.closes.values() if series and series[-1].date == latest_date]
+    return Status(
+        sample=any(c.provenance.sample for c in latest_closes),
+        as_of=today_taipei(),
+        latest_trading_date=latest_date,
+        updated_at=_utc(market.imports[0].imported_at) if market.imports else None,
+        securities=len(market.securities),
+        closes=sum(len(s) for s in market.closes.values()),
+        feeds=feeds,
+        ingest="twlookup ingest stocks.closes FILE  (FILE: a TWSE STOCK_DAY_ALL or TPEx daily close quotes JSON file)",
+    )
+
+
+# ---------------------------------------------------------------- paid operations
+
+
+@SERVICE.operation("GET", "/api/pro/history", price="$0.01")
+def history(p: HistoryQuery) -> History:
+    """Accumulated daily closes of a followed stock or ETF: the latest `days` trading days, oldest first."""
+    market = MARKET.get()
+    sec = security(market, p.code)
+    closes = market.history(p.code, p.days)
+    return History(
+        sample=any(c.provenance.sample for c in closes),
+        code=sec.code,
+        name_zh=sec.name_zh,
+        name_en=sec.name_en,
+        days=p.days,
+        count=len(closes),
+        first_date=closes[0].date if closes else None,
+        last_date=closes[-1].date if closes else None,
+        closes=[c for c in map(close_out, closes) if c is not None],
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/income-plan", price="$0.01")
+def income_plan(p: IncomePlanQuery) -> IncomePlan:
+    """Split a budget equally over chosen ETFs, buy whole units at the latest close, estimate 2027 cash income and deductions."""
+    market = MARKET.get()
+    codes = p.codes.split(",")
+    picks = []
+    for code in codes:
+        etf = market.etfs[code]
+        latest, est = market.latest(code), logic.estimate(etf)
+        if latest is None or est is None:
+            raise Problem(503, f"ETF {code} has no close or no payouts in the store; import closes with `twlookup ingest stocks.closes`.")
+        picks.append((etf, latest, est))
+    d = market.deductions
+    plan = logic.income_plan(Decimal(p.budget), picks, d)
+    methods = [f"{etf.code} 2027 estimate: {est.method}" for etf, _, est in picks]
+    lines = [
+        PlanLineOut(
+            code=line.code,
+            name_zh=market.securities[line.code].name_zh,
+            allocation=float(line.allocation),
+            price=float(line.price),
+            price_date=line.price_date,
+            units=line.units,
+            board_lots=line.units // 1000,
+            cost=float(line.cost),
+            leftover=float(line.leftover),
+            per_unit_2027=float(line.per_unit_2027),
+            payouts_2027=[float(x) for x in line.payouts_2027],
+            income_2027=float(line.income_2027),
+            nhi_premium=float(line.nhi_premium),
+            sample_price=close.provenance.sample,
+        )
+        for line, (_, close, _) in zip(plan.lines, picks, strict=True)
+    ]
+    return IncomePlan(
+        sample=any(close.provenance.sample for _, close, _ in picks),
+        as_of=today_taipei(),
+        budget=p.budget,
+        codes=codes,
+        assumptions=[
+            "The budget is split equally over the ETFs (each share rounded down to the cent).",
+            "Each share buys whole units at the ETF's latest close in the store; odd-lot trading allows fewer than "
+            "1,000 units (one board lot), so units are not rounded to lots. Brokerage fees and transaction tax are ignored.",
+            *methods,
+            "Each estimated 2027 payout is units x that payout per unit, to the cent.",
+            "Deductions are shown as an upper bound that treats every payout as dividend income; the dividend share of "
+            "each real distribution is in the issuer's distribution notice.",
+        ],
+        lines=lines,
+        invested=float(plan.invested),
+        leftover=float(plan.leftover),
+        income_2027=float(plan.income_2027),
+        nhi_premium=float(plan.nhi_premium),
+        income_after_nhi=float(plan.income_after_nhi),
+        yield_on_cost_pct=None if plan.yield_on_cost_pct is None else float(plan.yield_on_cost_pct),
+        nhi=NhiOut(
+            rate=float(d.nhi_rate),
+            threshold=float(d.nhi_threshold),
+            cap_per_payment=float(d.nhi_cap),
+            premium_2027=float(plan.nhi_premium),
+            note=d.nhi_note,
+            sources=_titled_sources(d.nhi_sources, d.checked),
+        ),
+        income_tax=TaxOut(
+            credit_rate=float(d.credit_rate),
+            credit_cap=float(d.credit_cap),
+            separate_rate=float(d.separate_rate),
+            credit_option=float(plan.tax_credit_option),
+            separate_option=float(plan.separate_tax_option),
+            note=d.tax_note,
+            sources=_titled_sources(d.tax_sources, d.checked),
+        ),
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """Everything: every theme with its members' latest closes, every ETF's payouts and 2027 estimate."""
+    market, today = MARKET.get(), today_taipei()
+    themes = [theme_detail(market, t, today) for t in market.themes.values()]
+    return Export(
+        sample=any(t.sample for t in themes) or _etf_sample(market, list(market.etfs)),
+        as_of=today,
+        latest_trading_date=market.latest_trading_date,
+        themes=themes,
+        etfs=[etf_out(market, e) for e in market.etfs.values()],
+    )
