@@ -260,6 +260,20 @@ def parse_tagged(text: str, limit: int, slots: dict[str, str], what: str) -> lis
     return out
 
 
+BP_SLOTS = {"m": "morning", "e": "evening"}
+GLUCOSE_SLOTS = {"f": "fasting", "b": "before-meal", "a": "after-meal", "r": "random"}
+
+
+def parse_bp_report(text: str, limit: int) -> list[tuple[str, tuple[int, int]]]:
+    tagged = parse_tagged(text, limit, BP_SLOTS, "135/85")
+    return [(slot, parse_pair(value, i)) for i, (slot, value) in enumerate(tagged, start=1)]
+
+
+def parse_glucose_report(text: str, limit: int) -> list[tuple[str, float]]:
+    tagged = parse_tagged(text, limit, GLUCOSE_SLOTS, "112")
+    return [(slot, parse_glucose(value, i)) for i, (slot, value) in enumerate(tagged, start=1)]
+
+
 def parse_glucose(text: str, position: int) -> float:
     match = NUMBER.match(text)
     if not match:

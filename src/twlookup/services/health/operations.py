@@ -67,10 +67,6 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_health)
 
-BP_SLOTS = {"m": "morning", "e": "evening"}
-GLUCOSE_SLOTS = {"f": "fasting", "b": "before-meal", "a": "after-meal", "r": "random"}
-
-
 def src(c: logic.Cite) -> Source:
     return Source(url=c.url, title=c.title, checked=c.checked)
 
@@ -347,18 +343,11 @@ def grade_out(g: logic.BPGrade) -> GradeOut:
     )  # fmt: skip
 
 
-def _parsed(param: str, fn: Any, *args: Any) -> Any:
-    try:
-        return fn(*args)
-    except logic.ReadingError as exc:
-        raise InvalidParameter(param, str(exc)) from None
-
-
 @SERVICE.operation("GET", "/api/bp-check", tool="check_home_blood_pressure")
 def bp_check(p: BPQuery) -> BPCheck:
     """Grade up to 6 home blood pressure readings and their average, with what to do (2022 Taiwan guideline)."""
     h = HEALTH.get()
-    pairs = _parsed("readings", logic.parse_bp_readings, p.readings, BP_CHECK_LIMIT)
+    pairs = logic.parse_bp_readings(p.readings, BP_CHECK_LIMIT)  # already validated by BPQuery
     grades = [logic.grade_bp(h.bp, s, d) for s, d in pairs]
     average = logic.average_bp(h.bp, pairs)
     return BPCheck(
@@ -391,16 +380,11 @@ def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
     )
 
 
-def _tagged_bp(text: str) -> list[tuple[str, tuple[int, int]]]:
-    tagged = logic.parse_tagged(text, BP_REPORT_LIMIT, BP_SLOTS, "135/85")
-    return [(slot, logic.parse_pair(value, i)) for i, (slot, value) in enumerate(tagged, start=1)]
-
-
 @SERVICE.operation("GET", "/api/pro/bp-report", price="$0.01")
 def bp_report(p: BPReportQuery) -> BPReport:
     """Home blood pressure report: morning and evening averages, morning hypertension, trend, a summary for a doctor."""
     h = HEALTH.get()
-    tagged = _parsed("readings", _tagged_bp, p.readings)
+    tagged = logic.parse_bp_report(p.readings, BP_REPORT_LIMIT)
     r = logic.bp_report(h.bp, tagged)
     grades = [logic.grade_bp(h.bp, s, d) for _, (s, d) in tagged]
     return BPReport(
@@ -421,16 +405,11 @@ def bp_report(p: BPReportQuery) -> BPReport:
     )
 
 
-def _tagged_glucose(text: str) -> list[tuple[str, float]]:
-    tagged = logic.parse_tagged(text, GLUCOSE_REPORT_LIMIT, GLUCOSE_SLOTS, "112")
-    return [(slot, logic.parse_glucose(value, i)) for i, (slot, value) in enumerate(tagged, start=1)]
-
-
 @SERVICE.operation("GET", "/api/pro/glucose-report", price="$0.01")
 def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
     """Glucose report: time in target, hypoglycaemia events, estimated HbA1c (ADAG formula) and a summary for a doctor."""
     h = HEALTH.get()
-    tagged = _parsed("readings", _tagged_glucose, p.readings)
+    tagged = logic.parse_glucose_report(p.readings, GLUCOSE_REPORT_LIMIT)
     r = logic.glucose_report(h.glucose, tagged)
     percent = round(100 * r.in_target / r.with_target, 1) if r.with_target else None
     by_when = [

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.health import logic
 
 BP_CHECK_LIMIT = 6  # spec document 1, Limits: blood pressure check, at most 6 readings per call
 BP_REPORT_LIMIT = 28  # one full 7-2-2 week: 7 days x 2 times x 2 readings
@@ -18,6 +20,16 @@ NOTICE = (
     "replace a doctor who knows you. In an emergency call 119."
 )
 PRIVACY = "Queries and answers of this service are not stored or logged."
+
+def _readings(parse: Any, text: str, limit: int) -> str:
+    """Validate readings while parameters are parsed, so a paid route answers 422 before asking
+    for payment; the message names the bad entry."""
+    try:
+        parse(text, limit)
+    except logic.ReadingError as exc:
+        raise PydanticCustomError("invalid_readings", str(exc)) from None
+    return text
+
 
 When = Literal["fasting", "before-meal", "after-meal", "random"]
 Sex = Literal["female", "male"]
@@ -260,6 +272,11 @@ class BPQuery(Params):
         ),
     )
 
+    @field_validator("readings")
+    @classmethod
+    def _valid(cls, text: str) -> str:
+        return _readings(logic.parse_bp_readings, text, BP_CHECK_LIMIT)
+
 
 class GradeOut(BaseModel):
     systolic: float
@@ -291,6 +308,11 @@ class BPReportQuery(Params):
             "medicine), e = evening (within an hour before bed). E.g. m:135/85,e:128/82"
         ),
     )
+
+    @field_validator("readings")
+    @classmethod
+    def _valid(cls, text: str) -> str:
+        return _readings(logic.parse_bp_report, text, BP_REPORT_LIMIT)
 
 
 class BPReport(Answer):
@@ -348,6 +370,11 @@ class GlucoseReportQuery(Params):
             "f = fasting, b = before a meal, a = 1 to 2 hours after the start of a meal, r = random. E.g. f:112,a:168,b:96"
         ),
     )
+
+    @field_validator("readings")
+    @classmethod
+    def _valid(cls, text: str) -> str:
+        return _readings(logic.parse_glucose_report, text, GLUCOSE_REPORT_LIMIT)
 
 
 class SlotSummary(BaseModel):
