@@ -250,8 +250,11 @@ def test_lung_heavy_smoker_rule():
     assert status(age=50, sex="male", smoker="current", pack_years=20)["lung"] == "eligible"
     assert status(age=50, sex="male", smoker="current", pack_years=19.9)["lung"] == "not-eligible"
     assert status(age=60, sex="male", smoker="current")["lung"] == "need-information"
-    assert status(age=60, sex="female", smoker="former", pack_years=25, quit_years=15)["lung"] == "eligible"
-    assert status(age=60, sex="female", smoker="former", pack_years=25, quit_years=16)["lung"] == "not-eligible"
+    # "戒菸未達 15 年": quit less than 15 years ago
+    assert status(age=60, sex="female", smoker="former", pack_years=25, quit_years=14)["lung"] == "eligible"
+    assert status(age=60, sex="female", smoker="former", pack_years=25, quit_years=15)["lung"] == "not-eligible"
+    assert status(age=74, sex="male", smoker="current", pack_years=20)["lung"] == "eligible"
+    assert status(age=75, sex="male", smoker="current", pack_years=40)["lung"] == "not-eligible"
     assert status(age=60, sex="female", smoker="former", pack_years=25)["lung"] == "need-information"
     assert status(age=60, sex="female", smoker="never")["lung"] == "not-eligible"
 

@@ -560,10 +560,10 @@ def check_rule(rule: Rule, p: Person) -> tuple[bool | None, list[str]]:
             missing.append("pack_years")
         elif p.pack_years < c["pack_years_min"]:
             return False, []
-    if "quit_years_max" in c and p.smoker == "former":
+    if "quit_years_below" in c and p.smoker == "former":
         if p.quit_years is None:
             missing.append("quit_years")
-        elif p.quit_years > c["quit_years_max"]:
+        elif p.quit_years >= c["quit_years_below"]:
             return False, []
     return (None, missing) if missing else (True, [])
 

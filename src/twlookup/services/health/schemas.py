@@ -194,7 +194,7 @@ class ScreeningQuery(Params):
         description="Packs per day times years smoked (lung LDCT needs 20 or more); only with smoker=former or current",
     )  # fmt: skip
     quit_years: int | None = Field(
-        None, ge=0, le=100, description="Years since quitting smoking (lung LDCT: within 15); only with smoker=former"
+        None, ge=0, le=100, description="Whole years since quitting smoking (lung LDCT: less than 15); only with smoker=former"
     )
     betel: Habit = Field("never", description="Betel nut chewing: never, former or current (oral screening)")
     indigenous: bool = Field(False, description="Indigenous (原住民): oral screening starts at 18 for betel chewers")
