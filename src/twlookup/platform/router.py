@@ -17,6 +17,7 @@ import orjson
 from fastapi.openapi.docs import get_swagger_ui_html
 from limits import parse as parse_limit
 
+from twlookup.platform import privacy
 from twlookup.platform.cors import with_cors
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.http import header, parse_json_body, query_params, read_body, send_bytes, send_json, send_problem
@@ -52,6 +53,12 @@ class ServiceRouter:
         for op in service.operations:
             table = self.templates if op.pattern else self.routes
             table.setdefault(op.path, {})[op.method] = op
+        if service.private:  # the access log shows only declared routes of a private service
+            privacy.register_routes(
+                service.name,
+                self.routes,
+                [(path, next(iter(ops.values())).pattern) for path, ops in self.templates.items()],  # type: ignore[misc]
+            )
         self.mcp = MCPEndpoint(service, settings.max_body_bytes)
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations) or service.free_quota

@@ -41,7 +41,7 @@ CATALOG = [
     Entry("models", "Retirement and replacement schedule of AI models"),
 ]
 
-IMPLEMENTED = ["holiday", "models", "price", "stocks", "wellness"]
+IMPLEMENTED = ["health", "holiday", "models", "price", "stocks", "wellness"]
 
 
 def load_services() -> list[Service]:

@@ -185,14 +185,6 @@ async def test_no_wellness_input_reaches_any_log_line(server):
 PATH_MARK = "zq7731path"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "platform leak: the access-log filter (platform/privacy.py) cuts only the query string, so a "
-        "mistaken URL that carries answers in its path (GET /wellness/api/phq9/<answers>, a 404) is "
-        "logged whole; private services need unknown paths logged without their tail"
-    ),
-)
 async def test_answers_put_in_a_mistaken_path_do_not_reach_the_log(server):
     base, log_path = server
     async with httpx.AsyncClient(base_url=f"{base}/wellness", timeout=30) as http:

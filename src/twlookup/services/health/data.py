@@ -1,0 +1,72 @@
+"""Seeding the health documents from data/health/*.yaml, and the cached, parsed reference data."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import load_yaml, replace_rows
+from twlookup.services.health.logic import HealthData, build
+from twlookup.services.health.tables import HealthDocument
+
+TOPICS = ("counseling", "glp1", "cancer_diet", "screening", "monitoring")
+
+
+def _main_source(topic: str, doc: dict[str, Any]) -> dict[str, str]:
+    """The source that stands for the whole document (each rule inside names its own too)."""
+    if topic == "counseling":
+        return doc["programme"]["source"]
+    if topic == "glp1":
+        return doc["approval"]["source"]
+    if topic == "cancer_diet":
+        return doc["list_source"]
+    if topic == "screening":
+        return doc["common"]["sources"][0]
+    return doc["blood_pressure"]["source"]
+
+
+def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
+    return {topic: load_yaml(folder / f"{topic}.yaml") for topic in TOPICS}
+
+
+def seed_health(session: Session, data_dir: Path) -> int:
+    rows = []
+    for topic, doc in read_documents(data_dir / "health").items():
+        source = _main_source(topic, doc)
+        checked: date = doc["checked"]
+        rows.append(
+            HealthDocument(topic=topic, body=_jsonable(doc), source=source["url"], source_title=source.get("title"), checked=checked)
+        )
+    return replace_rows(session, HealthDocument, rows)
+
+
+def _jsonable(value: Any) -> Any:
+    """YAML dates become ISO strings so the document fits a JSON column on every database."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def _load(session: Session) -> HealthData:
+    docs = {row.topic: row.body for row in session.scalars(select(HealthDocument))}
+    missing = [t for t in TOPICS if t not in docs]
+    if missing:
+        raise RuntimeError(f"health documents {missing} are not seeded; run `twlookup seed`")
+    return build(docs)
+
+
+def from_directory(folder: Path) -> HealthData:
+    """The same parsed data straight from the YAML files (tests, and a check of the files)."""
+    return build({t: _jsonable(d) for t, d in read_documents(folder).items()})
+
+
+HEALTH: Reference[HealthData] = Reference(_load)

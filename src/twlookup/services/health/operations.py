@@ -1,0 +1,467 @@
+"""The health service's operations: thin adapters from parameters to logic and results.
+
+The service is private: the platform keeps its query strings, bodies, tool arguments and
+answers out of every log line (platform/privacy.py, router.py, mcp.py).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from twlookup.platform.errors import InvalidParameter
+from twlookup.platform.service import Service
+from twlookup.platform.schemas import Source
+from twlookup.services.health import logic
+from twlookup.services.health.data import HEALTH, seed_health
+from twlookup.services.health.schemas import (
+    BP_CHECK_LIMIT,
+    BP_REPORT_LIMIT,
+    GLUCOSE_REPORT_LIMIT,
+    NOTICE,
+    BandOut,
+    Bilingual,
+    BPCheck,
+    BPQuery,
+    BPReport,
+    BPReportQuery,
+    CancerDiet,
+    CounselingGuide,
+    CrisisLine,
+    Drug,
+    EligibilityOut,
+    Export,
+    FactorOut,
+    Glp1Guide,
+    GlucoseCheck,
+    GlucoseQuery,
+    GlucoseReport,
+    GlucoseReportQuery,
+    GlucoseTargetOut,
+    GradeOut,
+    HomeMonitoring,
+    MealCheck,
+    MealHit,
+    MealQuery,
+    ProgrammeOut,
+    RuleOut,
+    Screening,
+    ScreeningCheck,
+    ScreeningQuery,
+    SideEffect,
+    SlotSummary,
+)
+
+SERVICE = Service(
+    name="health",
+    title="Taiwan health information",
+    description=(
+        "Taiwan health information: the free counseling scheme, weight-loss (GLP-1) drugs approved in "
+        "Taiwan with their side-effect rates, dietary carcinogens by IARC group and a meal check, "
+        "publicly funded cancer screening eligibility, and home blood pressure and glucose checks "
+        "against the Taiwan hypertension guideline and ADA targets. Queries are not stored."
+    ),
+    network="mainnet",
+    notice=NOTICE,
+    private=True,
+)
+SERVICE.seeder(seed_health)
+
+def src(c: logic.Cite) -> Source:
+    return Source(url=c.url, title=c.title, checked=c.checked)
+
+
+def src_doc(d: dict[str, Any], checked: date) -> Source:
+    return Source(url=d["url"], title=d.get("title"), checked=checked)
+
+
+# ---------------------------------------------------------------- guides
+
+
+def counseling_guide(h: logic.HealthData) -> CounselingGuide:
+    doc = h.docs["counseling"]
+    p = doc["programme"]
+    checked = h.checked("counseling")
+    return CounselingGuide(
+        programme_en=p["name_en"],
+        programme_zh=p["name_zh"],
+        year=p["year"],
+        age_min=p["age_min"],
+        age_max=p["age_max"],
+        free_sessions=p["sessions"],
+        who_en=p["who_en"],
+        who_zh=p["who_zh"],
+        rules_en=p["rules_en"],
+        rules_zh=p["rules_zh"],
+        booking_steps_en=p["steps_en"],
+        booking_steps_zh=p["steps_zh"],
+        website=p["website"],
+        talking_tips_en=doc["talking_tips_en"],
+        talking_tips_zh=doc["talking_tips_zh"],
+        crisis_lines=[CrisisLine(**c) for c in doc["crisis_lines"]],
+        sources=[src_doc(p["source"], checked), src_doc(doc["crisis_source"], checked)],
+    )
+
+
+def glp1_guide(h: logic.HealthData) -> Glp1Guide:
+    doc = h.docs["glp1"]
+    checked = h.checked("glp1")
+    drugs = [
+        Drug(
+            id=d["id"],
+            ingredient=d["ingredient"],
+            brand=d["brand"],
+            name_zh=d["name_zh"],
+            kind_en=d["kind_en"],
+            trial=d["trial"],
+            side_effects=[
+                SideEffect(effect_en=s["effect_en"], effect_zh=s["effect_zh"], percent_by_dose=s["arms"], placebo_percent=s["placebo"])
+                for s in d["side_effects"]
+            ],
+            note_en=d["note_en"],
+            source=src_doc(d["source"], checked),
+        )
+        for d in doc["drugs"]
+    ]
+    return Glp1Guide(
+        approval_en=doc["approval"]["summary_en"],
+        indication_en=doc["indication_en"],
+        drugs=drugs,
+        warning_signs=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["warning_signs"]],
+        when_to_see_doctor=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["when_to_see_doctor"]],
+        sources=[
+            src_doc(doc["approval"]["source"], checked),
+            src_doc(doc["indication_source"], checked),
+            src_doc(doc["warnings_source"], checked),
+        ],
+    )
+
+
+def factor_out(h: logic.HealthData, f: logic.Factor) -> FactorOut:
+    meaning = h.docs["cancer_diet"]["groups"][f.group]
+    d = f.doc
+    return FactorOut(
+        id=f.id,
+        name_en=d["name_en"],
+        name_zh=d["name_zh"],
+        iarc_group=f.group,
+        group_meaning_en=meaning["en"],
+        group_meaning_zh=meaning["zh"],
+        cancers_en=d["cancers_en"],
+        why_en=d["why_en"],
+        why_zh=d["why_zh"],
+        advice_en=d["advice_en"],
+        advice_zh=d["advice_zh"],
+        keywords_zh=list(f.keywords_zh),
+        keywords_en=[k for k, _ in f.patterns_en],
+        source=src(f.source),
+    )
+
+
+GROUP_EXPLAIN = (
+    "IARC groups say how strong the evidence is that something can cause cancer in people "
+    "(1: carcinogenic, 2A: probably, 2B: possibly), not how large the risk of a portion is."
+)
+
+
+def cancer_diet(h: logic.HealthData) -> CancerDiet:
+    doc = h.docs["cancer_diet"]
+    return CancerDiet(
+        explain_en=GROUP_EXPLAIN,
+        factors=[factor_out(h, f) for f in h.factors],
+        source=src_doc(doc["list_source"], h.checked("cancer_diet")),
+    )
+
+
+def programme_out(p: logic.Programme) -> ProgrammeOut:
+    d = p.doc
+    return ProgrammeOut(
+        id=p.id,
+        cancer_en=d["cancer_en"],
+        cancer_zh=d["cancer_zh"],
+        test_en=d["test_en"],
+        test_zh=d["test_zh"],
+        interval_en=d["interval_en"],
+        interval_zh=d["interval_zh"],
+        where_en=d["where_en"],
+        where_zh=d["where_zh"],
+        who=[RuleOut(id=r.id, en=r.en, zh=r.zh) for r in p.rules],
+        source=src(p.source),
+    )
+
+
+def screening(h: logic.HealthData) -> Screening:
+    doc = h.docs["screening"]
+    checked = h.checked("screening")
+    return Screening(
+        how_en=doc["common"]["how_en"],
+        how_zh=doc["common"]["how_zh"],
+        programmes=[programme_out(p) for p in h.programmes],
+        not_covered_en=doc["not_covered_en"],
+        sources=[src_doc(s, checked) for s in doc["common"]["sources"]],
+    )
+
+
+def band_out(b: logic.BPBand) -> BandOut:
+    return BandOut(
+        id=b.id, name_en=b.name_en, name_zh=b.name_zh, range_en=b.range_en,
+        systolic_min=b.systolic_min, diastolic_min=b.diastolic_min, advice_en=b.advice_en, advice_zh=b.advice_zh,
+    )  # fmt: skip
+
+
+def target_out(rules: logic.GlucoseRules, when: str) -> GlucoseTargetOut:
+    label = rules.doc["targets"][when]
+    t = rules.targets[when]
+    return GlucoseTargetOut(
+        when=when,
+        label_en=label["label_en"],
+        label_zh=label["label_zh"],
+        low=t.low if t else None,
+        high=t.high if t else None,
+        high_below=t.high_below if t else None,
+    )
+
+
+def bp_sources(h: logic.HealthData) -> list[Source]:
+    return [src(h.bp.source), src(h.bp.crisis_source), src(h.bp.low_source)]
+
+
+def glucose_sources(h: logic.HealthData) -> list[Source]:
+    g = h.glucose
+    return [src(g.source), src(g.diagnosis_source), src(g.a1c_source)]
+
+
+def home_monitoring(h: logic.HealthData) -> HomeMonitoring:
+    bp, gl = h.bp.doc, h.glucose.doc
+    hypo = gl["hypoglycaemia"]
+    return HomeMonitoring(
+        rule_722_en=bp["rule_722"]["summary_en"],
+        rule_722_zh=bp["rule_722"]["summary_zh"],
+        bp_target_en=bp["target"]["summary_en"],
+        bp_bands=[band_out(b) for b in h.bp.bands],
+        bp_crisis_en=bp["crisis"]["summary_en"],
+        bp_crisis_above=f"{h.bp.crisis_systolic_above}/{h.bp.crisis_diastolic_above} mmHg",
+        bp_low_en=bp["low"]["summary_en"],
+        glucose_unit=gl["unit"],
+        glucose_targets_note_en=gl["targets_note_en"],
+        glucose_targets=[target_out(h.glucose, w) for w in logic.WHEN],
+        hba1c_target_below=h.glucose.a1c_target_below,
+        hypoglycaemia_en=[hypo["level1_en"], hypo["level2_en"], hypo["level3_en"]],
+        hypoglycaemia_treat_en=hypo["treat_en"],
+        estimated_hba1c_formula=gl["estimated_a1c"]["formula"],
+        sources=[*bp_sources(h), src_doc(bp["rule_722"]["also_from"], h.checked("monitoring")), *glucose_sources(h)],
+    )
+
+
+@SERVICE.operation("GET", "/api/counseling", tool="get_counseling_guide")
+def get_counseling() -> CounselingGuide:
+    """Free counseling scheme (15 to 45, three sessions), its rules, booking steps and crisis lines."""
+    return counseling_guide(HEALTH.get())
+
+
+@SERVICE.operation("GET", "/api/glp1", tool="get_glp1_side_effects")
+def get_glp1() -> Glp1Guide:
+    """Weight-loss (GLP-1) drugs approved in Taiwan: trial side-effect rates, warning signs, when to see a doctor."""
+    return glp1_guide(HEALTH.get())
+
+
+@SERVICE.operation("GET", "/api/cancer-diet")
+def get_cancer_diet() -> CancerDiet:
+    """Dietary carcinogens by IARC group, with why and how to cut the risk."""
+    return cancer_diet(HEALTH.get())
+
+
+@SERVICE.operation("GET", "/api/meal-check", tool="check_meal_cancer_risk")
+def meal_check(p: MealQuery) -> MealCheck:
+    """Match a meal description (Traditional Chinese or English) against the IARC dietary carcinogens."""
+    h = HEALTH.get()
+    hits = logic.meal_matches(h.factors, p.meal)
+    if hits:
+        names = ", ".join(f"{m.factor.doc['name_en']} (IARC {m.factor.group})" for m in hits)
+        summary = f"Named in the meal: {names}. See each factor's advice."
+    else:
+        summary = (
+            "No keyword of the listed dietary carcinogens was found. That is not a clean bill: only the "
+            "words listed in /api/cancer-diet are recognised."
+        )
+    return MealCheck(
+        matches=[MealHit(matched_keywords=list(m.keywords), factor=factor_out(h, m.factor)) for m in hits],
+        highest_group=hits[0].factor.group if hits else None,
+        summary_en=summary,
+        method_en=(
+            "Keyword match: Chinese keywords anywhere in the text, English keywords as whole words "
+            "(plurals included), case-insensitive. " + GROUP_EXPLAIN
+        ),
+    )
+
+
+@SERVICE.operation("GET", "/api/screening")
+def get_screening() -> Screening:
+    """Publicly funded cancer screenings in force now: who, which test, how often, where."""
+    return screening(HEALTH.get())
+
+
+@SERVICE.operation("GET", "/api/screening-check", tool="check_cancer_screening_eligibility")
+def screening_check(p: ScreeningQuery) -> ScreeningCheck:
+    """The publicly funded cancer screenings a person is eligible for now, with interval and where to go."""
+    if p.pack_years is not None and p.smoker == "never":
+        raise InvalidParameter("pack_years", "given with smoker=never; give smoker=former or current, or leave pack_years out")
+    if p.quit_years is not None and p.smoker != "former":
+        raise InvalidParameter("quit_years", "only applies with smoker=former")
+    h = HEALTH.get()
+    family = frozenset(name for name, on in (("colorectal", p.family_colorectal), ("lung", p.family_lung)) if on)
+    person = logic.Person(p.age, p.sex, p.smoker, p.betel, p.indigenous, family, p.pack_years, p.quit_years)
+    results = logic.screening_eligibility(h.programmes, person)
+    return ScreeningCheck(
+        age=p.age,
+        sex=p.sex,
+        eligible=[r.programme.id for r in results if r.status == "eligible"],
+        results=[
+            EligibilityOut(
+                programme=programme_out(r.programme),
+                status=r.status,  # type: ignore[arg-type]
+                because=[RuleOut(id=x.id, en=x.en, zh=x.zh) for x in r.matched],
+                interval_en=next((x.interval_en for x in r.matched if x.interval_en), r.programme.doc["interval_en"]),
+                missing=list(r.missing),
+            )
+            for r in results
+        ],
+        how_en=h.docs["screening"]["common"]["how_en"],
+    )
+
+
+@SERVICE.operation("GET", "/api/home-monitoring")
+def get_home_monitoring() -> HomeMonitoring:
+    """The 7-2-2 home blood pressure rule, BP grading and target, glucose targets and hypoglycaemia levels."""
+    return home_monitoring(HEALTH.get())
+
+
+def grade_out(g: logic.BPGrade) -> GradeOut:
+    return GradeOut(
+        systolic=g.systolic, diastolic=g.diastolic, band=g.band.id, band_en=g.band.name_en, band_zh=g.band.name_zh,
+        at_target=g.at_target, crisis=g.crisis, low=g.low,
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/bp-check", tool="check_home_blood_pressure")
+def bp_check(p: BPQuery) -> BPCheck:
+    """Grade up to 6 home blood pressure readings and their average, with what to do (2022 Taiwan guideline)."""
+    h = HEALTH.get()
+    pairs = logic.parse_bp_readings(p.readings, BP_CHECK_LIMIT)  # already validated by BPQuery
+    grades = [logic.grade_bp(h.bp, s, d) for s, d in pairs]
+    average = logic.average_bp(h.bp, pairs)
+    return BPCheck(
+        count=len(grades),
+        readings=[grade_out(g) for g in grades],
+        average=grade_out(average),
+        urgent=any(g.crisis for g in grades),
+        what_to_do=logic.bp_actions(h.bp, grades, average),
+        sources=bp_sources(h),
+    )
+
+
+@SERVICE.operation("GET", "/api/glucose-check", tool="check_blood_glucose")
+def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
+    """Grade one blood glucose reading against the target for that moment; hypoglycaemia is flagged."""
+    h = HEALTH.get()
+    g = logic.grade_glucose(h.glucose, p.value, p.when)
+    return GlucoseCheck(
+        value=p.value,
+        unit=h.glucose.doc["unit"],
+        when=p.when,
+        band=g.band,
+        hypoglycaemia=g.hypoglycaemia,
+        in_target=g.in_target,
+        target=target_out(h.glucose, p.when),
+        diagnostic_range=g.diagnostic,
+        urgent=g.hypoglycaemia is not None,
+        explanation=logic.glucose_explain(h.glucose, g),
+        sources=glucose_sources(h),
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/bp-report", price="$0.01")
+def bp_report(p: BPReportQuery) -> BPReport:
+    """Home blood pressure report: morning and evening averages, morning hypertension, trend, a summary for a doctor."""
+    h = HEALTH.get()
+    tagged = logic.parse_bp_report(p.readings, BP_REPORT_LIMIT)
+    r = logic.bp_report(h.bp, tagged)
+    grades = [logic.grade_bp(h.bp, s, d) for _, (s, d) in tagged]
+    return BPReport(
+        count=r.count,
+        average=grade_out(r.overall),
+        morning=grade_out(r.morning) if r.morning else None,
+        evening=grade_out(r.evening) if r.evening else None,
+        morning_hypertension=r.morning_hypertension,
+        morning_minus_evening=dict(zip(("systolic", "diastolic"), r.morning_minus_evening)) if r.morning_minus_evening else None,
+        trend=dict(zip(("systolic", "diastolic"), r.trend)) if r.trend else None,
+        crisis_readings=r.crisis_readings,
+        low_readings=r.low_readings,
+        band_counts=r.band_counts,
+        urgent=r.crisis_readings > 0,
+        what_to_do=logic.bp_actions(h.bp, grades, r.overall),
+        summary_for_doctor=logic.bp_doctor_summary(h.bp, r),
+        sources=bp_sources(h),
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/glucose-report", price="$0.01")
+def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
+    """Glucose report: time in target, hypoglycaemia events, estimated HbA1c (ADAG formula) and a summary for a doctor."""
+    h = HEALTH.get()
+    tagged = logic.parse_glucose_report(p.readings, GLUCOSE_REPORT_LIMIT)
+    r = logic.glucose_report(h.glucose, tagged)
+    percent = round(100 * r.in_target / r.with_target, 1) if r.with_target else None
+    by_when = [
+        SlotSummary(
+            when=w,
+            count=len(gs),
+            mean=logic.mean([g.value for g in gs]),
+            in_target=sum(bool(g.in_target) for g in gs) if h.glucose.targets[w] else None,
+        )
+        for w in logic.WHEN
+        if (gs := r.by_when.get(w))
+    ]
+    hypo = r.hypo_level1 + r.hypo_level2
+    summary = (
+        f"{r.count} home glucose readings (mg/dL): mean {r.mean:g}, lowest {r.lowest:g}, highest {r.highest:g}. "
+        + (f"In target {r.in_target} of {r.with_target} ({percent:g}%). " if percent is not None else "")
+        + f"Hypoglycaemia: {r.hypo_level1} level 1, {r.hypo_level2} level 2. "
+        + f"Estimated HbA1c {r.estimated_a1c:g}% from the mean (ADAG), not a laboratory value."
+    )
+    return GlucoseReport(
+        count=r.count,
+        mean=r.mean,
+        lowest=r.lowest,
+        highest=r.highest,
+        readings_with_target=r.with_target,
+        in_target=r.in_target,
+        time_in_target_percent=percent,
+        hypoglycaemia_events=hypo,
+        hypoglycaemia_level1=r.hypo_level1,
+        hypoglycaemia_level2=r.hypo_level2,
+        by_when=by_when,
+        estimated_hba1c=r.estimated_a1c,
+        estimated_hba1c_formula=h.glucose.doc["estimated_a1c"]["formula"],
+        estimated_hba1c_caveat=(
+            "The ADAG formula was derived from many readings spread over about three months; a few "
+            "finger-stick readings, mostly at one time of day, can give a misleading estimate. Only a laboratory "
+            "HbA1c test measures it."
+        ),
+        urgent=r.hypo_level2 > 0,
+        summary_for_doctor=summary,
+        sources=glucose_sources(h),
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """All topic data of the service with its sources."""
+    h = HEALTH.get()
+    return Export(
+        counseling=counseling_guide(h),
+        glp1=glp1_guide(h),
+        cancer_diet=cancer_diet(h),
+        screening=screening(h),
+        home_monitoring=home_monitoring(h),
+    )

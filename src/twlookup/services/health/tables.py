@@ -1,0 +1,20 @@
+"""Store table of the health service: one row per reference document in data/health/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from twlookup.platform.store.base import Base, Provenance
+
+
+class HealthDocument(Provenance, Base):
+    """One YAML document (counseling, glp1, cancer_diet, screening, monitoring) as loaded; every
+    rule inside carries its own source, and `source` is the document's main one."""
+
+    __tablename__ = "health_document"
+
+    topic: Mapped[str] = mapped_column(String(40), primary_key=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
