@@ -325,7 +325,7 @@ async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, set
             assert before["sample"] is True and before["rates"][0]["cash_sell"] == 0.2046
             assert cli.main(["ingest", "trip.fx", str(FIXTURE)]) == 0
             after = (await c.get(f"{BASE}/fx")).json()
-            assert after["sample"] is False and after["posted_at"] == "2026-11-22T16:00:00" and after["count"] == 6
+            assert after["sample"] is False and after["posted_at"] == "2026-11-22T16:00:00+08:00" and after["count"] == 6
             jpy = after["rates"][1]
             assert (jpy["currency"], jpy["cash_sell"], jpy["source"]["sample"]) == ("JPY", 0.205, False)
             # 10,000 TWD / 0.205 = 48,780.49 -> 48,780 JPY, from the imported board

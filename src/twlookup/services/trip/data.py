@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.platform.schemas import TAIPEI
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.trip.logic import (
@@ -161,7 +162,7 @@ def _load(session: Session) -> TripData:
     rates = {
         r.currency: FxRate(
             r.currency, r.name_zh, as_decimal(r.cash_buy), as_decimal(r.cash_sell), as_decimal(r.spot_buy),
-            as_decimal(r.spot_sell), r.posted_at, _prov(r),
+            as_decimal(r.spot_sell), r.posted_at.replace(tzinfo=TAIPEI), _prov(r),
         )  # fmt: skip
         for r in session.scalars(select(FxRateRecord).order_by(FxRateRecord.position))
     }

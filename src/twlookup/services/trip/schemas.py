@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
@@ -23,9 +23,10 @@ def _upper(value: object) -> object:
 
 CurrencyCode = Annotated[
     str,
-    BeforeValidator(_upper),
-    Field(pattern=r"^[A-Z]{3}$", description="ISO 4217 currency code on the bank's board, e.g. JPY (any case)"),
+    Field(pattern=r"^[A-Za-z]{3}$", description="ISO 4217 currency code on the bank's board, e.g. JPY (any case)"),
+    AfterValidator(str.upper),
 ]
+CurrencyList = Annotated[str, Field(pattern=r"^[A-Za-z]{3}(,[A-Za-z]{3}){0,29}$"), AfterValidator(str.upper)]
 PlaceId = Annotated[str, Field(pattern=r"^[a-z0-9-]{1,40}$", description="Destination id from /api/places, e.g. tokyo")]
 
 
@@ -33,14 +34,9 @@ PlaceId = Annotated[str, Field(pattern=r"^[a-z0-9-]{1,40}$", description="Destin
 
 
 class FxQuery(Params):
-    cur: Annotated[
-        str | None,
-        BeforeValidator(_upper),
-        Field(
-            pattern=r"^[A-Z]{3}(,[A-Z]{3}){0,29}$",
-            description="Comma-separated currency codes, e.g. JPY,KRW (any case); all posted currencies when omitted",
-        ),
-    ] = None
+    cur: CurrencyList | None = Field(
+        None, description="Comma-separated currency codes, e.g. JPY,KRW (any case); all posted currencies when omitted"
+    )
 
 
 class ConvertQuery(Params):
@@ -70,7 +66,7 @@ class EntryQuery(Params):
 
 
 class PlacesQuery(Params):
-    id: PlaceId | None = None
+    id: PlaceId | None = Field(None, description="Destination id, e.g. tokyo; all destinations when omitted")
 
 
 class EsimQuery(Params):

@@ -14,7 +14,8 @@ from twlookup.platform.store.base import Base, Provenance
 class FxRateRecord(Provenance, Base):
     """One currency of Bank of Taiwan's posted board (seeded snapshot or `twlookup ingest trip.fx`).
 
-    Rates are TWD per one unit of the currency; None where the bank posts no rate of that kind."""
+    Rates are TWD per one unit of the currency; None where the bank posts no rate of that kind.
+    `posted_at` is the bank's posting time, Taiwan local time (stored without an offset)."""
 
     __tablename__ = "trip_fx_rate"
 
