@@ -165,6 +165,7 @@ async def test_japan_taxfree(client):
     assert body["customs_deadline_days"] == 90 and body["minimum_jpy_excluding_tax"] == 5000
     # ¥5,000 + 10% = ¥5,500, which holds ¥500 of tax; ¥10,800 at 8% holds ¥800
     assert [(e["price_including_tax_jpy"], e["refund_jpy"]) for e in body["examples"]] == [(5500, 500), (10800, 800)]
+    assert all(r["source"]["url"].startswith("https://www.mlit.go.jp/") for r in body["rules"])
     assert_sources(body["sources"])
     assert_problem(await client.get(f"{BASE}/japan-taxfree", params={"year": "2025"}), 422, "year")
 
@@ -207,6 +208,7 @@ async def test_holidays_from_the_shared_calendar(client):
     if expected:
         assert body["next_holiday"]["date"] == expected[0]
     assert all(w["end"] >= today.isoformat() for w in body["long_weekends"])
+    assert all(h["source"]["url"] == cal.years[int(h["date"][:4])].source for h in body["holidays"])
     assert_sources(body["sources"])
 
 

@@ -84,17 +84,17 @@ def parse_bot_csv(raw: bytes, filename: str) -> tuple[datetime, list[ParsedRate]
     offset = 1 if dated else 0
     if len(header) < offset + 14 or header[offset] != "幣別" or header[offset + 2 : offset + 4] != ["現金", "即期"]:
         raise ValueError("line 1 is not the bank's header (幣別,匯率,現金,即期,... twice)")
-    body = rows[1:]
+    body = list(enumerate(rows[1:], start=2))  # (line number, cells)
     if not body:
         raise ValueError("the file has a header but no rates")
     day: date | None = None
     if dated:
         try:
-            days = [datetime.strptime(r[0].strip(), "%Y%m%d").date() for r in body]
+            days = [datetime.strptime(row[0].strip(), "%Y%m%d").date() for _, row in body]
         except ValueError:
             raise ValueError("column 資料日期 must hold dates as YYYYMMDD") from None
         day = max(days)
-        body = [r for r, d in zip(body, days, strict=True) if d == day]
+        body = [line for line, d in zip(body, days, strict=True) if d == day]
     match = FILENAME.search(Path(filename).name)
     if match:
         posted = datetime.strptime(match.group(1), "%Y%m%d%H%M")
@@ -109,9 +109,7 @@ def parse_bot_csv(raw: bytes, filename: str) -> tuple[datetime, list[ParsedRate]
         )
     out: list[ParsedRate] = []
     seen: set[str] = set()
-    for number, row in enumerate(rows[1:], start=2):
-        if row not in body:
-            continue
+    for number, row in body:
         cells = [c.strip() for c in row[offset:]]
         where = f"line {number}"
         if len(cells) < 14:

@@ -222,7 +222,7 @@ def _taxfree(data: TripData, today: date) -> JapanTaxFree:
         standard_rate=float(t.standard_rate),
         reduced_rate=float(t.reduced_rate),
         reduced_applies_to=t.reduced_applies_to,
-        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail) for r in t.rules],
+        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=source(t.provenance)) for r in t.rules],
         examples=examples,
         sources=dedupe([source(t.provenance), source(t.tax_provenance)]),
     )
@@ -255,18 +255,27 @@ def _calendar() -> TaiwanCalendar:
     return cal
 
 
-def day_off_out(d: DayOff) -> DayOffOut:
-    return DayOffOut(date=d.date, weekday=WEEKDAYS[d.date.weekday()], name_en=d.name_en, name_zh=d.name_zh, kind=d.kind)
+def year_source(cal: TaiwanCalendar, year: int) -> Source:
+    y = cal.years[year]
+    return Source(url=y.source, title=y.source_title, checked=y.checked)
 
 
-def break_out(b: Break) -> BreakOut:
-    return BreakOut(start=b.start, end=b.end, days=b.days, holidays=list(dict.fromkeys(h.name_en for h in b.holidays)))
+def day_off_out(cal: TaiwanCalendar, d: DayOff) -> DayOffOut:
+    return DayOffOut(
+        date=d.date, weekday=WEEKDAYS[d.date.weekday()], name_en=d.name_en, name_zh=d.name_zh, kind=d.kind,
+        source=year_source(cal, d.date.year),
+    )  # fmt: skip
+
+
+def break_out(cal: TaiwanCalendar, b: Break) -> BreakOut:
+    return BreakOut(
+        start=b.start, end=b.end, days=b.days, holidays=list(dict.fromkeys(h.name_en for h in b.holidays)),
+        source=year_source(cal, b.start.year),
+    )  # fmt: skip
 
 
 def calendar_sources(cal: TaiwanCalendar, years: list[int]) -> list[Source]:
-    return dedupe(
-        [Source(url=cal.years[y].source, title=cal.years[y].source_title, checked=cal.years[y].checked) for y in years if y in cal.years]
-    )
+    return dedupe([year_source(cal, y) for y in years if y in cal.years])
 
 
 def _breaks_overlapping(cal: TaiwanCalendar, start: date, end: date) -> list[Break]:
@@ -286,9 +295,9 @@ def _holidays(cal: TaiwanCalendar, today: date) -> Holidays:
         as_of=today,
         years=years,
         count=len(days),
-        holidays=[day_off_out(d) for d in days],
-        next_holiday=day_off_out(nxt) if nxt else None,
-        long_weekends=[break_out(b) for b in _breaks_overlapping(cal, today, last)],
+        holidays=[day_off_out(cal, d) for d in days],
+        next_holiday=day_off_out(cal, nxt) if nxt else None,
+        long_weekends=[break_out(cal, b) for b in _breaks_overlapping(cal, today, last)],
         sources=calendar_sources(cal, [y for y in years if y >= today.year]),
     )
 
@@ -493,8 +502,8 @@ def trip_pack(p: TripPackQuery) -> TripPack:
         conversion=conversion,
         esim=esim,
         japan_taxfree=taxfree,
-        holidays=[day_off_out(d) for d in days_off],
-        long_weekends=[break_out(b) for b in _breaks_overlapping(cal, start, end)],
+        holidays=[day_off_out(cal, d) for d in days_off],
+        long_weekends=[break_out(cal, b) for b in _breaks_overlapping(cal, start, end)],
         holiday_notes=holiday_notes,
         sample=fx.provenance.sample if fx else False,
         sources=dedupe(sources),

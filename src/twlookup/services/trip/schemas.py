@@ -189,6 +189,7 @@ class TaxFreeRuleOut(BaseModel):
     id: str
     title: str
     detail: str
+    source: Source
 
 
 class RefundExample(BaseModel):
@@ -286,6 +287,7 @@ class DayOffOut(BaseModel):
     name_en: str
     name_zh: str
     kind: str = Field(description="holiday, observed (make-up day off) or bridge")
+    source: Source = Field(description="The official calendar of that year")
 
 
 class BreakOut(BaseModel):
@@ -293,6 +295,7 @@ class BreakOut(BaseModel):
     end: date
     days: int
     holidays: list[str]
+    source: Source = Field(description="The official calendar of the year the break starts in")
 
 
 class Holidays(BaseModel):
