@@ -378,8 +378,10 @@ def exchange_rates(p: FxQuery) -> FxBoard:
 
 @SERVICE.operation("GET", "/api/fx/convert", tool="convert_currency")
 def convert_currency(p: ConvertQuery) -> ConvertResult:
-    """Convert at the side of the bank's spread a traveller actually gets (buy: TWD to foreign at the
-    selling rate; sell: foreign to TWD at the buying rate), for cash or spot."""
+    """Convert at the side of the bank's spread a traveller actually gets.
+
+    buy: TWD to foreign currency at the bank's selling rate; sell: foreign currency to TWD at the
+    bank's buying rate; for cash or spot."""
     data = TRIP_DATA.get()
     fx = _rate(data, p.cur)
     try:
@@ -407,8 +409,9 @@ def convert_currency(p: ConvertQuery) -> ConvertResult:
 
 @SERVICE.operation("GET", "/api/entry", tool="entry_requirements")
 def entry_requirements(p: EntryQuery) -> Entry:
-    """Entry preparation for Taiwan passport holders going to Japan, Korea or Vietnam: the rules in
-    force today and the announced changes."""
+    """Entry preparation for Taiwan passport holders going to Japan, Korea or Vietnam.
+
+    The rules in force today, and the changes already announced."""
     return _entry(TRIP_DATA.get(), p.country, today_taipei())
 
 
@@ -459,8 +462,10 @@ def booking() -> Booking:
 
 @SERVICE.operation("GET", "/api/pro/trip-pack", price="$0.03")
 def trip_pack(p: TripPackQuery) -> TripPack:
-    """One answer for a trip starting today: destination, entry rules over the trip, the budget
-    converted at the bank's selling rates, eSIM estimate, Japan tax-free rules and Taiwan holidays."""
+    """Everything for one trip starting today, in one answer.
+
+    Destination, entry rules over the trip, the budget converted at the bank's selling rates, eSIM
+    estimate, Japan tax-free rules and the Taiwan holidays inside the trip."""
     data, cal, today = TRIP_DATA.get(), _calendar(), today_taipei()
     place = place_out(data, _place(data, p.place))
     start, end = logic.trip_window(today, p.days)
@@ -512,8 +517,10 @@ def trip_pack(p: TripPackQuery) -> TripPack:
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
 def export() -> Export:
-    """All the service's data with sources: rate board, entry rules, places, tax-free rules, theme
-    parks, eSIM levels, domestic travel, holidays and booking."""
+    """All the service's data with sources.
+
+    Rate board, entry rules, places, tax-free rules, theme parks, eSIM levels, domestic travel,
+    holidays and booking."""
     data, cal, today = TRIP_DATA.get(), _calendar(), today_taipei()
     fx = _board(data, None)
     entry = [_entry(data, c, today) for c in data.countries]
