@@ -11,7 +11,7 @@ import yaml
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
-from twlookup.platform.service import Service
+from twlookup.platform.service import Seeder, Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta, bump_version
 
@@ -58,11 +58,14 @@ def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
     """Run every service's seeders in one transaction; returns records written per service."""
     services = list(services)
     counts: dict[str, int] = {}
+    done: set[Seeder] = set()  # shared domain data (the Taiwan calendar) is seeded once
     with store_engine.session() as session, session.begin():
         for service in services:
             total = 0
             for seeder in service.seeders:
-                total += seeder(session, data_dir)
+                if seeder not in done:
+                    total += seeder(session, data_dir)
+                    done.add(seeder)
             counts[service.name] = total
         bump_version(session)
         session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(services, data_dir)))
