@@ -296,3 +296,14 @@ async def test_local_ledger_offers_evm_only_even_for_solana_services(settings):
     app = create_app(settings.model_copy(update={"pay_to_svm": SOLANA_PAY_TO}), services=[solana_shop()])
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         assert [a.network for a in (await challenge(c, "/bikes/api/pro/item?n=1")).accepts] == ["eip155:8453"]
+
+
+async def test_a_private_service_keeps_its_query_out_of_the_payment_resource(settings):
+    private = shop()
+    private.private = True
+    app = create_app(settings, services=[private])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        required = await challenge(c, "/bikes/api/pro/item?n=7")
+    assert required.resource.url == "http://t/bikes/api/pro/item"  # signed into the payment, seen by the facilitator
+    async with app_client(settings) as c:
+        assert (await challenge(c, "/bikes/api/pro/item?n=7")).resource.url == "http://testserver/bikes/api/pro/item?n=7"

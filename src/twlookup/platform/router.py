@@ -65,7 +65,8 @@ class ServiceRouter:
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
         self.prices = {op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price}
         self.gate = (
-            PaymentGate(settings, network, facilitator, self.prices, solana=service.solana) if paid and facilitator is not None else None
+            PaymentGate(settings, network, facilitator, self.prices, solana=service.solana, private=service.private)
+            if paid and facilitator is not None else None
         )
         self._openapi: dict[str, bytes] = {}
         # The free quota (services with free_quota): counted per client IP, lifted by a pass.

@@ -45,9 +45,18 @@ PAYMENT_HEADERS = (b"payment-signature", b"x-payment")
 
 class PaymentGate:
     def __init__(
-        self, settings: Settings, network: str, facilitator: Any, prices: dict[str, str], solana: bool = False
+        self,
+        settings: Settings,
+        network: str,
+        facilitator: Any,
+        prices: dict[str, str],
+        solana: bool = False,
+        private: bool = False,
     ) -> None:
         self.settings = settings
+        # A private service's query (health readings) stays out of the challenge's resource URL,
+        # which the client signs into its payment and a remote facilitator then receives.
+        self.private = private
         self.prices = prices  # paid path -> USD price ("$0.05")
         self.network = network
         self.server = x402ResourceServer(facilitator)
@@ -111,7 +120,7 @@ class PaymentGate:
         return cached
 
     async def challenge(self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None) -> None:
-        resource = ResourceInfo(url=_url(scope), description=op.summary, mime_type="application/json")
+        resource = ResourceInfo(url=_url(scope, query=not self.private), description=op.summary, mime_type="application/json")
         required = await self.server.create_payment_required_response(
             self.requirements(op, price), resource, error, self.discovery(op)
         )
@@ -187,10 +196,10 @@ def _unavailable() -> Problem:
     )
 
 
-def _url(scope: dict[str, Any]) -> str:
+def _url(scope: dict[str, Any], query: bool = True) -> str:
     host = header(scope, b"host")
     scheme = scope.get("scheme", "http")
     base = f"{scheme}://{host.decode('latin-1')}" if host else ""
-    query = scope.get("query_string", b"")
     path = scope.get("root_path", "") + scope["path"]
-    return base + path + (("?" + query.decode("latin-1")) if query else "")
+    raw = scope.get("query_string", b"") if query else b""
+    return base + path + (("?" + raw.decode("latin-1")) if raw else "")
