@@ -41,7 +41,7 @@ CATALOG = [
     Entry("models", "Retirement and replacement schedule of AI models"),
 ]
 
-IMPLEMENTED = ["holiday", "models"]
+IMPLEMENTED = ["holiday", "life", "models"]
 
 
 def load_services() -> list[Service]:
