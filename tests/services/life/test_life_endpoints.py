@@ -114,7 +114,9 @@ async def test_invoice_latest_and_period(client):
 
 async def test_invoice_period_errors(client):
     body = assert_problem(await client.get(f"{BASE}/invoice/113-01-02"), 404)
-    assert body["id"] == "113-01-02" and "114-11-12" in body["detail"]
+    assert body["id"] == "113-01-02" and "114-11-12" in body["detail"] and "was drawn on 2024-03-25" in body["detail"]
+    body = assert_problem(await client.get(f"{BASE}/invoice/199-11-12"), 404)
+    assert "drawn on 2111-01-25, not yet" in body["detail"]
     assert_problem(await client.get(f"{BASE}/invoice/114-02-03"), 422, "period")
     assert_problem(await client.get(f"{BASE}/invoice/2025-11"), 422, "period")
 

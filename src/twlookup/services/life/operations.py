@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
-
-from sqlalchemy.orm import Session
 
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
@@ -59,13 +56,9 @@ SERVICE = Service(
     ),
 )
 
-
-def _seed_calendar(session: Session, data_dir: Path) -> int:
-    """The shared Taiwan calendar, so that life also answers when served without the holiday service."""
-    return seed_calendar(session, data_dir)
-
-
-SERVICE.seeder(_seed_calendar)
+# The shared Taiwan calendar (idempotent, whichever service seeds it first), so that life also
+# answers when served without the holiday service.
+SERVICE.seeder(seed_calendar)
 SERVICE.seeder(seed_life)
 SERVICE.importer("invoice")(import_invoice)
 SERVICE.importer("lottery")(import_lottery)
@@ -208,8 +201,13 @@ def _find_period(data: logic.LifeData, period: str | None) -> logic.InvoicePerio
         return latest
     found = data.periods.get(period)
     if found is None:
-        known = ", ".join(data.known_periods())
-        raise NotFound("receipt-lottery period", period, f"Periods with numbers: {known}. A period is drawn on the 25th of the month after it ends.")
+        drawn = logic.draw_date(period)
+        when = (
+            f"It is drawn on {drawn}, not yet."
+            if drawn > today_taipei()
+            else f"It was drawn on {drawn}; its numbers are not in the store (`twlookup ingest life.invoice FILE`)."
+        )
+        raise NotFound("receipt-lottery period", period, f"{when} Periods with numbers: {', '.join(data.known_periods())}.")
     return found
 
 
