@@ -210,8 +210,10 @@ async def test_lottery_latest(client):
     assert [d["game"] for d in body["draws"]] == ["lotto649", "superlotto638", "daily539"]
     l649 = body["draws"][0]
     assert (l649["period"], l649["numbers"], l649["second"], l649["sample"]) == ("114000117", [5, 7, 9, 14, 17, 30], 47, False)
-    assert l649["claim_until"] == "2026-03-27"
-    assert body["sample"] is True  # the superlotto638 and daily539 snapshots are sample draws
+    assert l649["claim_until"] == "2026-03-26"
+    sl = body["draws"][1]
+    assert (sl["period"], sl["numbers"], sl["second"], sl["sample"]) == ("114000104", [1, 3, 9, 11, 18, 32], 6, False)
+    assert body["draws"][2]["sample"] is True and body["sample"] is True  # the daily539 snapshot is sample
     assert body["draws"][2]["second"] is None
 
 
@@ -244,10 +246,13 @@ async def test_lottery_check(client):
     assert body["tier"]["name_zh"] == "陸獎" and body["amount"] == 1000
     body = (await client.get(f"{BASE}/lottery/check", params={"game": "lotto649", "numbers": "1,2,3,4,6,8"})).json()
     assert body["won"] is False and body["tier"] is None and body["note"] == "No prize."
-    sl = (await client.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,2,3,4,5,6", "second": 3})).json()
-    assert sl["sample"] is True and sl["draw"]["game"] == "superlotto638"
+    # superlotto638 114000104 (2025-12-29): 01 03 09 11 18 32, zone 2: 06
+    sl = (await client.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,3,9,11,18,33", "second": 6})).json()
+    assert sl["tier"]["name_zh"] == "參獎" and sl["amount"] == 150_000 and sl["sample"] is False
+    sl = (await client.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,2,4,5,7,8", "second": 6, "period": "114000101"})).json()
+    assert sl["draw"]["period"] == "114000101" and sl["tier"] is None  # 08 is drawn, zone 2 was 05
     d539 = (await client.get(f"{BASE}/lottery/check", params={"game": "daily539", "numbers": "1,2,3,4,5"})).json()
-    assert d539["draw"]["second"] is None and len(d539["numbers"]) == 5
+    assert d539["draw"]["second"] is None and len(d539["numbers"]) == 5 and d539["sample"] is True
 
 
 @pytest.mark.parametrize(

@@ -209,9 +209,12 @@ def test_validate_pick(game, picks, second, problems):
 
 
 def test_lottery_claim_until():
-    # Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12.
-    assert logic.lottery_claim_until(date(2025, 10, 11)) == date(2026, 1, 12)
-    assert logic.lottery_claim_until(date(2025, 11, 29)) == date(2026, 2, 28)  # no 30 February
+    off = calendar_2025().is_day_off
+    # Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12
+    # (three months from 2025-10-12 end on Sunday 2026-01-11, which moves to Monday).
+    assert logic.lottery_claim_until(date(2025, 10, 11), off) == date(2026, 1, 12)
+    assert logic.lottery_claim_until(date(2025, 12, 26), off) == date(2026, 3, 26)  # a Thursday
+    assert logic.lottery_claim_until(date(2025, 11, 29), off) == date(2026, 3, 2)  # ends 2026-02-28, a Saturday
 
 
 def test_price_change():

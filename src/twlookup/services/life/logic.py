@@ -203,7 +203,7 @@ GAMES = {
             "are fixed; the first to fourth prizes share what is left of the prize pool (82%, 6.5%, 7% "
             "and 4.5% of it), split among the winning bets, and roll over when nobody wins them.",
             OFFICIAL, "台灣彩券 (Taiwan Lottery): 大樂透 game rules",
-            "https://www.ctwant.com/article/463678", CHECKED,
+            "https://tw.news.yahoo.com/%E5%A4%A7%E6%A8%82%E9%80%8F%E9%96%8B%E7%8D%8E%E4%BA%86%EF%BC%811226%E4%B8%AD%E7%8D%8E%E8%99%9F%E7%A2%BC%E5%87%BA%E7%88%90%E3%80%81%E4%B8%AD%E7%8D%8E%E6%80%8E%E9%BA%BC%E7%9C%8B%E3%80%81%E5%88%86%E9%85%8D%E6%96%B9%E5%BC%8F%E3%80%81%E5%A6%82%E4%BD%95%E9%A0%98%E4%B8%80%E6%AC%A1%E7%9C%8B%EF%BC%9F-080056784.html", CHECKED,
         ),
         Game(
             "superlotto638", "威力彩", "Super Lotto 638", 6, 38, 8, False, 100,
@@ -223,7 +223,7 @@ GAMES = {
             "prize are fixed; the first and second prizes share the rest of the pool (89% and 11%), split "
             "among the winning bets.",
             OFFICIAL, "台灣彩券 (Taiwan Lottery): 威力彩 game rules",
-            "https://applealmond.com/posts/75174", CHECKED,
+            "https://tw.news.yahoo.com/%E5%A8%81%E5%8A%9B%E5%BD%A9%E9%96%8B%E7%8D%8E%E4%BA%86%EF%BC%81121%E4%B8%AD%E7%8D%8E%E8%99%9F%E7%A2%BC%E5%87%BA%E7%88%90%E3%80%81%E5%A8%81%E5%8A%9B%E5%BD%A9%E7%9B%B4%E6%92%AD%E3%80%81%E4%B8%AD%E7%8D%8E%E6%80%8E%E9%BA%BC%E7%9C%8B%E3%80%81%E5%88%86%E9%85%8D%E6%96%B9%E5%BC%8F%E3%80%81%E5%A6%82%E4%BD%95%E9%A0%98%E4%B8%80%E6%AC%A1%E7%9C%8B%EF%BC%9F-080000326.html", CHECKED,
         ),
         Game(
             "daily539", "今彩539", "Daily Cash 539", 5, 39, None, False, 50,
@@ -241,8 +241,9 @@ GAMES = {
     )
 }
 LOTTERY_CLAIM_RULE = (
-    "Claim within three months starting the day after the draw; unclaimed prizes go to the public-welfare "
-    "lottery surplus. Prizes over NT$5,000 per bet have 20% income tax withheld."
+    "Claim within three months starting the day after the draw (a last day that is a day off moves to the "
+    "next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
+    "have 20% income tax withheld."
 )
 INVOICE_CLAIM_NOTES = (
     "Claim from the 6th of the month after the draw for three months; a last day that falls on a day off "
@@ -267,12 +268,18 @@ class Draw:
     reported_by: str | None = None
 
 
-def lottery_claim_until(drawn: date) -> date:
-    """Three months counted from the day after the draw (e.g. drawn 2025-10-11: until 2026-01-12)."""
+def lottery_claim_until(drawn: date, is_day_off: Callable[[date], bool]) -> date:
+    """Last day to claim: three months counted from the day after the draw, ending the day before
+    the corresponding day (Civil Code art. 121), a day off moving it to the next workday (art. 122).
+    Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12."""
     start = drawn + timedelta(days=1)
     y, m = _add_months(start.year, start.month, 3)
-    day = min(start.day, _month_days(y, m))
-    return date(y, m, day)
+    last = _month_days(y, m)
+    # no corresponding day in the last month (e.g. 30 February): the month's last day ends the period
+    end = date(y, m, last) if start.day > last else date(y, m, start.day) - timedelta(days=1)
+    while is_day_off(end):
+        end += timedelta(days=1)
+    return end
 
 
 def _month_days(year: int, month: int) -> int:

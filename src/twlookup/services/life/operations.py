@@ -343,7 +343,7 @@ def _game(g: logic.Game) -> GameInfo:
 def _draw(d: logic.Draw) -> DrawOut:
     return DrawOut(
         game=d.game, period=d.period, draw_date=d.draw_date, numbers=list(d.numbers), second=d.second,
-        claim_until=logic.lottery_claim_until(d.draw_date),
+        claim_until=logic.lottery_claim_until(d.draw_date, _calendar().is_day_off),
         sample=d.sample, source=Source(url=d.source, title=d.source_title, checked=d.checked, sample=d.sample),
     )  # fmt: skip
 
