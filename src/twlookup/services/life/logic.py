@@ -250,7 +250,8 @@ INVOICE_CLAIM_NOTES = (
     "moves to the next workday. 20% income tax is withheld from the third prize (NT$10,000) and above; "
     "prizes of NT$1,000 and more pay 0.4% stamp duty unless claimed to a bank account set up on the "
     "MoF e-invoice platform or app. Receipts issued to government bodies, public enterprises, schools, "
-    "the military or businesses cannot claim."
+    "the military or businesses cannot claim. The cloud-invoice exclusive prizes (雲端發票專屬獎) are drawn "
+    "separately for invoices stored on a carrier and are not part of this check."
 )
 
 

@@ -70,6 +70,17 @@ INVOICE_FEED_SOURCE = Source(
     title="財政部 統一發票中獎號碼 (Ministry of Finance uniform-invoice winning numbers and award rules)",
     checked=logic.CHECKED,
 )
+INVOICE_PLAN_SOURCE = Source(
+    url="https://udn.com/news/story/7243/9344336",
+    title="MoF Taxation Administration, 2026-02-25: prizes per period in 2026 (one special, one grand, three each "
+    "of the first to sixth prizes; no additional sixth prizes)",
+    checked=logic.CHECKED,
+)
+INVOICE_NOTES_SOURCE = Source(
+    url="https://tw.news.yahoo.com/%E9%96%8B%E7%8D%8E%E8%B3%87%E8%A8%8A-%E7%B5%B1-%E7%99%BC%E7%A5%A811-12%E6%9C%88-%E5%A3%B9%E5%8D%83%E8%90%AC%E5%BE%97%E7%8D%8E%E8%99%9F%E7%A2%BC97023797-064051788.html",
+    title="MoF claim notes of 114-11-12 (withholding from the third prize, stamp duty, who cannot claim), as reported",
+    checked=logic.CHECKED,
+)
 INVOICE_CLAIM_SOURCE = Source(
     url="https://law-out.mof.gov.tw/LawContent.aspx?id=FL006085",
     title="統一發票給獎辦法 (Uniform Invoice Award Regulations): prizes and claim period",
@@ -254,7 +265,7 @@ def _invoice_numbers(period: logic.InvoicePeriod) -> InvoiceNumbers:
         known_periods=data.known_periods(),
         sample=period.sample,
         source=_period_source(period),
-        sources=[_period_source(period), INVOICE_FEED_SOURCE, INVOICE_CLAIM_SOURCE],
+        sources=[_period_source(period), INVOICE_FEED_SOURCE, INVOICE_CLAIM_SOURCE, INVOICE_PLAN_SOURCE, INVOICE_NOTES_SOURCE],
     )
 
 
@@ -314,7 +325,7 @@ def invoice_check_batch(p: BatchBody) -> BatchResult:
         results=items,
         claim_notes=logic.INVOICE_CLAIM_NOTES,
         sample=any(x.sample for x in used.values()),
-        sources=[*(_period_source(x) for x in used.values()), INVOICE_CLAIM_SOURCE],
+        sources=[*(_period_source(x) for x in used.values()), INVOICE_CLAIM_SOURCE, INVOICE_NOTES_SOURCE],
     )
 
 
