@@ -13,6 +13,7 @@ import pytest
 from twlookup import cli
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
+from twlookup.platform.store import engine as store_engine
 from twlookup.settings import get_settings
 
 pytestmark = pytest.mark.asyncio
@@ -32,6 +33,7 @@ async def store(tmp_path, settings, monkeypatch) -> AsyncIterator[httpx.AsyncCli
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
         yield c
     get_settings.cache_clear()
+    store_engine.configure(settings.database_url)  # the engine is process-wide: give the shared store back
 
 
 def ingest(feed: str, name: str) -> int:
