@@ -102,6 +102,7 @@ async def test_invoice_latest_and_period(client):
     assert (latest["draw_date"], latest["claim_start"], latest["claim_end"]) == ("2026-01-25", "2026-02-06", "2026-05-05")
     assert latest["claim_status"] == ("expired" if today_taipei() > date(2026, 5, 5) else "open")
     assert latest["sample"] is False and latest["source"]["url"].startswith("https://www.etax.nat.gov.tw/")
+    assert latest["reported_by"].startswith("https://tw.news.yahoo.com/")
     assert {p["prize"] for p in latest["prizes"]} == {"special", "grand", "first", "second", "third", "fourth", "fifth", "sixth"}
     assert latest["known_periods"] == ["114-11-12", "114-09-10"]
     same = (await client.get(f"{BASE}/invoice/114-11-12")).json()
@@ -210,7 +211,7 @@ async def test_lottery_latest(client):
     assert [d["game"] for d in body["draws"]] == ["lotto649", "superlotto638", "daily539"]
     l649 = body["draws"][0]
     assert (l649["period"], l649["numbers"], l649["second"], l649["sample"]) == ("114000117", [5, 7, 9, 14, 17, 30], 47, False)
-    assert l649["claim_until"] == "2026-03-26"
+    assert l649["claim_until"] == "2026-03-26" and l649["reported_by"].startswith("https://")
     sl = body["draws"][1]
     assert (sl["period"], sl["numbers"], sl["second"], sl["sample"]) == ("114000104", [1, 3, 9, 11, 18, 32], 6, False)
     assert body["draws"][2]["sample"] is True and body["sample"] is True  # the daily539 snapshot is sample
@@ -295,6 +296,7 @@ async def test_fuel_this_week(client):
     assert by_product["diesel"]["name_zh"] == "超級柴油" and by_product["95"]["previous_price"] == 27.9
     assert body["effective"] == "2025-12-29" and body["age_days"] == (today_taipei() - date(2025, 12, 29)).days
     assert "not been imported" in body["note"] and body["sample"] is False
+    assert all(p["reported_by"].startswith("https://") for p in body["products"])
     assert_sources(body["sources"])
 
 

@@ -47,7 +47,7 @@ async def test_invoice_feed(store, capsys):
     latest = (await store.get(f"{BASE}/invoice/latest")).json()
     assert latest["period"] == "115-01-02" and latest["special"] == "12345678"
     assert latest["draw_date"] == "2026-03-25" and latest["source"]["url"].endswith("ETW183W2_11501/")
-    assert latest["sample"] is False
+    assert latest["sample"] is False and latest["reported_by"] is None  # read from the publisher's own file
     old = (await store.get(f"{BASE}/invoice/101-09-10")).json()
     assert old["additional_sixth"] == ["843", "927"] and "additional_sixth" in {p["prize"] for p in old["prizes"]}
     check = (await store.get(f"{BASE}/invoice/check", params={"number": "00000927", "period": "101-09-10"})).json()

@@ -265,6 +265,7 @@ def _invoice_numbers(period: logic.InvoicePeriod) -> InvoiceNumbers:
         known_periods=data.known_periods(),
         sample=period.sample,
         source=_period_source(period),
+        reported_by=period.reported_by,
         sources=[_period_source(period), INVOICE_FEED_SOURCE, INVOICE_CLAIM_SOURCE, INVOICE_PLAN_SOURCE, INVOICE_NOTES_SOURCE],
     )
 
@@ -288,6 +289,7 @@ def _check(number: str, period: logic.InvoicePeriod, today: date) -> InvoiceChec
         claim_status=logic.claim_status(start, end, today),  # type: ignore[arg-type]
         sample=period.sample,
         source=_period_source(period),
+        reported_by=period.reported_by,
     )
 
 
@@ -356,6 +358,7 @@ def _draw(d: logic.Draw) -> DrawOut:
         game=d.game, period=d.period, draw_date=d.draw_date, numbers=list(d.numbers), second=d.second,
         claim_until=logic.lottery_claim_until(d.draw_date, _calendar().is_day_off),
         sample=d.sample, source=Source(url=d.source, title=d.source_title, checked=d.checked, sample=d.sample),
+        reported_by=d.reported_by,
     )  # fmt: skip
 
 
@@ -472,6 +475,7 @@ def fuel() -> FuelPrices:
                 product=key, name_zh=zh, name_en=en, effective=now.effective, price=float(now.price),
                 previous_price=float(history[1].price) if len(history) > 1 else None,
                 change=float(change) if change is not None else None, sample=now.sample, source=_fuel_source(now),
+                reported_by=now.reported_by,
             )  # fmt: skip
         )
     effective = max(p.effective for p in products)
@@ -493,7 +497,7 @@ def _history(product: str, limit: int | None) -> FuelHistory:
         change = f.price - full[i + 1].price if i + 1 < len(full) else None
         weeks.append(
             FuelWeekOut(effective=f.effective, price=float(f.price), change=float(change) if change is not None else None,
-                        note=f.note, sample=f.sample, source=_fuel_source(f))  # fmt: skip
+                        note=f.note, sample=f.sample, source=_fuel_source(f), reported_by=f.reported_by)  # fmt: skip
         )
     zh, en = logic.FUEL_PRODUCTS[product]
     return FuelHistory(

@@ -119,6 +119,7 @@ class InvoiceNumbers(BaseModel):
     known_periods: list[str]
     sample: bool
     source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
     sources: list[Source]
 
 
@@ -142,6 +143,7 @@ class InvoiceCheck(BaseModel):
     claim_status: Literal["not yet open", "open", "expired"]
     sample: bool
     source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
 class Receipt(BaseModel):
@@ -197,6 +199,7 @@ class DrawOut(BaseModel):
     claim_until: date
     sample: bool
     source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
 class GameInfo(BaseModel):
@@ -265,6 +268,7 @@ class FuelWeekOut(BaseModel):
     note: str | None = None
     sample: bool
     source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
 class FuelNow(BaseModel):
@@ -277,6 +281,7 @@ class FuelNow(BaseModel):
     change: float | None
     sample: bool
     source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
 class FuelPrices(BaseModel):
