@@ -41,7 +41,7 @@ CATALOG = [
     Entry("models", "Retirement and replacement schedule of AI models"),
 ]
 
-IMPLEMENTED = ["health", "holiday", "models", "price", "stocks", "trip", "wellness"]
+IMPLEMENTED = ["health", "holiday", "life", "models", "price", "stocks", "trip", "wellness"]
 
 
 def load_services() -> list[Service]:

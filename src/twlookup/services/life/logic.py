@@ -1,0 +1,379 @@
+"""Domain rules of the life service: the uniform-invoice (receipt) lottery, Taiwan Lottery draws
+and fuel prices. Pure functions over plain dataclasses; `today` and the calendar are passed in.
+
+Rules and their sources (checked 2026-11-22):
+- Receipt lottery: Ministry of Finance (MoF) uniform-invoice award rules. Each period draws one
+  special prize (NT$10,000,000, all 8 digits), one grand prize (NT$2,000,000, all 8 digits) and
+  three first-prize numbers (NT$200,000); the second to sixth prizes match the last 7, 6, 5, 4
+  and 3 digits of any first-prize number (NT$40,000 / 10,000 / 4,000 / 1,000 / 200). The draw is
+  on the 25th of each odd month for the two months before; prizes are claimed from the 6th of
+  the month after the draw for three months, a last day on a day off moving to the next workday.
+  Periods of 2026 (ROC 115) draw no additional sixth prizes (增開六獎); older periods did, so the
+  data model keeps them.
+- Lotto649, superlotto638, daily539: Taiwan Lottery game rules (prize tiers below).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+
+# ---------------------------------------------------------------- receipt lottery
+
+ROC_OFFSET = 1911
+PERIOD_MONTHS = ("01-02", "03-04", "05-06", "07-08", "09-10", "11-12")
+PERIOD_PATTERN = r"^\d{3}-(01-02|03-04|05-06|07-08|09-10|11-12)$"
+
+
+@dataclass(frozen=True)
+class InvoicePrize:
+    key: str
+    name_zh: str
+    amount: int
+    rule: str
+
+
+INVOICE_PRIZES = {
+    p.key: p
+    for p in (
+        InvoicePrize("special", "特別獎", 10_000_000, "all 8 digits equal the special prize number"),
+        InvoicePrize("grand", "特獎", 2_000_000, "all 8 digits equal the grand prize number"),
+        InvoicePrize("first", "頭獎", 200_000, "all 8 digits equal a first-prize number"),
+        InvoicePrize("second", "二獎", 40_000, "last 7 digits equal those of a first-prize number"),
+        InvoicePrize("third", "三獎", 10_000, "last 6 digits equal those of a first-prize number"),
+        InvoicePrize("fourth", "四獎", 4_000, "last 5 digits equal those of a first-prize number"),
+        InvoicePrize("fifth", "五獎", 1_000, "last 4 digits equal those of a first-prize number"),
+        InvoicePrize("sixth", "六獎", 200, "last 3 digits equal those of a first-prize number"),
+        InvoicePrize("additional_sixth", "增開六獎", 200, "last 3 digits equal an additional sixth-prize number"),
+    )
+}
+# Suffix length of a first-prize number -> prize, longest first (8 digits is the first prize itself).
+SUFFIX_PRIZES = ((8, "first"), (7, "second"), (6, "third"), (5, "fourth"), (4, "fifth"), (3, "sixth"))
+
+
+@dataclass(frozen=True)
+class InvoicePeriod:
+    period: str  # e.g. 114-11-12
+    special: str
+    grand: str
+    first: tuple[str, ...]
+    additional_sixth: tuple[str, ...]
+    source: str
+    source_title: str | None
+    checked: date
+    sample: bool
+    reported_by: str | None = None
+
+    @property
+    def roc_year(self) -> int:
+        return int(self.period[:3])
+
+    @property
+    def first_month(self) -> int:
+        return int(self.period[4:6])
+
+
+def parse_period(period: str) -> tuple[int, int]:
+    """(Gregorian year, first month) of a period written NNN-MM-MM in ROC years."""
+    if not re.fullmatch(PERIOD_PATTERN, period):
+        raise ValueError(f"{period!r} is not a period of the form NNN-MM-MM, e.g. 114-11-12")
+    return int(period[:3]) + ROC_OFFSET, int(period[4:6])
+
+
+def period_of(year: int, month: int) -> str:
+    """The period containing a Gregorian year and month."""
+    first = month if month % 2 else month - 1
+    return f"{year - ROC_OFFSET:03d}-{first:02d}-{first + 1:02d}"
+
+
+def _add_months(year: int, month: int, months: int) -> tuple[int, int]:
+    index = year * 12 + (month - 1) + months
+    return index // 12, index % 12 + 1
+
+
+def draw_date(period: str) -> date:
+    """The 25th of the (odd) month after the period ends."""
+    year, first = parse_period(period)
+    y, m = _add_months(year, first, 2)
+    return date(y, m, 25)
+
+
+def claim_window(period: str, is_day_off: Callable[[date], bool]) -> tuple[date, date]:
+    """From the 6th of the month after the draw, for three months (to the 5th); a last day that
+    is a day off moves to the next workday."""
+    drawn = draw_date(period)
+    y, m = _add_months(drawn.year, drawn.month, 1)
+    start = date(y, m, 6)
+    y, m = _add_months(drawn.year, drawn.month, 4)
+    end = date(y, m, 5)
+    while is_day_off(end):
+        end += timedelta(days=1)
+    return start, end
+
+
+def claim_status(start: date, end: date, today: date) -> str:
+    if today < start:
+        return "not yet open"
+    return "open" if today <= end else "expired"
+
+
+@dataclass(frozen=True)
+class InvoiceMatch:
+    prize: InvoicePrize | None
+    matched: str | None  # the winning number (or suffix) that matched
+
+
+def check_invoice(number: str, period: InvoicePeriod) -> InvoiceMatch:
+    """The highest prize an 8-digit receipt number wins in a period (one prize per receipt)."""
+    if number == period.special:
+        return InvoiceMatch(INVOICE_PRIZES["special"], period.special)
+    if number == period.grand:
+        return InvoiceMatch(INVOICE_PRIZES["grand"], period.grand)
+    for length, key in SUFFIX_PRIZES:
+        for winning in period.first:
+            if number[-length:] == winning[-length:]:
+                return InvoiceMatch(INVOICE_PRIZES[key], winning)
+    for extra in period.additional_sixth:
+        if number[-3:] == extra:
+            return InvoiceMatch(INVOICE_PRIZES["additional_sixth"], extra)
+    return InvoiceMatch(None, None)
+
+
+# ---------------------------------------------------------------- lottery
+
+
+@dataclass(frozen=True)
+class Tier:
+    name_zh: str
+    main: int  # main numbers matched
+    extra: bool | None  # special number (lotto649) or zone-2 number (superlotto638); None: not used
+    amount: int | None  # fixed prize in NT$, None when pari-mutuel
+
+    @property
+    def label(self) -> str:
+        extra = {True: " + special", False: "", None: ""}[self.extra]
+        return f"{self.main}{extra}"
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str
+    name_zh: str
+    name_en: str
+    picks: int
+    maximum: int
+    second_maximum: int | None  # superlotto638 zone 2 (1..8)
+    has_special: bool  # lotto649 draws a special number from the same pool
+    price: int  # NT$ per bet
+    tiers: tuple[Tier, ...]
+    pool_rule: str
+    source: str  # the official site (its game pages moved in 2024, so the site root is cited)
+    source_title: str
+    verified_by: str  # the page the tier amounts were checked against on `checked`
+    checked: date
+
+    def tier_for(self, main: int, extra: bool) -> Tier | None:
+        for tier in self.tiers:
+            if tier.main == main and (tier.extra is None or tier.extra == extra):
+                return tier
+        return None
+
+
+CHECKED = date(2026, 11, 22)
+OFFICIAL = "https://www.taiwanlottery.com/"
+GAMES = {
+    g.key: g
+    for g in (
+        Game(
+            "lotto649", "大樂透", "Lotto 6/49", 6, 49, None, True, 50,
+            (
+                Tier("頭獎", 6, None, None),
+                Tier("貳獎", 5, True, None),
+                Tier("參獎", 5, False, None),
+                Tier("肆獎", 4, True, None),
+                Tier("伍獎", 4, False, 2_000),
+                Tier("陸獎", 3, True, 1_000),
+                Tier("柒獎", 2, True, 400),
+                Tier("普獎", 3, False, 400),
+            ),
+            "Six numbers and a special number are drawn from 1-49. The fifth prize to the general prize "
+            "are fixed; the first to fourth prizes share what is left of the prize pool (82%, 6.5%, 7% "
+            "and 4.5% of it), split among the winning bets, and roll over when nobody wins them.",
+            OFFICIAL, "台灣彩券 (Taiwan Lottery): 大樂透 game rules",
+            "https://tw.news.yahoo.com/%E5%A4%A7%E6%A8%82%E9%80%8F%E9%96%8B%E7%8D%8E%E4%BA%86%EF%BC%811226%E4%B8%AD%E7%8D%8E%E8%99%9F%E7%A2%BC%E5%87%BA%E7%88%90%E3%80%81%E4%B8%AD%E7%8D%8E%E6%80%8E%E9%BA%BC%E7%9C%8B%E3%80%81%E5%88%86%E9%85%8D%E6%96%B9%E5%BC%8F%E3%80%81%E5%A6%82%E4%BD%95%E9%A0%98%E4%B8%80%E6%AC%A1%E7%9C%8B%EF%BC%9F-080056784.html", CHECKED,
+        ),
+        Game(
+            "superlotto638", "威力彩", "Super Lotto 638", 6, 38, 8, False, 100,
+            (
+                Tier("頭獎", 6, True, None),
+                Tier("貳獎", 6, False, None),
+                Tier("參獎", 5, True, 150_000),
+                Tier("肆獎", 5, False, 20_000),
+                Tier("伍獎", 4, True, 4_000),
+                Tier("陸獎", 4, False, 800),
+                Tier("柒獎", 3, True, 400),
+                Tier("捌獎", 2, True, 200),
+                Tier("玖獎", 3, False, 100),
+                Tier("普獎", 1, True, 100),
+            ),
+            "Six numbers from 1-38 (zone 1) and one from 1-8 (zone 2). The third prize to the general "
+            "prize are fixed; the first and second prizes share the rest of the pool (89% and 11%), split "
+            "among the winning bets.",
+            OFFICIAL, "台灣彩券 (Taiwan Lottery): 威力彩 game rules",
+            "https://tw.news.yahoo.com/%E5%A8%81%E5%8A%9B%E5%BD%A9%E9%96%8B%E7%8D%8E%E4%BA%86%EF%BC%81121%E4%B8%AD%E7%8D%8E%E8%99%9F%E7%A2%BC%E5%87%BA%E7%88%90%E3%80%81%E5%A8%81%E5%8A%9B%E5%BD%A9%E7%9B%B4%E6%92%AD%E3%80%81%E4%B8%AD%E7%8D%8E%E6%80%8E%E9%BA%BC%E7%9C%8B%E3%80%81%E5%88%86%E9%85%8D%E6%96%B9%E5%BC%8F%E3%80%81%E5%A6%82%E4%BD%95%E9%A0%98%E4%B8%80%E6%AC%A1%E7%9C%8B%EF%BC%9F-080000326.html", CHECKED,
+        ),
+        Game(
+            "daily539", "今彩539", "Daily Cash 539", 5, 39, None, False, 50,
+            (
+                Tier("頭獎", 5, None, 8_000_000),
+                Tier("貳獎", 4, None, 20_000),
+                Tier("參獎", 3, None, 300),
+                Tier("肆獎", 2, None, 50),
+            ),
+            "Five numbers from 1-39, drawn six days a week. All prizes are fixed; when the first-prize "
+            "bets of one draw would together exceed NT$24,000,000, they share NT$24,000,000 equally instead.",
+            OFFICIAL, "台灣彩券 (Taiwan Lottery): 今彩539 game rules",
+            "https://udn.com/news/story/7266/9249573", CHECKED,
+        ),
+    )
+}
+LOTTERY_CLAIM_RULE = (
+    "Claim within three months starting the day after the draw (a last day that is a day off moves to the "
+    "next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
+    "have 20% income tax withheld."
+)
+INVOICE_CLAIM_NOTES = (
+    "Claim from the 6th of the month after the draw for three months; a last day that falls on a day off "
+    "moves to the next workday. 20% income tax is withheld from the third prize (NT$10,000) and above; "
+    "prizes of NT$1,000 and more pay 0.4% stamp duty unless claimed to a bank account set up on the "
+    "MoF e-invoice platform or app. Receipts issued to government bodies, public enterprises, schools, "
+    "the military or businesses cannot claim. The cloud-invoice exclusive prizes (雲端發票專屬獎) are drawn "
+    "separately for invoices stored on a carrier and are not part of this check."
+)
+
+
+@dataclass(frozen=True)
+class Draw:
+    game: str
+    period: str
+    draw_date: date
+    numbers: tuple[int, ...]  # main numbers, ascending
+    second: int | None  # lotto649 special number or superlotto638 zone-2 number
+    source: str
+    source_title: str | None
+    checked: date
+    sample: bool
+    reported_by: str | None = None
+
+
+def lottery_claim_until(drawn: date, is_day_off: Callable[[date], bool]) -> date:
+    """Last day to claim: three months counted from the day after the draw, ending the day before
+    the corresponding day (Civil Code art. 121), a day off moving it to the next workday (art. 122).
+    Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12."""
+    start = drawn + timedelta(days=1)
+    y, m = _add_months(start.year, start.month, 3)
+    last = _month_days(y, m)
+    # no corresponding day in the last month (e.g. 30 February): the month's last day ends the period
+    end = date(y, m, last) if start.day > last else date(y, m, start.day) - timedelta(days=1)
+    while is_day_off(end):
+        end += timedelta(days=1)
+    return end
+
+
+def _month_days(year: int, month: int) -> int:
+    y, m = _add_months(year, month, 1)
+    return (date(y, m, 1) - timedelta(days=1)).day
+
+
+def validate_pick(game: Game, numbers: list[int], second: int | None) -> list[tuple[str, str]]:
+    """Every problem with a pick, as (parameter, message); empty when the pick is playable."""
+    problems: list[tuple[str, str]] = []
+    if len(numbers) != game.picks:
+        problems.append(("numbers", f"{game.key} takes exactly {game.picks} numbers, got {len(numbers)}"))
+    out_of_range = [n for n in numbers if not 1 <= n <= game.maximum]
+    if out_of_range:
+        problems.append(("numbers", f"numbers must be 1 to {game.maximum}; out of range: {out_of_range}"))
+    duplicates = sorted({n for n in numbers if numbers.count(n) > 1})
+    if duplicates:
+        problems.append(("numbers", f"each number may appear once; repeated: {duplicates}"))
+    if game.second_maximum is not None:
+        if second is None:
+            problems.append(("second", f"{game.key} needs the zone-2 number `second` (1 to {game.second_maximum})"))
+        elif not 1 <= second <= game.second_maximum:
+            problems.append(("second", f"the zone-2 number must be 1 to {game.second_maximum}, got {second}"))
+    elif second is not None:
+        problems.append(("second", f"{game.key} has no second zone; leave `second` out"))
+    return problems
+
+
+@dataclass(frozen=True)
+class LotteryResult:
+    matched: tuple[int, ...]
+    extra_matched: bool
+    tier: Tier | None
+
+
+def check_lottery(game: Game, draw: Draw, numbers: list[int], second: int | None) -> LotteryResult:
+    """Prize tier of a valid pick against a draw. For lotto649 the special number counts only
+    with the main numbers it completes; for superlotto638 the zone-2 number must equal `second`."""
+    matched = tuple(sorted(set(numbers) & set(draw.numbers)))
+    if game.has_special:
+        extra = draw.second is not None and draw.second in numbers
+    elif game.second_maximum is not None:
+        extra = second is not None and second == draw.second
+    else:
+        extra = False
+    return LotteryResult(matched, extra, game.tier_for(len(matched), extra))
+
+
+# ---------------------------------------------------------------- fuel
+
+FUEL_PRODUCTS = {
+    "92": ("92無鉛汽油", "92 unleaded gasoline"),
+    "95": ("95無鉛汽油", "95 unleaded gasoline"),
+    "98": ("98無鉛汽油", "98 unleaded gasoline"),
+    "diesel": ("超級柴油", "premium diesel"),
+}
+FREE_FUEL_WEEKS = 12
+
+
+@dataclass(frozen=True)
+class FuelPrice:
+    product: str
+    effective: date
+    price: Decimal  # NT$ per litre, tax included
+    source: str
+    source_title: str | None
+    checked: date
+    sample: bool
+    note: str | None = None
+    reported_by: str | None = None
+
+
+@dataclass
+class LifeData:
+    periods: dict[str, InvoicePeriod]
+    draws: dict[str, list[Draw]]  # game -> newest first
+    fuel: dict[str, list[FuelPrice]] = field(default_factory=dict)  # product -> newest first
+
+    def latest_period(self) -> InvoicePeriod | None:
+        if not self.periods:
+            return None
+        return self.periods[max(self.periods, key=lambda p: parse_period(p))]
+
+    def known_periods(self) -> list[str]:
+        return sorted(self.periods, key=parse_period, reverse=True)
+
+
+def price_change(history: list[FuelPrice]) -> Decimal | None:
+    """This week's price minus the previous posted week's (newest-first history)."""
+    if len(history) < 2:
+        return None
+    return history[0].price - history[1].price
+
+
+def any_sample(items: Iterable[object]) -> bool:
+    return any(getattr(i, "sample", False) for i in items)

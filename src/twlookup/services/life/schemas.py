@@ -1,0 +1,311 @@
+"""Parameters and results of the life service's operations."""
+
+from __future__ import annotations
+
+import datetime as dt
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.life.logic import FREE_FUEL_WEEKS, PERIOD_PATTERN
+
+BATCH_LIMIT = 500
+LOTTERY_DRAWS = 20
+GameName = Literal["lotto649", "superlotto638", "daily539"]
+Product = Literal["92", "95", "98", "diesel"]
+PRODUCT_DOC = "92, 95 or 98 (unleaded gasoline, RON) or diesel (premium diesel, 超級柴油)"
+NUMBER_PATTERN = r"^\d{8}$"
+PERIOD_OR_LATEST = r"^(\d{3}-(01-02|03-04|05-06|07-08|09-10|11-12)|latest)$"
+
+# ---------------------------------------------------------------- holidays
+
+
+class YearQuery(Params):
+    year: int = Field(ge=1912, le=2200, description="Gregorian year; the years the official calendar covers are listed in errors")
+
+
+class DateQuery(Params):
+    date: dt.date = Field(description="Date as YYYY-MM-DD")
+
+
+class HolidayOut(BaseModel):
+    date: dt.date
+    weekday: str
+    name_zh: str
+    name_en: str
+    kind: str = Field(description="holiday, observed (moved from a weekend) or bridge (extra day off)")
+
+
+class BreakOut(BaseModel):
+    start: date
+    end: date
+    days: int
+    holidays: list[HolidayOut]
+
+
+class MakeupOut(BaseModel):
+    date: dt.date
+    weekday: str
+    pays_back: date | None = Field(description="The bridge day off this workday makes up for")
+
+
+class HolidaysYear(BaseModel):
+    year: int
+    official: bool = Field(description="True when the year's calendar is the government's published one")
+    holidays: list[HolidayOut]
+    long_weekends: list[BreakOut] = Field(description="Runs of 3+ days off that contain a holiday")
+    makeup_workdays: list[MakeupOut]
+    days_off: int = Field(description="All days off in the year, weekends included")
+    sources: list[Source]
+
+
+class NextHoliday(BaseModel):
+    today: date
+    today_off: bool
+    today_reason: str | None
+    next_holiday: HolidayOut | None
+    days_until_next_holiday: int | None
+    next_long_weekend: BreakOut | None
+    nearby: list[HolidayOut] = Field(description="Holidays from 30 days before today to 60 days after")
+    covered_years: list[int]
+    note: str | None = None
+    sources: list[Source]
+
+
+class IsHoliday(BaseModel):
+    date: dt.date
+    weekday: str
+    off: bool
+    reason: str | None = Field(description="Holiday name, 'Weekend', or null for a workday")
+    holiday: HolidayOut | None
+    makeup_workday: bool = Field(description="A weekend day that is a working day to make up for a bridge holiday")
+    run: BreakOut | None = Field(description="The run of consecutive days off this date belongs to")
+    sources: list[Source]
+
+
+# ---------------------------------------------------------------- receipt lottery
+
+
+class PeriodQuery(Params):
+    period: str = Field(
+        "latest", pattern=PERIOD_OR_LATEST,
+        description="Period as NNN-MM-MM in ROC years (e.g. 114-11-12 for November-December 2025), or latest",
+    )  # fmt: skip
+
+
+class PrizeRuleOut(BaseModel):
+    prize: str
+    name_zh: str
+    amount: int = Field(description="NT$ per winning receipt")
+    rule: str
+
+
+class InvoiceNumbers(BaseModel):
+    period: str
+    months: str = Field(description="Gregorian year and months, e.g. 2025-11/12")
+    draw_date: date
+    special: str = Field(description="特別獎 NT$10,000,000")
+    grand: str = Field(description="特獎 NT$2,000,000")
+    first: list[str] = Field(description="頭獎 NT$200,000; their last 7..3 digits give the second to sixth prizes")
+    additional_sixth: list[str] = Field(description="增開六獎 (3 digits); none in current periods")
+    claim_start: date
+    claim_end: date
+    claim_status: Literal["not yet open", "open", "expired"]
+    prizes: list[PrizeRuleOut]
+    claim_notes: str
+    known_periods: list[str]
+    sample: bool
+    source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
+    sources: list[Source]
+
+
+class InvoiceCheckQuery(Params):
+    number: str = Field(pattern=NUMBER_PATTERN, description="The receipt's 8-digit number (without the 2-letter track)")
+    period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM (ROC year); omit for the latest")
+
+
+class InvoiceCheck(BaseModel):
+    number: str
+    period: str
+    won: bool
+    prize: str | None = Field(description="special, grand, first, second, third, fourth, fifth, sixth or additional_sixth")
+    prize_zh: str | None
+    amount: int = Field(description="NT$; 0 when not won")
+    matched: str | None = Field(description="The winning number whose digits matched")
+    rule: str | None
+    draw_date: date
+    claim_start: date
+    claim_end: date
+    claim_status: Literal["not yet open", "open", "expired"]
+    sample: bool
+    source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
+
+
+class Receipt(BaseModel):
+    number: str = Field(pattern=NUMBER_PATTERN, description="8-digit receipt number")
+    period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM; omit for the latest")
+
+
+class BatchBody(Params):
+    receipts: list[Receipt] = Field(
+        min_length=1, max_length=BATCH_LIMIT,
+        description="Up to 500 receipts, e.g. [{\"number\": \"97023797\", \"period\": \"114-11-12\"}, {\"number\": \"12345678\"}]",
+    )  # fmt: skip
+
+
+class BatchItem(BaseModel):
+    index: int
+    number: str
+    period: str | None
+    result: InvoiceCheck | None
+    error: str | None = Field(description="Why this receipt could not be checked (e.g. a period with no numbers yet)")
+
+
+class BatchResult(BaseModel):
+    checked: int
+    won: int
+    total_amount: int = Field(description="NT$ before tax and stamp duty")
+    results: list[BatchItem]
+    claim_notes: str
+    sample: bool
+    sources: list[Source]
+
+
+# ---------------------------------------------------------------- lottery
+
+
+class GameQuery(Params):
+    game: GameName = Field(description="lotto649 (大樂透), superlotto638 (威力彩) or daily539 (今彩539)")
+
+
+class TierOut(BaseModel):
+    name_zh: str
+    match: str = Field(description="Main numbers matched, '+ special' when the special/zone-2 number must also match")
+    amount: int | None = Field(description="Fixed prize in NT$; null when pari-mutuel")
+    pari_mutuel: bool
+
+
+class DrawOut(BaseModel):
+    game: str
+    period: str
+    draw_date: date
+    numbers: list[int] = Field(description="Main numbers, ascending")
+    second: int | None = Field(description="lotto649 special number, superlotto638 zone-2 number, null for daily539")
+    claim_until: date
+    sample: bool
+    source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
+
+
+class GameInfo(BaseModel):
+    game: str
+    name_zh: str
+    name_en: str
+    picks: int
+    maximum: int
+    second_maximum: int | None
+    price: int = Field(description="NT$ per bet")
+    tiers: list[TierOut]
+    pool_rule: str
+    sources: list[Source]
+
+
+class LatestDraws(BaseModel):
+    draws: list[DrawOut]
+    claim_rule: str
+    sample: bool
+    sources: list[Source]
+
+
+class GameDraws(BaseModel):
+    game: GameInfo
+    count: int
+    limit: int
+    draws: list[DrawOut]
+    claim_rule: str
+    sample: bool
+    sources: list[Source]
+
+
+class LotteryCheckQuery(Params):
+    game: GameName = Field(description="lotto649, superlotto638 or daily539")
+    numbers: str = Field(
+        min_length=1, max_length=60, pattern=r"^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$",
+        description="Comma-separated picks: 6 of 1-49 (lotto649), 6 of 1-38 (superlotto638) or 5 of 1-39 (daily539)",
+    )  # fmt: skip
+    second: int | None = Field(None, ge=1, le=8, description="superlotto638 only: the zone-2 pick, 1 to 8")
+    period: str | None = Field(None, pattern=r"^\d{9}$", description="Draw number (9 digits); omit for the latest draw")
+
+
+class LotteryCheck(BaseModel):
+    game: str
+    numbers: list[int]
+    second: int | None
+    draw: DrawOut
+    matched: list[int]
+    matched_count: int
+    extra_matched: bool = Field(description="lotto649: the special number is among the picks; superlotto638: zone 2 matched")
+    won: bool
+    tier: TierOut | None
+    amount: int | None = Field(description="Fixed prize in NT$; null when not won or pari-mutuel")
+    note: str
+    sample: bool
+    sources: list[Source]
+
+
+# ---------------------------------------------------------------- fuel
+
+
+class FuelWeekOut(BaseModel):
+    effective: date = Field(description="Monday the posted price took effect")
+    price: float = Field(description="NT$ per litre, tax included")
+    change: float | None = Field(description="Against the previous posted week; null for the first week known")
+    note: str | None = None
+    sample: bool
+    source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
+
+
+class FuelNow(BaseModel):
+    product: str
+    name_zh: str
+    name_en: str
+    effective: date
+    price: float
+    previous_price: float | None
+    change: float | None
+    sample: bool
+    source: Source
+    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
+
+
+class FuelPrices(BaseModel):
+    as_of: date
+    effective: date = Field(description="Effective date of the newest posted prices the store holds")
+    age_days: int = Field(description="Days since `effective`; above 7 the store has not received this week's prices yet")
+    products: list[FuelNow]
+    note: str
+    sample: bool
+    sources: list[Source]
+
+
+class FuelQuery(Params):
+    product: Product = Field(description=PRODUCT_DOC)
+
+
+class FuelHistory(BaseModel):
+    product: str
+    name_zh: str
+    name_en: str
+    weeks: int
+    limit: int | None = Field(description=f"Free history shows the latest {FREE_FUEL_WEEKS} weeks; the paid route has no limit")
+    history: list[FuelWeekOut] = Field(description="Newest first")
+    minimum: float
+    maximum: float
+    sample: bool
+    sources: list[Source]

@@ -1,0 +1,229 @@
+"""Domain rules of the life service against hand-worked and officially published cases."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from twlookup.cli import DEFAULT_DATA
+from twlookup.domain.taiwan_calendar import DayOff, TaiwanCalendar, YearSource
+from twlookup.platform.store.seed import load_yaml
+from twlookup.services.life import logic
+
+# The MoF's published numbers of 114-11-12 (November-December 2025), drawn 2026-01-25.
+P_114_11 = logic.InvoicePeriod(
+    "114-11-12", "97023797", "00507588", ("92377231", "05232592", "78125249"), (), "https://example.org", None,
+    date(2026, 11, 22), False,
+)  # fmt: skip
+# 101-09-10 (September-October 2012) still drew additional sixth prizes 843 and 927.
+P_101_09 = logic.InvoicePeriod(
+    "101-09-10", "15719324", "11661657", ("64718986", "49313179", "29736314"), ("843", "927"), "https://example.org",
+    None, date(2026, 11, 22), False,
+)  # fmt: skip
+
+
+def calendar_2025() -> TaiwanCalendar:
+    """The shipped official calendar (data/calendar/taiwan.yaml), loaded without a store."""
+    doc = load_yaml(Path(DEFAULT_DATA) / "calendar" / "taiwan.yaml")
+    years, days, makeups = {}, {}, {}
+    for year, spec in doc["years"].items():
+        years[int(year)] = YearSource(int(year), spec["source"], spec.get("source_title"), spec["checked"], True)
+        for d in spec["days_off"]:
+            days[d["date"]] = DayOff(d["date"], d["name_zh"], d["name_en"], d["kind"])
+        for m in spec.get("makeup_workdays") or []:
+            makeups[m["date"]] = m.get("for")
+    return TaiwanCalendar(years, days, makeups)
+
+
+@pytest.mark.parametrize(
+    ("number", "prize", "amount", "matched"),
+    [
+        ("97023797", "special", 10_000_000, "97023797"),  # all 8 digits of the special prize
+        ("00507588", "grand", 2_000_000, "00507588"),
+        ("05232592", "first", 200_000, "05232592"),
+        ("15232592", "second", 40_000, "05232592"),  # last 7 digits of the 2nd first-prize number
+        ("11125249", "third", 10_000, "78125249"),  # last 6 of 78125249
+        ("00077231", "fourth", 4_000, "92377231"),  # last 5 of 92377231
+        ("99992592", "fifth", 1_000, "05232592"),  # last 4
+        ("12340249", "sixth", 200, "78125249"),  # last 3 only (0249 is not 5249)
+        ("12345678", None, 0, None),
+        ("97023796", None, 0, None),  # one digit off the special prize, and no first-prize suffix
+        ("00007588", None, 0, None),  # the grand prize's suffix wins nothing: suffixes count for first prizes only
+    ],
+)
+def test_invoice_prizes_114_11_12(number, prize, amount, matched):
+    result = logic.check_invoice(number, P_114_11)
+    assert (result.prize.key if result.prize else None) == prize
+    assert (result.prize.amount if result.prize else 0) == amount
+    assert result.matched == matched
+
+
+def test_highest_prize_wins_and_additional_sixth_prizes():
+    # 29736314 is a first-prize number; a receipt matching it wins the first prize, not also the sixth.
+    assert logic.check_invoice("29736314", P_101_09).prize.key == "first"
+    assert logic.check_invoice("55555843", P_101_09).prize.key == "additional_sixth"
+    assert logic.check_invoice("55555927", P_101_09).prize.amount == 200
+    assert logic.check_invoice("55555314", P_101_09).prize.key == "sixth"
+    assert logic.check_invoice("55555844", P_101_09).prize is None
+
+
+def test_prize_table_is_the_mof_table():
+    amounts = {k: p.amount for k, p in logic.INVOICE_PRIZES.items()}
+    assert amounts == {
+        "special": 10_000_000, "grand": 2_000_000, "first": 200_000, "second": 40_000, "third": 10_000,
+        "fourth": 4_000, "fifth": 1_000, "sixth": 200, "additional_sixth": 200,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("period", "drawn"),
+    [("114-09-10", date(2025, 11, 25)), ("114-11-12", date(2026, 1, 25)), ("115-01-02", date(2026, 3, 25)), ("115-09-10", date(2026, 11, 25))],
+)
+def test_draw_date_is_25th_of_the_odd_month_after(period, drawn):
+    assert logic.draw_date(period) == drawn
+
+
+@pytest.mark.parametrize(
+    ("period", "start", "end"),
+    [
+        # Published by the MoF: 114-09-10 claimed 114/12/06 to 115/03/05; 114-11-12 claimed 115/02/06 to 115/05/05.
+        ("114-09-10", date(2025, 12, 6), date(2026, 3, 5)),
+        ("114-11-12", date(2026, 2, 6), date(2026, 5, 5)),
+        # 113-07-08: published 113/10/06 to 114/01/06, because 2025-01-05 is a Sunday.
+        ("113-07-08", date(2024, 10, 6), date(2025, 1, 6)),
+    ],
+)
+def test_claim_window(period, start, end):
+    assert logic.claim_window(period, calendar_2025().is_day_off) == (start, end)
+
+
+def test_claim_status():
+    start, end = date(2026, 2, 6), date(2026, 5, 5)
+    assert logic.claim_status(start, end, date(2026, 2, 5)) == "not yet open"
+    assert logic.claim_status(start, end, date(2026, 2, 6)) == "open"
+    assert logic.claim_status(start, end, date(2026, 5, 5)) == "open"
+    assert logic.claim_status(start, end, date(2026, 5, 6)) == "expired"
+
+
+def test_periods():
+    assert logic.parse_period("114-11-12") == (2025, 11)
+    assert logic.period_of(2026, 2) == "115-01-02" == logic.period_of(2026, 1)
+    assert logic.period_of(2025, 12) == "114-11-12"
+    for bad in ("114-02-03", "114-11", "2025-11-12", "114-13-14"):
+        with pytest.raises(ValueError):
+            logic.parse_period(bad)
+
+
+def draw(game, numbers, second=None):
+    return logic.Draw(game, "114000117", date(2025, 12, 26), tuple(numbers), second, "https://example.org", None, date(2026, 11, 22), False)
+
+
+# Lotto649 draw 114000117 (2025-12-26): 05 07 09 14 17 30, special 47.
+L649 = draw("lotto649", [5, 7, 9, 14, 17, 30], 47)
+
+
+@pytest.mark.parametrize(
+    ("picks", "tier", "amount"),
+    [
+        ([5, 7, 9, 14, 17, 30], "頭獎", None),
+        ([5, 7, 9, 14, 17, 47], "貳獎", None),  # five + special
+        ([5, 7, 9, 14, 17, 1], "參獎", None),
+        ([5, 7, 9, 14, 47, 1], "肆獎", None),  # four + special
+        ([5, 7, 9, 14, 1, 2], "伍獎", 2_000),
+        ([5, 7, 9, 47, 1, 2], "陸獎", 1_000),
+        ([5, 7, 47, 1, 2, 3], "柒獎", 400),
+        ([5, 7, 9, 1, 2, 3], "普獎", 400),
+        ([5, 7, 1, 2, 3, 4], None, None),  # two without the special: nothing
+        ([5, 47, 1, 2, 3, 4], None, None),  # one + special: nothing
+    ],
+)
+def test_lotto649_tiers(picks, tier, amount):
+    result = logic.check_lottery(logic.GAMES["lotto649"], L649, picks, None)
+    assert (result.tier.name_zh if result.tier else None) == tier
+    assert (result.tier.amount if result.tier else None) == amount
+
+
+SL638 = draw("superlotto638", [3, 11, 19, 24, 30, 38], 6)
+
+
+@pytest.mark.parametrize(
+    ("picks", "second", "tier", "amount"),
+    [
+        ([3, 11, 19, 24, 30, 38], 6, "頭獎", None),
+        ([3, 11, 19, 24, 30, 38], 5, "貳獎", None),
+        ([3, 11, 19, 24, 30, 1], 6, "參獎", 150_000),
+        ([3, 11, 19, 24, 30, 1], 1, "肆獎", 20_000),
+        ([3, 11, 19, 24, 1, 2], 6, "伍獎", 4_000),
+        ([3, 11, 19, 24, 1, 2], 1, "陸獎", 800),
+        ([3, 11, 19, 1, 2, 4], 6, "柒獎", 400),
+        ([3, 11, 1, 2, 4, 5], 6, "捌獎", 200),
+        ([3, 11, 19, 1, 2, 4], 1, "玖獎", 100),
+        ([3, 1, 2, 4, 5, 7], 6, "普獎", 100),
+        ([1, 2, 4, 5, 7, 8], 6, None, None),  # zone 2 alone wins nothing
+        ([3, 11, 1, 2, 4, 5], 1, None, None),
+    ],
+)
+def test_superlotto638_tiers(picks, second, tier, amount):
+    result = logic.check_lottery(logic.GAMES["superlotto638"], SL638, picks, second)
+    assert (result.tier.name_zh if result.tier else None) == tier
+    assert (result.tier.amount if result.tier else None) == amount
+
+
+@pytest.mark.parametrize(
+    ("picks", "tier", "amount"),
+    [
+        ([4, 9, 19, 22, 34], "頭獎", 8_000_000),  # daily539 of 2025-10-11: 04 09 19 22 34
+        ([4, 9, 19, 22, 1], "貳獎", 20_000),
+        ([4, 9, 19, 1, 2], "參獎", 300),
+        ([4, 9, 1, 2, 3], "肆獎", 50),
+        ([4, 1, 2, 3, 5], None, None),
+    ],
+)
+def test_daily539_tiers(picks, tier, amount):
+    result = logic.check_lottery(logic.GAMES["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
+    assert (result.tier.name_zh if result.tier else None) == tier
+    assert (result.tier.amount if result.tier else None) == amount
+
+
+@pytest.mark.parametrize(
+    ("game", "picks", "second", "problems"),
+    [
+        ("lotto649", [1, 2, 3, 4, 5, 6], None, []),
+        ("lotto649", [1, 2, 3, 4, 5], None, ["numbers"]),
+        ("lotto649", [1, 2, 3, 4, 5, 50], None, ["numbers"]),
+        ("lotto649", [1, 2, 3, 4, 5, 5], None, ["numbers"]),
+        ("lotto649", [1, 2, 3, 4, 5, 6], 3, ["second"]),
+        ("superlotto638", [1, 2, 3, 4, 5, 39], 1, ["numbers"]),
+        ("superlotto638", [1, 2, 3, 4, 5, 6], None, ["second"]),
+        ("superlotto638", [1, 2, 3, 4, 5, 6], 9, ["second"]),
+        ("superlotto638", [1, 2, 3, 4, 5, 6], 8, []),
+        ("daily539", [1, 2, 3, 4, 40], None, ["numbers"]),
+        ("daily539", [0, 2, 3, 4, 5], None, ["numbers"]),
+        ("daily539", [1, 2, 3, 4, 5, 6], None, ["numbers"]),
+    ],
+)
+def test_validate_pick(game, picks, second, problems):
+    assert [p for p, _ in logic.validate_pick(logic.GAMES[game], picks, second)] == problems
+
+
+def test_lottery_claim_until():
+    off = calendar_2025().is_day_off
+    # Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12
+    # (three months from 2025-10-12 end on Sunday 2026-01-11, which moves to Monday).
+    assert logic.lottery_claim_until(date(2025, 10, 11), off) == date(2026, 1, 12)
+    assert logic.lottery_claim_until(date(2025, 12, 26), off) == date(2026, 3, 26)  # a Thursday
+    assert logic.lottery_claim_until(date(2025, 11, 29), off) == date(2026, 3, 2)  # ends 2026-02-28, a Saturday
+
+
+def test_price_change():
+    def price(effective, value):
+        from decimal import Decimal
+
+        return logic.FuelPrice("92", effective, Decimal(value), "https://example.org", None, date(2026, 11, 22), False)
+
+    # CPC: 2025-12-29 92 unleaded up NT$0.4 from 26.4 to 26.8.
+    history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]
+    assert str(logic.price_change(history)) == "0.4"
+    assert logic.price_change(history[:1]) is None
