@@ -1,8 +1,8 @@
 """Load benchmark: twlookup's whole stack against a one-route FastAPI app on plain uvicorn.
 
 Both servers run in the same run, each one uvicorn worker, and are driven alternately by wrk
-(or by bench/loadgen.py when wrk is absent) for several rounds; the best round of each is
-kept. Printed: requests per second and p99 for each, the ratios, the cold-start time of
+(or by bench/loadgen.py when wrk is absent) for several rounds, the order rotated each round;
+the best round of each is kept. Printed: requests per second and p99 for each, the ratios, the cold-start time of
 `twlookup serve` and its resident memory after the load.
 
 Targets: a typical lookup through the whole stack >= 1.0x the one-route app, an MCP tools/call
@@ -105,7 +105,7 @@ def drive(url: str, seconds: float, connections: int, body: str | None) -> dict[
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="length of one measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; the best of each is kept")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds, each in a rotated order; the best of each target is kept")
     parser.add_argument("--connections", type=int, default=32)
     args = parser.parse_args()
 
@@ -143,8 +143,11 @@ def main() -> int:
     try:
         for name, (url, body) in targets.items():  # warm-up
             drive(url, 1, args.connections, body)
-        for _ in range(args.rounds):
-            for name, (url, body) in targets.items():
+        names = list(targets)
+        for round_no in range(args.rounds):
+            # Rotate the order every round so that no target always runs right after another.
+            for name in names[round_no % len(names) :] + names[: round_no % len(names)]:
+                url, body = targets[name]
                 result = drive(url, args.seconds, args.connections, body)
                 if result["errors"]:
                     raise SystemExit(f"{name}: {result['errors']} non-200 responses")
