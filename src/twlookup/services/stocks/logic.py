@@ -11,18 +11,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
+from twlookup.domain.provenance import Provenance
+
 PER_YEAR = {"quarterly": 4, "monthly": 12}
 ESTIMATE_YEAR = 2027
 CENT = Decimal("0.01")
 PERIOD = re.compile(r"^(\d{4})(?:Q([1-4])|-(0[1-9]|1[0-2]))$")
-
-
-@dataclass(frozen=True)
-class Provenance:
-    source: str
-    source_title: str | None
-    checked: date
-    sample: bool = False
 
 
 @dataclass(frozen=True)

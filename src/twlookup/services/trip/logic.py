@@ -9,6 +9,8 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal
 
+from twlookup.domain.provenance import Provenance
+
 Direction = Literal["buy", "sell"]
 RateType = Literal["cash", "spot"]
 
@@ -25,14 +27,6 @@ RATE_TYPES = {
     "cash": "Banknotes over the counter (現金匯率): the wider spread a traveller pays for cash.",
     "spot": "Account transfers between a TWD and a foreign-currency account (即期匯率): narrower spread, no banknotes.",
 }
-
-
-@dataclass(frozen=True)
-class Provenance:
-    source: str
-    source_title: str | None
-    checked: date
-    sample: bool = False
 
 
 # ---------------------------------------------------------------- exchange rates
