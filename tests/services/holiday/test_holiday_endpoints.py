@@ -273,3 +273,16 @@ async def test_mcp_tools_are_the_spec_names(client):
     result = r.json()["result"]
     assert not result.get("isError")
     assert result["structuredContent"]["plans"][0]["start"] == "2027-02-03"
+
+
+async def test_crowd_says_when_a_destination_calendar_is_incomplete_for_the_year(client):
+    # India's lunar holidays are tabulated by the holidays package for 2001-2035 only.
+    body = (await client.get(f"{BASE}/crowd", params={"country": "IN", "start": "2040-10-01", "end": "2040-10-10"})).json()
+    assert any(n.startswith("Incomplete destination holidays for IN in 2040") for n in body["notes"])
+    body = (await client.get(f"{BASE}/crowd", params={"country": "IN", "start": "2030-10-01", "end": "2030-10-10"})).json()
+    assert not any(n.startswith("Incomplete") for n in body["notes"])
+
+
+async def test_crowd_refuses_years_outside_the_country_calendar(client):
+    problem = assert_problem(await client.get(f"{BASE}/crowd", params={"country": "SS", "start": "2005-01-01", "end": "2005-01-05"}), 422)
+    assert problem["errors"][0]["parameter"] == "start" and problem["errors"][0]["allowed"]["minimum_year"] > 2005

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from datetime import date, timedelta
 from functools import lru_cache
 
@@ -104,12 +105,34 @@ def holidays_source(today: date) -> Source:
 
 
 @lru_cache(maxsize=512)
+def covered_years(country: str) -> tuple[int, int]:
+    """The years the `holidays` package has a calendar of `country` for."""
+    probe = holidays.country_holidays(country)
+    return probe.start_year, probe.end_year
+
+
+@lru_cache(maxsize=512)
+def partial_holidays_note(country: str, years: tuple[int, ...]) -> str | None:
+    """Some calendars (India's lunar holidays) are tabulated for fewer years than the country's
+    range; the package then warns and returns the fixed-date holidays only. Say so."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        holidays.country_holidays(country, years=list(years)).get(date(years[0], 1, 1))
+    messages = sorted({str(w.message) for w in caught})
+    if not messages:
+        return None
+    return f"Incomplete destination holidays for {country} in {', '.join(map(str, years))}: " + " ".join(messages)
+
+
+@lru_cache(maxsize=512)
 def destination_holidays(country: str, years: tuple[int, ...]) -> tuple[tuple[date, str], ...]:
     """Public holidays of a country from the `holidays` package, in English where it has English."""
     probe = holidays.country_holidays(country)
     language = "en_US" if "en_US" in (probe.supported_languages or ()) else None
-    cal = holidays.country_holidays(country, years=list(years), language=language)
-    return tuple(sorted(cal.items()))
+    with warnings.catch_warnings():  # an incomplete calendar is reported by partial_holidays_note
+        warnings.simplefilter("ignore")
+        cal = holidays.country_holidays(country, years=list(years), language=language)
+        return tuple(sorted(cal.items()))
 
 
 def weekday(d: date) -> str:
@@ -318,6 +341,13 @@ def crowd(p: CrowdQuery) -> CrowdResult:
     days = (p.end - p.start).days + 1
     if days > MAX_CROWD_DAYS:
         raise InvalidParameter("end", f"the range is {days} days; at most {MAX_CROWD_DAYS} days are allowed", {"max_days": MAX_CROWD_DAYS})
+    first, last = covered_years(p.country)
+    for name, day in (("start", p.start), ("end", p.end)):
+        if not first <= day.year <= last:
+            raise InvalidParameter(
+                name, f"the holidays package has {p.country}'s public holidays for {first} to {last} only",
+                {"minimum_year": first, "maximum_year": last},
+            )  # fmt: skip
     cal, data, today = _calendar(), HOLIDAY_DATA.get(), today_taipei()
     years = tuple(range(p.start.year, p.end.year + 1))
     dest_days = [(d, n) for d, n in destination_holidays(p.country, years) if p.start <= d <= p.end]
@@ -329,6 +359,9 @@ def crowd(p: CrowdQuery) -> CrowdResult:
         notes.append(no_peak_note(p.country, data))
     elif any(y != YEAR for y in years):
         notes.append(f"Peak seasons are sourced for {YEAR} only; other years count holidays and long weekends alone.")
+    partial = partial_holidays_note(p.country, years)
+    if partial:
+        notes.append(partial)
     uncovered = [y for y in years if not cal.covers(y)]
     if uncovered:
         notes.append(f"No official Taiwan calendar for {', '.join(map(str, uncovered))}: Taiwan long weekends there are not counted.")
