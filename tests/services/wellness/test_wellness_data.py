@@ -74,3 +74,15 @@ def test_guides_are_sourced():
         assert item["sources"], item["id"]
         for src in item["sources"]:
             assert_source(src)
+
+
+def test_every_crisis_line_states_its_real_hours():
+    """A person in crisis needs to know whether the line is open now, not to be sent to look it up."""
+    by_number = {str(x["number"]): x for x in load("crisis_lines.yaml")["lines"]}
+    # MOHW men's care line: 07:00 to 23:00 every day (chnnews-tv.com/16/43646, Hualien health bureau), checked 2026-11-22.
+    assert by_number["0800-013-999"]["hours"].startswith("07:00 to 23:00 every day")
+    for number, x in by_number.items():
+        if number != "1980":  # Teacher Chang's hours are set by each local centre, and the record says so
+            assert "check" not in x["hours"].lower(), (number, x["hours"])
+    # The 1925 call-back (press # and leave a number) is as MOHW described it on 2025-08-16.
+    assert "8943789" in by_number["1925"]["source_title"]
