@@ -128,27 +128,46 @@ async def test_gad7(client, answers, total, band):
         ("phq9", {"answers": [0] * 8}, "answers"),  # too few
         ("phq9", {"answers": [0] * 10}, "answers"),  # too many
         ("phq9", {"answers": []}, "answers"),
-        ("phq9", {"answers": [0] * 8 + [4]}, "answers.8"),  # above the range
-        ("phq9", {"answers": [-1] + [0] * 8}, "answers.0"),  # below the range
-        ("phq9", {"answers": ["1"] + [0] * 8}, "answers.0"),  # a string, not a number
-        ("phq9", {"answers": [1.5] + [0] * 8}, "answers.0"),  # not a whole number
-        ("phq9", {"answers": [True] + [0] * 8}, "answers.0"),  # a boolean
+        ("phq9", {"answers": [0] * 8 + [4]}, "answers"),  # above the range
+        ("phq9", {"answers": [-1] + [0] * 8}, "answers"),  # below the range
+        ("phq9", {"answers": ["1"] + [0] * 8}, "answers"),  # a string, not a number
+        ("phq9", {"answers": [1.5] + [0] * 8}, "answers"),  # not a whole number
+        ("phq9", {"answers": [True] + [0] * 8}, "answers"),  # a boolean
         ("phq9", {"answers": None}, "answers"),
         ("phq9", {"answers": "0,0,0,0,0,0,0,0,0"}, "answers"),  # a string instead of a list
         ("phq9", {}, "answers"),  # missing
         ("phq9", {"answers": [0] * 9, "note": "x"}, "note"),  # unknown field
         ("gad7", {"answers": [0] * 9}, "answers"),
-        ("gad7", {"answers": [0] * 6 + [4]}, "answers.6"),
+        ("gad7", {"answers": [0] * 6 + [4]}, "answers"),
         ("mood-thermometer", {"answers": [0] * 5}, "suicidal"),  # the extra item is required
         ("mood-thermometer", {"answers": [0] * 5, "suicidal": 5}, "suicidal"),
         ("mood-thermometer", {"answers": [0] * 5, "suicidal": -1}, "suicidal"),
-        ("mood-thermometer", {"answers": [0] * 4 + [5], "suicidal": 0}, "answers.4"),
+        ("mood-thermometer", {"answers": [0] * 4 + [5], "suicidal": 0}, "answers"),
         ("mood-thermometer", {"answers": [0] * 6, "suicidal": 0}, "answers"),
     ],
 )
 async def test_assessment_invalid_input_names_the_parameter(client, path, body, parameter):
     out = problem(await client.post(f"{BASE}/{path}", json=body), 422, parameter)
     assert out["detail"].startswith(parameter)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "words"),
+    [
+        # the item is named 1-based as on the questionnaire, with the allowed range and scale
+        ("phq9", {"answers": [0] * 8 + [4]}, ["answer 9 is 4", "exactly 9 answers", "0 to 3", "nearly every day"]),
+        ("phq9", {"answers": [0] * 8}, ["got 8 answers", "exactly 9 answers"]),
+        ("phq9", {"answers": "0,0,0"}, ["JSON list", "exactly 9 answers"]),
+        ("gad7", {"answers": [1.5] + [0] * 6}, ["answer 1 is 1.5", "whole number 0 to 3"]),
+        ("mood-thermometer", {"answers": [0] * 4 + [5], "suicidal": 0}, ["answer 5 is 5", "0 to 4", "4 extremely"]),
+        ("mood-thermometer", {"answers": [0] * 5, "suicidal": "2"}, ["is '2'", "whole number 0 to 4"]),
+    ],
+)
+async def test_invalid_answers_say_which_item_and_what_is_allowed(client, path, body, words):
+    out = problem(await client.post(f"{BASE}/{path}", json=body), 422)
+    for w in words:
+        assert w in out["detail"], out["detail"]
+    assert "answers." not in out["detail"]  # never pydantic's 0-based position
 
 
 async def test_answers_written_as_whole_floats_count_as_numbers(client):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
@@ -24,6 +25,40 @@ Answer = Annotated[int, BeforeValidator(_number)]
 # Bounds before the validator: that order keeps them as minimum/maximum in the JSON schema.
 BSRS_ITEM = Annotated[int, Field(ge=0, le=4), BeforeValidator(_number)]
 PHQ_ITEM = Annotated[int, Field(ge=0, le=3), BeforeValidator(_number)]
+
+
+def _check_answers(value: object, name: str, count: int, top: int, scale: str) -> object:
+    """Count and range in words a person can act on, naming the item 1-based as the questionnaire does.
+
+    Runs before the schema's own checks (which stay in the JSON schema for MCP clients), so a wrong
+    answer reads "answer 9 is 4; ..." rather than pydantic's 0-based "answers.8".
+    """
+    allowed = f"{name} has exactly {count} answers, in order, each a whole number 0 to {top} ({scale})"
+    if not isinstance(value, list):
+        raise PydanticCustomError("answers", "must be a JSON list: {allowed}", {"allowed": allowed})
+    if len(value) != count:
+        raise PydanticCustomError("answers", "got {n} answers; {allowed}", {"n": len(value), "allowed": allowed})
+    for i, answer in enumerate(value, 1):
+        number = not isinstance(answer, bool) and isinstance(answer, (int, float))
+        if not number or answer != int(answer) or not 0 <= answer <= top:
+            raise PydanticCustomError(
+                "answers", "answer {i} is {answer}; {allowed}", {"i": i, "answer": repr(answer), "allowed": allowed}
+            )
+    return value
+
+
+def _check_extra(value: object) -> object:
+    number = not isinstance(value, bool) and isinstance(value, (int, float))
+    if value is not None and (not number or value != int(value) or not 0 <= value <= 4):  # type: ignore[operator,arg-type]
+        raise PydanticCustomError(
+            "suicidal", "is {value}; the thoughts-of-suicide item is one whole number 0 to 4 "
+            "(0 not at all, 1 a little, 2 moderately, 3 quite a lot, 4 extremely)", {"value": repr(value)},
+        )  # fmt: skip
+    return value
+
+
+SCALE_0_4 = "0 not at all, 1 a little, 2 moderately, 3 quite a lot, 4 extremely"
+SCALE_0_3 = "0 not at all, 1 several days, 2 more than half the days, 3 nearly every day"
 
 
 # -- inputs ----------------------------------------------------------------------------------------
@@ -48,6 +83,16 @@ class MoodThermometerBody(Params):
         ge=0, le=4, description="The extra item, thoughts of suicide, 0 to 4; scored on its own and flagged at 2 or more"
     )
 
+    @field_validator("answers", mode="before")
+    @classmethod
+    def _answers(cls, v: object) -> object:
+        return _check_answers(v, "the mood thermometer (BSRS-5)", 5, 4, SCALE_0_4)
+
+    @field_validator("suicidal", mode="before")
+    @classmethod
+    def _suicidal(cls, v: object) -> object:
+        return _check_extra(v)
+
 
 class Phq9Body(Params):
     answers: list[PHQ_ITEM] = Field(
@@ -56,6 +101,11 @@ class Phq9Body(Params):
         description="The 9 PHQ-9 answers in order, each 0 (not at all) to 3 (nearly every day), about the past 2 weeks",
     )
 
+    @field_validator("answers", mode="before")
+    @classmethod
+    def _answers(cls, v: object) -> object:
+        return _check_answers(v, "the PHQ-9", 9, 3, SCALE_0_3)
+
 
 class Gad7Body(Params):
     answers: list[PHQ_ITEM] = Field(
@@ -63,6 +113,11 @@ class Gad7Body(Params):
         max_length=7,
         description="The 7 GAD-7 answers in order, each 0 (not at all) to 3 (nearly every day), about the past 2 weeks",
     )
+
+    @field_validator("answers", mode="before")
+    @classmethod
+    def _answers(cls, v: object) -> object:
+        return _check_answers(v, "the GAD-7", 7, 3, SCALE_0_3)
 
 
 class SleepQuery(Params):
