@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from datetime import date
 from typing import Annotated, Literal
 
@@ -123,6 +125,16 @@ class Gad7Body(Params):
 class SleepQuery(Params):
     wake: str | None = Field(None, pattern=HHMM, description="Time you want to wake up, HH:MM (24-hour clock)")
     bedtime: str | None = Field(None, pattern=HHMM, description="Time you go to bed, HH:MM (24-hour clock)")
+
+    @field_validator("wake", "bedtime", mode="before")
+    @classmethod
+    def _hhmm(cls, v: object) -> object:
+        if isinstance(v, str) and not re.match(HHMM, v):
+            raise PydanticCustomError(
+                "hhmm", "{value} is not a time; use HH:MM on the 24-hour clock, 00:00 to 23:59, e.g. 07:00 or 23:30",
+                {"value": repr(v)},
+            )  # fmt: skip
+        return v
 
 
 # -- shared pieces -------------------------------------------------------------------------------
