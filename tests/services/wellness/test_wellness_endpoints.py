@@ -46,6 +46,14 @@ async def test_telehealth_lists_all_eleven(client):
         assert_sourced(s["sources"])
 
 
+async def test_telehealth_says_what_conditional_prescribing_means(client):
+    # "conditional" must be explained in the answer itself, with where to check the limits
+    body = (await client.get(f"{BASE}/telehealth", params={"situation": "end-of-life"})).json()
+    assert body["situations"][0]["prescribing"] == "conditional"
+    text = body["common_conditions"]
+    assert "condition stable" in text and "L0020197" in text and "first visit" in text
+
+
 async def test_telehealth_one_situation(client):
     body = (await client.get(f"{BASE}/telehealth", params={"situation": "end-of-life"})).json()
     (s,) = body["situations"]
