@@ -86,3 +86,12 @@ def test_every_crisis_line_states_its_real_hours():
             assert "check" not in x["hours"].lower(), (number, x["hours"])
     # The 1925 call-back (press # and leave a number) is as MOHW described it on 2025-08-16.
     assert "8943789" in by_number["1925"]["source_title"]
+
+
+def test_young_children_screen_advice_follows_the_hpa():
+    """HPA's eye-care rules (mammy.hpa.gov.tw, checked 2026-11-22): outdoors 120 minutes or more a day,
+    no screens under 2, at most 1 hour from 2, 10 minutes' rest per 30 minutes of close work."""
+    item = next(x for x in load("guides.yaml")["digital_wellness"] if x["id"] == "young-children")
+    text = " ".join(item["tips"])
+    assert "120 minutes or more" in text and "at most 1 hour" in text and "30 minutes" in text
+    assert any("hpa.gov.tw" in s["url"] for s in item["sources"])
