@@ -146,3 +146,15 @@ def test_request_schemas_match_the_instruments(data, model, instrument):
     if x.extra_item:
         extra = model.model_json_schema()["properties"]["suicidal"]
         assert (extra["minimum"], extra["maximum"]) == (x.extra_item.min, x.extra_item.max)
+
+
+@pytest.mark.parametrize(("instrument", "items", "top", "extra"), [("bsrs5", 5, 4, 0), ("phq9", 9, 3, None), ("gad7", 7, 3, None)])
+def test_highest_band_without_flags_still_sends_the_person_to_a_professional(data, instrument, items, top, extra):
+    # `urgent` is only the item flags, so the top band's own advice must carry the message.
+    answers = [top] * items
+    if instrument == "phq9":
+        answers[8] = 0  # item 9 would raise a flag
+    result = logic.score(data.instruments[instrument], answers, extra)
+    assert result.band.id == "severe" and not result.urgent
+    advice = result.band.advice.lower()
+    assert any(w in advice for w in ("doctor", "psychiatrist", "professional")), advice

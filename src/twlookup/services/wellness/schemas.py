@@ -219,7 +219,12 @@ class AssessmentResult(BaseModel):
     band: BandOut = Field(description="The severity band the total falls in")
     bands: list[BandOut] = Field(description="Every band of the instrument, for context")
     item_flags: list[ItemFlagOut] = Field(description="Items whose answer needs attention whatever the total")
-    urgent: bool = Field(description="True when an item flag asks for help now")
+    urgent: bool = Field(
+        description=(
+            "True when an item flag asks for help now whatever the total (PHQ-9 item 9 above 0; the BSRS-5 "
+            "suicide item at 2 or more). It does not grade the total: a severe band is false here, so read band.advice too"
+        )
+    )
     extra_item: ExtraItemOut | None = Field(None, description="BSRS-5's suicidal-ideation item, scored separately")
     not_a_diagnosis: str
     crisis_lines: list[CrisisLineOut]
