@@ -54,6 +54,11 @@ async def test_telehealth_says_what_conditional_prescribing_means(client):
     assert "condition stable" in text and "L0020197" in text and "first visit" in text
 
 
+async def test_telehealth_empty_situation_says_what_to_give(client):
+    out = problem(await client.get(f"{BASE}/telehealth", params={"situation": ""}), 422, "situation")
+    assert "post-acute-care" in out["detail"] and "list all 11" in out["detail"]
+
+
 async def test_telehealth_one_situation(client):
     body = (await client.get(f"{BASE}/telehealth", params={"situation": "end-of-life"})).json()
     (s,) = body["situations"]

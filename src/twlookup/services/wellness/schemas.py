@@ -71,6 +71,15 @@ class TelehealthQuery(Params):
         None, min_length=1, max_length=40, description="Situation id (omit to list all 11), e.g. post-acute-care"
     )
 
+    @field_validator("situation", mode="before")
+    @classmethod
+    def _situation(cls, v: object) -> object:
+        if v == "":
+            raise PydanticCustomError(
+                "situation", "is empty; give a situation id such as post-acute-care, or leave situation out to list all 11", {}
+            )
+        return v
+
 
 class MoodThermometerBody(Params):
     answers: list[BSRS_ITEM] = Field(
