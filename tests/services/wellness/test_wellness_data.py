@@ -95,3 +95,10 @@ def test_young_children_screen_advice_follows_the_hpa():
     text = " ".join(item["tips"])
     assert "120 minutes or more" in text and "at most 1 hour" in text and "30 minutes" in text
     assert any("hpa.gov.tw" in s["url"] for s in item["sources"])
+
+
+def test_post_acute_care_claims_only_what_its_sources_say():
+    # The disease list once given here (acute coronary syndrome, COPD, ...) was in no cited source.
+    s = next(x for x in load("telehealth.yaml")["situations"] if x["id"] == "post-acute-care")
+    assert "three months" in s["description"] and "COPD" not in s["description"]
+    assert any("stli.iii.org.tw" in src["url"] for src in s["sources"])
