@@ -259,11 +259,18 @@ def test_lung_heavy_smoker_rule():
     assert status(age=60, sex="female", smoker="never")["lung"] == "not-eligible"
 
 
+@pytest.mark.parametrize(("age", "expected"), [(44, "not-eligible"), (45, "eligible"), (74, "eligible"), (75, "not-eligible")])
+def test_stomach_h_pylori_test_45_to_74_both_sexes(age, expected):
+    # funded nationwide from 2026-01-01 (MOHW, reported 2026-01-27): once in a lifetime, 45 to 74
+    assert status(age=age, sex="male")["stomach"] == expected
+    assert status(age=age, sex="female")["stomach"] == expected
+
+
 def test_a_worked_person():
     # 55-year-old man who smokes 1 pack a day for 25 years and chews betel: colorectal (45-74),
-    # oral (30+ smoker/chewer), lung (50-74, 25 pack-years); no female programmes.
+    # oral (30+ smoker/chewer), lung (50-74, 25 pack-years), stomach (45-74); no female programmes.
     s = status(age=55, sex="male", smoker="current", betel="current", pack_years=25)
-    assert {k for k, v in s.items() if v == "eligible"} == {"colorectal", "oral", "lung"}
+    assert {k for k, v in s.items() if v == "eligible"} == {"colorectal", "oral", "lung", "stomach"}
 
 
 # ---------------------------------------------------------------- meal keywords
