@@ -101,6 +101,28 @@ def test_bp_report_morning_hypertension_trend_and_summary():
     assert "Morning average 136/86" in text and "morning hypertension" in text
 
 
+def test_bp_report_arithmetic_checked_by_hand():
+    tagged = logic.parse_bp_report("m:135/85,e:128/82,m:141/88,e:126/80,m:138/86,e:124/78,m:131/83", 28)
+    r = logic.bp_report(H.bp, tagged)
+    # all 7: 923/7 = 131.857, 582/7 = 83.14
+    assert (r.overall.systolic, r.overall.diastolic) == (131.9, 83.1)
+    # morning 545/4 = 136.25 (half rounds up, not to 136.2), 342/4 = 85.5; evening 378/3, 240/3
+    assert (r.morning.systolic, r.morning.diastolic) == (136.3, 85.5)
+    assert (r.evening.systolic, r.evening.diastolic) == (126.0, 80.0)
+    assert r.evening.band.id == "stage-1"  # diastolic exactly 80
+    assert r.morning_minus_evening == (10.3, 5.5)
+    # later 3 (138,124,131 / 86,78,83) minus earlier 3 (135,128,141 / 85,82,88); the middle one is left out
+    assert r.trend == (-3.7, -2.7)
+
+
+def test_glucose_report_arithmetic_checked_by_hand():
+    r = logic.glucose_report(H.glucose, logic.parse_glucose_report("f:112,a:168,b:96,r:250,f:65,a:181,b:50,f:130", 120))
+    assert r.mean == 131.5  # 1052 / 8
+    assert (r.with_target, r.in_target) == (7, 4)  # random excluded; 112, 168, 96, 130 in target
+    assert (r.hypo_level1, r.hypo_level2) == (1, 1)
+    assert r.estimated_a1c == 6.2  # (131.5 + 46.7) / 28.7 = 6.209
+
+
 def test_bp_report_morning_exactly_below_target_is_not_morning_hypertension():
     r = logic.bp_report(H.bp, [("morning", (129, 79))])
     assert r.morning_hypertension is False and r.evening is None and r.trend is None
@@ -157,6 +179,22 @@ def test_glucose_bands_on_every_cut_off(value, when, expected):
 )
 def test_glucose_diagnostic_thresholds(value, when, expected):
     assert logic.grade_glucose(H.glucose, value, when).diagnostic == expected
+
+
+@pytest.mark.parametrize(("value", "when", "warned"), [(239, "random", False), (240, "random", True), (240, "after-meal", True), (600, "fasting", True), (239.9, "fasting", False)])
+def test_very_high_readings_say_to_check_ketones_and_the_emergency_signs(value, when, warned):
+    # A random 450 used to get only "only low values and very high values are flagged" plus a
+    # diagnosis note for undiagnosed people: nothing on what to do. CDC: at 240 or more, check ketones.
+    lines = logic.glucose_explain(H.glucose, logic.grade_glucose(H.glucose, value, when))
+    assert any("ketones" in x and "119" in x for x in lines) is warned
+
+
+def test_random_explanation_names_what_is_actually_checked():
+    lines = logic.glucose_explain(H.glucose, logic.grade_glucose(H.glucose, 150, "random"))
+    assert lines == [
+        "A random reading has no target; it is checked only for hypoglycaemia (below 70), for 240 mg/dL or more "
+        "(ketone check) and for 200 or more (diabetes range for people not diagnosed)."
+    ]
 
 
 def test_hypoglycaemia_explanation_says_how_to_treat():

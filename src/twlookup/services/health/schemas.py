@@ -255,6 +255,7 @@ class HomeMonitoring(Answer):
     hba1c_target_below: float
     hypoglycaemia_en: list[str]
     hypoglycaemia_treat_en: str
+    glucose_very_high_en: str = Field(description="What to do at 240 mg/dL or more (ketone check, emergency signs)")
     estimated_hba1c_formula: str
     sources: list[Source]
 
