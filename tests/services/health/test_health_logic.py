@@ -332,6 +332,13 @@ def test_english_keywords_are_whole_words():
     assert ids("steamed fish with rice and greens") == []
 
 
+def test_western_pickles_are_not_the_asian_pickled_vegetables_of_iarc_2b():
+    # IARC's Group 2B entry is "pickled vegetables (traditional in Asia)"
+    assert ids("burger with pickles") == ["red-meat"]
+    assert ids("sausage and sauerkraut") == ["processed-meat"]
+    assert ids("pickled mustard greens") == ["pickled-vegetables"]
+
+
 def test_meal_match_reports_the_keywords():
     (hit,) = logic.meal_matches(H.factors, "HOT DOG and another hot dog")
     assert hit.factor.id == "processed-meat" and hit.keywords == ("hot dog",)
