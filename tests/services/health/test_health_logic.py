@@ -63,6 +63,17 @@ def test_bp_actions_put_the_crisis_first():
     assert "119" in actions[0] and "crisis" in actions[0]
 
 
+def test_a_low_average_is_not_called_normal_in_what_to_do():
+    grades = [logic.grade_bp(H.bp, 85, 55)]
+    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(85, 55)]))
+    assert not any(a.startswith("Normal range") for a in actions)
+    assert any("low blood pressure" in a for a in actions)
+    # a low reading inside a normal average keeps the normal advice and adds the low note
+    grades = [logic.grade_bp(H.bp, 85, 55), logic.grade_bp(H.bp, 115, 75)]
+    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(85, 55), (115, 75)]))
+    assert actions[0].startswith("Normal range") and any("low blood pressure" in a for a in actions)
+
+
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [

@@ -334,7 +334,9 @@ def bp_actions(rules: BPRules, grades: list[BPGrade], average: BPGrade) -> list[
     actions = []
     if any(g.crisis for g in grades):
         actions.append(rules.doc["crisis"]["summary_en"])
-    actions.append(average.band.advice_en)
+    if not (average.low and average.band.id == "normal"):
+        # "Normal range" above a low average (e.g. 85/55) would read as all clear
+        actions.append(average.band.advice_en)
     if any(g.low for g in grades):
         actions.append(rules.doc["low"]["summary_en"])
     if not average.at_target and average.band.id != "normal":
