@@ -76,6 +76,8 @@ async def test_screening_check(client):
     assert stomach["interval_en"] == "once in a lifetime"
     cervical = next(r for r in body["results"] if r["programme"]["id"] == "cervical")
     assert cervical["interval_en"] == "once a year"
+    # the rules count age by calendar year; a user must be told, or a 44-year-old turning 45 this year misses out
+    assert "this year minus your year of birth" in body["how_en"]
     need = (await client.get("/health/api/screening-check", params={"age": 60, "sex": "male", "smoker": "current"})).json()
     lung = next(r for r in need["results"] if r["programme"]["id"] == "lung")
     assert lung["status"] == "need-information" and lung["missing"] == ["pack_years"]

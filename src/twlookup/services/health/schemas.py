@@ -186,7 +186,10 @@ class Screening(Answer):
 
 
 class ScreeningQuery(Params):
-    age: int = Field(ge=0, le=120, description="Age in years (0 to 120)")
+    age: int = Field(
+        ge=0, le=120,
+        description="Age as the screening rules count it: this calendar year minus your year of birth (0 to 120)",
+    )  # fmt: skip
     sex: Sex = Field(description="female or male (the sex the programmes use)")
     smoker: Habit = Field(description="Cigarette smoking: never, former (quit) or current")
     pack_years: float | None = Field(
