@@ -350,6 +350,12 @@ def test_western_pickles_are_not_the_asian_pickled_vegetables_of_iarc_2b():
     assert ids("pickled mustard greens") == ["pickled-vegetables"]
 
 
+def test_mould_keywords_do_not_fire_on_preserved_vegetables_or_bad_luck():
+    assert ids("霉乾菜炒飯") == ["pickled-vegetables"]  # used to add aflatoxins (Group 1) via 霉
+    assert ids("今天好倒霉,吃白飯") == []
+    assert ids("麵包發霉了") == ["aflatoxins"]
+
+
 def test_meal_match_reports_the_keywords():
     (hit,) = logic.meal_matches(H.factors, "HOT DOG and another hot dog")
     assert hit.factor.id == "processed-meat" and hit.keywords == ("hot dog",)
