@@ -134,6 +134,14 @@ def test_glucose_report_arithmetic_checked_by_hand():
     assert r.estimated_a1c == 6.2  # (131.5 + 46.7) / 28.7 = 6.209
 
 
+def test_bp_report_gives_no_trend_for_one_morning_and_one_evening_reading():
+    # it used to report e minus m (-7/-3) as a "trend", a time-of-day difference
+    r = logic.bp_report(H.bp, logic.parse_bp_report("m:135/85,e:128/82", 28))
+    assert r.trend is None and r.morning_minus_evening == (7.0, 3.0)
+    r = logic.bp_report(H.bp, logic.parse_bp_report("m:135/85,e:128/82,m:131/83", 28))
+    assert r.trend is None
+
+
 def test_bp_report_morning_exactly_below_target_is_not_morning_hypertension():
     r = logic.bp_report(H.bp, [("morning", (129, 79))])
     assert r.morning_hypertension is False and r.evening is None and r.trend is None

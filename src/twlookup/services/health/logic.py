@@ -361,6 +361,9 @@ class BPReport:
     count: int
 
 
+TREND_MIN_READINGS = 4
+
+
 def bp_report(rules: BPRules, tagged: list[tuple[str, tuple[int, int]]]) -> BPReport:
     pairs = [p for _, p in tagged]
     grades = [grade_bp(rules, s, d) for s, d in pairs]
@@ -369,7 +372,9 @@ def bp_report(rules: BPRules, tagged: list[tuple[str, tuple[int, int]]]) -> BPRe
     m = average_bp(rules, morning) if morning else None
     e = average_bp(rules, evening) if evening else None
     trend = None
-    if len(pairs) >= 2:
+    # At least 4 readings (2 per half): with 2, "later minus earlier" is just one evening reading
+    # minus one morning reading, a time-of-day difference rather than a trend.
+    if len(pairs) >= TREND_MIN_READINGS:
         half = len(pairs) // 2
         first, second = pairs[:half], pairs[len(pairs) - half :]
         trend = (
