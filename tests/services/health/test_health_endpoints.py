@@ -52,7 +52,7 @@ async def test_cancer_diet_and_screening_lists(client):
     groups = {f["id"]: f["iarc_group"] for f in diet["factors"]}
     assert groups["processed-meat"] == "1" and groups["red-meat"] == "2A" and groups["aspartame"] == "2B"
     scr = (await client.get("/health/api/screening")).json()
-    assert [p["id"] for p in scr["programmes"]] == ["colorectal", "breast", "cervical", "hpv", "oral", "lung"]
+    assert [p["id"] for p in scr["programmes"]] == ["colorectal", "breast", "cervical", "hpv", "oral", "lung", "stomach"]
 
 
 async def test_meal_check(client):
@@ -70,9 +70,14 @@ async def test_screening_check(client):
             params={"age": 60, "sex": "female", "smoker": "former", "pack_years": 30, "quit_years": 10, "family_colorectal": "true"},
         )
     ).json()
-    assert body["eligible"] == ["colorectal", "breast", "cervical", "lung"]
+    # the stomach-cancer H. pylori stool test (45 to 74, once in a lifetime) is funded since 2026-01-01
+    assert body["eligible"] == ["colorectal", "breast", "cervical", "lung", "stomach"]
+    stomach = next(r for r in body["results"] if r["programme"]["id"] == "stomach")
+    assert stomach["interval_en"] == "once in a lifetime"
     cervical = next(r for r in body["results"] if r["programme"]["id"] == "cervical")
     assert cervical["interval_en"] == "once a year"
+    # the rules count age by calendar year; a user must be told, or a 44-year-old turning 45 this year misses out
+    assert "this year minus your year of birth" in body["how_en"]
     need = (await client.get("/health/api/screening-check", params={"age": 60, "sex": "male", "smoker": "current"})).json()
     lung = next(r for r in need["results"] if r["programme"]["id"] == "lung")
     assert lung["status"] == "need-information" and lung["missing"] == ["pack_years"]

@@ -63,6 +63,17 @@ def test_bp_actions_put_the_crisis_first():
     assert "119" in actions[0] and "crisis" in actions[0]
 
 
+def test_a_low_average_is_not_called_normal_in_what_to_do():
+    grades = [logic.grade_bp(H.bp, 85, 55)]
+    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(85, 55)]))
+    assert not any(a.startswith("Normal range") for a in actions)
+    assert any("low blood pressure" in a for a in actions)
+    # a low reading inside a normal average keeps the normal advice and adds the low note
+    grades = [logic.grade_bp(H.bp, 85, 55), logic.grade_bp(H.bp, 115, 75)]
+    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(85, 55), (115, 75)]))
+    assert actions[0].startswith("Normal range") and any("low blood pressure" in a for a in actions)
+
+
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
@@ -99,6 +110,36 @@ def test_bp_report_morning_hypertension_trend_and_summary():
     assert r.band_counts == {"stage-2": 0, "stage-1": 2, "elevated": 2, "normal": 0}
     text = logic.bp_doctor_summary(H.bp, r)
     assert "Morning average 136/86" in text and "morning hypertension" in text
+
+
+def test_bp_report_arithmetic_checked_by_hand():
+    tagged = logic.parse_bp_report("m:135/85,e:128/82,m:141/88,e:126/80,m:138/86,e:124/78,m:131/83", 28)
+    r = logic.bp_report(H.bp, tagged)
+    # all 7: 923/7 = 131.857, 582/7 = 83.14
+    assert (r.overall.systolic, r.overall.diastolic) == (131.9, 83.1)
+    # morning 545/4 = 136.25 (half rounds up, not to 136.2), 342/4 = 85.5; evening 378/3, 240/3
+    assert (r.morning.systolic, r.morning.diastolic) == (136.3, 85.5)
+    assert (r.evening.systolic, r.evening.diastolic) == (126.0, 80.0)
+    assert r.evening.band.id == "stage-1"  # diastolic exactly 80
+    assert r.morning_minus_evening == (10.3, 5.5)
+    # later 3 (138,124,131 / 86,78,83) minus earlier 3 (135,128,141 / 85,82,88); the middle one is left out
+    assert r.trend == (-3.7, -2.7)
+
+
+def test_glucose_report_arithmetic_checked_by_hand():
+    r = logic.glucose_report(H.glucose, logic.parse_glucose_report("f:112,a:168,b:96,r:250,f:65,a:181,b:50,f:130", 120))
+    assert r.mean == 131.5  # 1052 / 8
+    assert (r.with_target, r.in_target) == (7, 4)  # random excluded; 112, 168, 96, 130 in target
+    assert (r.hypo_level1, r.hypo_level2) == (1, 1)
+    assert r.estimated_a1c == 6.2  # (131.5 + 46.7) / 28.7 = 6.209
+
+
+def test_bp_report_gives_no_trend_for_one_morning_and_one_evening_reading():
+    # it used to report e minus m (-7/-3) as a "trend", a time-of-day difference
+    r = logic.bp_report(H.bp, logic.parse_bp_report("m:135/85,e:128/82", 28))
+    assert r.trend is None and r.morning_minus_evening == (7.0, 3.0)
+    r = logic.bp_report(H.bp, logic.parse_bp_report("m:135/85,e:128/82,m:131/83", 28))
+    assert r.trend is None
 
 
 def test_bp_report_morning_exactly_below_target_is_not_morning_hypertension():
@@ -157,6 +198,22 @@ def test_glucose_bands_on_every_cut_off(value, when, expected):
 )
 def test_glucose_diagnostic_thresholds(value, when, expected):
     assert logic.grade_glucose(H.glucose, value, when).diagnostic == expected
+
+
+@pytest.mark.parametrize(("value", "when", "warned"), [(239, "random", False), (240, "random", True), (240, "after-meal", True), (600, "fasting", True), (239.9, "fasting", False)])
+def test_very_high_readings_say_to_check_ketones_and_the_emergency_signs(value, when, warned):
+    # A random 450 used to get only "only low values and very high values are flagged" plus a
+    # diagnosis note for undiagnosed people: nothing on what to do. CDC: at 240 or more, check ketones.
+    lines = logic.glucose_explain(H.glucose, logic.grade_glucose(H.glucose, value, when))
+    assert any("ketones" in x and "119" in x for x in lines) is warned
+
+
+def test_random_explanation_names_what_is_actually_checked():
+    lines = logic.glucose_explain(H.glucose, logic.grade_glucose(H.glucose, 150, "random"))
+    assert lines == [
+        "A random reading has no target; it is checked only for hypoglycaemia (below 70), for 240 mg/dL or more "
+        "(ketone check) and for 200 or more (diabetes range for people not diagnosed)."
+    ]
 
 
 def test_hypoglycaemia_explanation_says_how_to_treat():
@@ -259,11 +316,18 @@ def test_lung_heavy_smoker_rule():
     assert status(age=60, sex="female", smoker="never")["lung"] == "not-eligible"
 
 
+@pytest.mark.parametrize(("age", "expected"), [(44, "not-eligible"), (45, "eligible"), (74, "eligible"), (75, "not-eligible")])
+def test_stomach_h_pylori_test_45_to_74_both_sexes(age, expected):
+    # funded nationwide from 2026-01-01 (MOHW, reported 2026-01-27): once in a lifetime, 45 to 74
+    assert status(age=age, sex="male")["stomach"] == expected
+    assert status(age=age, sex="female")["stomach"] == expected
+
+
 def test_a_worked_person():
     # 55-year-old man who smokes 1 pack a day for 25 years and chews betel: colorectal (45-74),
-    # oral (30+ smoker/chewer), lung (50-74, 25 pack-years); no female programmes.
+    # oral (30+ smoker/chewer), lung (50-74, 25 pack-years), stomach (45-74); no female programmes.
     s = status(age=55, sex="male", smoker="current", betel="current", pack_years=25)
-    assert {k for k, v in s.items() if v == "eligible"} == {"colorectal", "oral", "lung"}
+    assert {k for k, v in s.items() if v == "eligible"} == {"colorectal", "oral", "lung", "stomach"}
 
 
 # ---------------------------------------------------------------- meal keywords
@@ -285,6 +349,19 @@ def test_english_keywords_are_whole_words():
     assert ids("hamburger") == ["red-meat"]  # "ham" inside "hamburger" is not processed meat
     assert ids("vegetable stir-fries") == []
     assert ids("steamed fish with rice and greens") == []
+
+
+def test_western_pickles_are_not_the_asian_pickled_vegetables_of_iarc_2b():
+    # IARC's Group 2B entry is "pickled vegetables (traditional in Asia)"
+    assert ids("burger with pickles") == ["red-meat"]
+    assert ids("sausage and sauerkraut") == ["processed-meat"]
+    assert ids("pickled mustard greens") == ["pickled-vegetables"]
+
+
+def test_mould_keywords_do_not_fire_on_preserved_vegetables_or_bad_luck():
+    assert ids("霉乾菜炒飯") == ["pickled-vegetables"]  # used to add aflatoxins (Group 1) via 霉
+    assert ids("今天好倒霉,吃白飯") == []
+    assert ids("麵包發霉了") == ["aflatoxins"]
 
 
 def test_meal_match_reports_the_keywords():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 # ---------------------------------------------------------------- reference data
@@ -76,10 +77,12 @@ class GlucoseRules:
     a1c_slope: float
     a1c_intercept: float
     a1c_target_below: float
+    very_high_at_or_above: float
     doc: dict[str, Any]
     source: Cite
     diagnosis_source: Cite
     a1c_source: Cite
+    very_high_source: Cite
 
 
 @dataclass(frozen=True)
@@ -169,10 +172,12 @@ def build(docs: dict[str, dict[str, Any]]) -> HealthData:
         a1c_slope=a1c["slope"],
         a1c_intercept=a1c["intercept"],
         a1c_target_below=gl["a1c_target_below"],
+        very_high_at_or_above=gl["very_high"]["at_or_above"],
         doc=gl,
         source=_cite(gl["source"], checked),
         diagnosis_source=_cite(diag["source"], checked),
         a1c_source=_cite(a1c["source"], checked),
+        very_high_source=_cite(gl["very_high"]["source"], checked),
     )
     scr = docs["screening"]
     scr_checked = date.fromisoformat(scr["checked"])
@@ -314,7 +319,10 @@ def grade_bp(rules: BPRules, systolic: float, diastolic: float) -> BPGrade:
 
 
 def mean(values: list[float]) -> float:
-    return round(sum(values) / len(values), 1)
+    """Arithmetic mean to one decimal, halves rounded up as a person checking by hand would
+    (136.25 -> 136.3; Python's round() gives 136.2 because 136.25 is stored as 136.2499...)."""
+    exact = sum(Decimal(str(v)) for v in values) / len(values)
+    return float(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def average_bp(rules: BPRules, pairs: list[tuple[int, int]]) -> BPGrade:
@@ -326,7 +334,9 @@ def bp_actions(rules: BPRules, grades: list[BPGrade], average: BPGrade) -> list[
     actions = []
     if any(g.crisis for g in grades):
         actions.append(rules.doc["crisis"]["summary_en"])
-    actions.append(average.band.advice_en)
+    if not (average.low and average.band.id == "normal"):
+        # "Normal range" above a low average (e.g. 85/55) would read as all clear
+        actions.append(average.band.advice_en)
     if any(g.low for g in grades):
         actions.append(rules.doc["low"]["summary_en"])
     if not average.at_target and average.band.id != "normal":
@@ -351,6 +361,9 @@ class BPReport:
     count: int
 
 
+TREND_MIN_READINGS = 4
+
+
 def bp_report(rules: BPRules, tagged: list[tuple[str, tuple[int, int]]]) -> BPReport:
     pairs = [p for _, p in tagged]
     grades = [grade_bp(rules, s, d) for s, d in pairs]
@@ -359,7 +372,9 @@ def bp_report(rules: BPRules, tagged: list[tuple[str, tuple[int, int]]]) -> BPRe
     m = average_bp(rules, morning) if morning else None
     e = average_bp(rules, evening) if evening else None
     trend = None
-    if len(pairs) >= 2:
+    # At least 4 readings (2 per half): with 2, "later minus earlier" is just one evening reading
+    # minus one morning reading, a time-of-day difference rather than a trend.
+    if len(pairs) >= TREND_MIN_READINGS:
         half = len(pairs) // 2
         first, second = pairs[:half], pairs[len(pairs) - half :]
         trend = (
@@ -469,7 +484,11 @@ def glucose_explain(rules: GlucoseRules, g: GlucoseGrade) -> list[str]:
         lines.append(doc["hypoglycaemia"][f"level{g.hypoglycaemia}_en"])
         lines.append(doc["hypoglycaemia"]["treat_en"])
     if target is None:
-        lines.append("A random reading has no target; only low values and very high values are flagged.")
+        lines.append(
+            f"A random reading has no target; it is checked only for hypoglycaemia (below {rules.level1_below:g}), "
+            f"for {rules.very_high_at_or_above:g} mg/dL or more (ketone check) and for {rules.random_diabetes_min:g} "
+            "or more (diabetes range for people not diagnosed)."
+        )
     elif g.band == "in-target":
         lines.append(f"Within the target for {doc['targets'][g.when]['label_en']}.")
     elif g.band == "below-target":
@@ -477,6 +496,8 @@ def glucose_explain(rules: GlucoseRules, g: GlucoseGrade) -> list[str]:
     elif g.band == "above-target":
         limit = f"at most {target.high:g}" if target.high is not None else f"below {target.high_below:g}"
         lines.append(f"Above the target ({limit} mg/dL) for {doc['targets'][g.when]['label_en']}; if this is usual for you, discuss it with your doctor.")
+    if g.value >= rules.very_high_at_or_above:
+        lines.append(doc["very_high"]["en"])
     if g.diagnostic in ("prediabetes-range", "diabetes-range", "diabetes-range-with-symptoms"):
         lines.append(doc["diagnosis"]["note_en"])
     return lines

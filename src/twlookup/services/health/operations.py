@@ -228,7 +228,7 @@ def bp_sources(h: logic.HealthData) -> list[Source]:
 
 def glucose_sources(h: logic.HealthData) -> list[Source]:
     g = h.glucose
-    return [src(g.source), src(g.diagnosis_source), src(g.a1c_source)]
+    return [src(g.source), src(g.diagnosis_source), src(g.a1c_source), src(g.very_high_source)]
 
 
 def home_monitoring(h: logic.HealthData) -> HomeMonitoring:
@@ -248,6 +248,7 @@ def home_monitoring(h: logic.HealthData) -> HomeMonitoring:
         hba1c_target_below=h.glucose.a1c_target_below,
         hypoglycaemia_en=[hypo["level1_en"], hypo["level2_en"], hypo["level3_en"]],
         hypoglycaemia_treat_en=hypo["treat_en"],
+        glucose_very_high_en=gl["very_high"]["en"],
         estimated_hba1c_formula=gl["estimated_a1c"]["formula"],
         sources=[*bp_sources(h), src_doc(bp["rule_722"]["also_from"], h.checked("monitoring")), *glucose_sources(h)],
     )
@@ -423,10 +424,12 @@ def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
         if (gs := r.by_when.get(w))
     ]
     hypo = r.hypo_level1 + r.hypo_level2
+    very_high = sum(g.value >= h.glucose.very_high_at_or_above for g in r.grades)
     summary = (
         f"{r.count} home glucose readings (mg/dL): mean {r.mean:g}, lowest {r.lowest:g}, highest {r.highest:g}. "
         + (f"In target {r.in_target} of {r.with_target} ({percent:g}%). " if percent is not None else "")
         + f"Hypoglycaemia: {r.hypo_level1} level 1, {r.hypo_level2} level 2. "
+        + (f"{very_high} reading(s) at {h.glucose.very_high_at_or_above:g} mg/dL or more. " if very_high else "")
         + f"Estimated HbA1c {r.estimated_a1c:g}% from the mean (ADAG), not a laboratory value."
     )
     return GlucoseReport(

@@ -186,7 +186,10 @@ class Screening(Answer):
 
 
 class ScreeningQuery(Params):
-    age: int = Field(ge=0, le=120, description="Age in years (0 to 120)")
+    age: int = Field(
+        ge=0, le=120,
+        description="Age as the screening rules count it: this calendar year minus your year of birth (0 to 120)",
+    )  # fmt: skip
     sex: Sex = Field(description="female or male (the sex the programmes use)")
     smoker: Habit = Field(description="Cigarette smoking: never, former (quit) or current")
     pack_years: float | None = Field(
@@ -255,6 +258,7 @@ class HomeMonitoring(Answer):
     hba1c_target_below: float
     hypoglycaemia_en: list[str]
     hypoglycaemia_treat_en: str
+    glucose_very_high_en: str = Field(description="What to do at 240 mg/dL or more (ketone check, emergency signs)")
     estimated_hba1c_formula: str
     sources: list[Source]
 
@@ -322,11 +326,16 @@ class BPReport(Answer):
     evening: GradeOut | None
     morning_hypertension: bool | None = Field(description="Morning average at or above 130 systolic or 80 diastolic; null without morning readings")
     morning_minus_evening: dict[str, float] | None
-    trend: dict[str, float] | None = Field(description="Average of the later half of the readings minus the earlier half, in the order given")
+    trend: dict[str, float] | None = Field(
+        description=(
+            "Average of the later half of the readings minus the earlier half, in the order given (with an odd "
+            "count the middle reading is left out); null with fewer than 4 readings"
+        )
+    )
     crisis_readings: int
     low_readings: int
     band_counts: dict[str, int]
-    urgent: bool
+    urgent: bool = Field(description="True when any reading is above 180 systolic or above 120 diastolic")
     what_to_do: list[str]
     summary_for_doctor: str
     sources: list[Source]
@@ -399,7 +408,7 @@ class GlucoseReport(Answer):
     estimated_hba1c: float
     estimated_hba1c_formula: str
     estimated_hba1c_caveat: str
-    urgent: bool
+    urgent: bool = Field(description="True when any reading is level 2 hypoglycaemia (below 54 mg/dL); level 1 events are counted, not flagged")
     summary_for_doctor: str
     sources: list[Source]
 
