@@ -105,6 +105,30 @@ async def test_convert_errors(client, params, parameter):
         assert body["errors"][0]["allowed"] == ["spot"] and "no cash rate for ZAR" in body["detail"]
 
 
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        # 1,000.5 JPY cannot be handed over; it used to be shown as 1,001 paid while 1,000.5 was converted
+        ({"amount": 1000.5, "cur": "JPY", "direction": "sell"}, "whole units only"),
+        ({"amount": 100.005, "cur": "USD"}, "at most 2 decimals"),
+        ({"amount": 0.5, "cur": "VND", "direction": "sell"}, "whole units only"),
+        ({"amount": "nan", "cur": "USD"}, "finite"),
+        ({"amount": "inf", "cur": "USD"}, "finite"),
+    ],
+)
+async def test_convert_refuses_amounts_it_would_round(client, params, message):
+    body = assert_problem(await client.get(f"{BASE}/fx/convert", params=params), 422, "amount")
+    assert message in body["detail"], body
+
+
+async def test_convert_accepts_amounts_at_the_currency_precision(client):
+    # 100.05 TWD / 31.89 (USD cash 本行賣出) = 3.1374 -> 3.14 USD; 1,001 JPY x 0.1942 = 194.3942 -> 194.39 TWD
+    body = (await client.get(f"{BASE}/fx/convert", params={"amount": 100.05, "cur": "USD"})).json()
+    assert body["pay"]["amount"] == 100.05 and body["get"] == {"currency": "USD", "amount": 3.14}
+    body = (await client.get(f"{BASE}/fx/convert", params={"amount": 1001, "cur": "JPY", "direction": "sell"})).json()
+    assert body["pay"]["amount"] == 1001.0 and body["get"] == {"currency": "TWD", "amount": 194.39}
+
+
 async def test_convert_unknown_currency_is_404(client):
     body = assert_problem(await client.get(f"{BASE}/fx/convert", params={"amount": 1, "cur": "XAU"}), 404)
     assert body["id"] == "XAU" and "JPY" in body["detail"]

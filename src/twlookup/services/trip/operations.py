@@ -384,8 +384,19 @@ def convert_currency(p: ConvertQuery) -> ConvertResult:
     bank's buying rate; for cash or spot."""
     data = TRIP_DATA.get()
     fx = _rate(data, p.cur)
+    amount = Decimal(str(p.amount))
+    pay_currency = "TWD" if p.direction == "buy" else fx.currency
+    places = logic.minor_units(pay_currency)
+    if logic.round_money(amount, pay_currency) != amount:
+        # A rounded amount would be converted while another is shown as paid: refuse instead.
+        raise InvalidParameter(
+            "amount",
+            f"{amount} {pay_currency} has more decimals than {pay_currency} uses "
+            f"({'whole units only' if places == 0 else f'at most {places} decimals'})",
+            {"decimals": places, "currency": pay_currency},
+        )
     try:
-        c = logic.convert(fx, p.direction, p.type, Decimal(str(p.amount)))
+        c = logic.convert(fx, p.direction, p.type, amount)
     except ValueError:
         raise InvalidParameter("type", f"Bank of Taiwan posts no {p.type} rate for {fx.currency}", fx.posted_types()) from None
     side = "本行賣出" if c.bank_side == "selling" else "本行買入"
