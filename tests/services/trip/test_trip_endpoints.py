@@ -189,7 +189,15 @@ async def test_japan_taxfree(client):
     assert body["customs_deadline_days"] == 90 and body["minimum_jpy_excluding_tax"] == 5000
     # ¥5,000 + 10% = ¥5,500, which holds ¥500 of tax; ¥10,800 at 8% holds ¥800
     assert [(e["price_including_tax_jpy"], e["refund_jpy"]) for e in body["examples"]] == [(5500, 500), (10800, 800)]
-    assert all(r["source"]["url"].startswith("https://www.mlit.go.jp/") for r in body["rules"])
+    assert all(r["source"]["url"].startswith(("https://www.mlit.go.jp/", "https://www.nta.go.jp/")) for r in body["rules"])
+    rules = {r["id"]: r for r in body["rules"]}
+    # Since 2023-04-01 eligibility is the status of residence (Temporary Visitor ...), not "entered less than six months ago"
+    assert "Temporary Visitor" in rules["who"]["detail"] and "six months" not in rules["who"]["detail"]
+    assert rules["who"]["source"]["url"] == "https://www.mlit.go.jp/kankocho/tax-free/reiwa4kaisei.html"
+    # only the buyer's own separate shipment ended; a shop shipping directly abroad is not ruled out
+    assert "2025-03-31" in rules["carry-only"]["detail"] and "ships an item abroad directly" in rules["carry-only"]["detail"]
+    assert {s["url"] for s in body["sources"]} >= {r["source"]["url"] for r in body["rules"]}
+    assert all("before any fee" in e["description"] for e in body["examples"])
     assert_sources(body["sources"])
     assert_problem(await client.get(f"{BASE}/japan-taxfree", params={"year": "2025"}), 422, "year")
 

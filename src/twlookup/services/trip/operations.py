@@ -197,13 +197,19 @@ def _taxfree(data: TripData, today: date) -> JapanTaxFree:
     minimum_incl = t.minimum_jpy + int(Decimal(t.minimum_jpy) * t.standard_rate)
     examples = [
         RefundExample(
-            description=f"The smallest qualifying spend at one shop in one day: ¥{t.minimum_jpy:,} before tax, paid with {int(t.standard_rate * 100)}% tax",
+            description=(
+                f"The smallest qualifying spend at one shop in one day: ¥{t.minimum_jpy:,} before tax, paid with "
+                f"{int(t.standard_rate * 100)}% tax. The refund is the tax paid, before any fee the shop or its refund operator deducts"
+            ),
             price_including_tax_jpy=minimum_incl,
             rate=float(t.standard_rate),
             refund_jpy=logic.tax_in_price(minimum_incl, t.standard_rate),
         ),
         RefundExample(
-            description=f"Food bought to take away at the reduced {int(t.reduced_rate * 100)}% rate, ¥10,800 including tax",
+            description=(
+                f"Food bought to take away at the reduced {int(t.reduced_rate * 100)}% rate, ¥10,800 including tax; "
+                "the refund before any fee"
+            ),
             price_including_tax_jpy=10_800,
             rate=float(t.reduced_rate),
             refund_jpy=logic.tax_in_price(10_800, t.reduced_rate),
@@ -222,9 +228,9 @@ def _taxfree(data: TripData, today: date) -> JapanTaxFree:
         standard_rate=float(t.standard_rate),
         reduced_rate=float(t.reduced_rate),
         reduced_applies_to=t.reduced_applies_to,
-        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=source(t.provenance)) for r in t.rules],
+        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=source(r.provenance)) for r in t.rules],
         examples=examples,
-        sources=dedupe([source(t.provenance), source(t.tax_provenance)]),
+        sources=dedupe([source(t.provenance), *(source(r.provenance) for r in t.rules), source(t.tax_provenance)]),
     )
 
 
