@@ -154,6 +154,9 @@ async def test_entry_japan_korea_vietnam(client):
     assert "e-arrival-card" in ids
     vn = (await client.get(f"{BASE}/entry", params={"country": "VN"})).json()
     assert {"visa-required", "e-visa"} <= {i["id"] for i in vn["items"]}
+    # the one visa-free route for a Taiwan passport: Phu Quoc only, up to 30 days
+    phu_quoc = next(i for i in vn["items"] if i["id"] == "phu-quoc-visa-free")
+    assert phu_quoc["requirement"] == "conditional" and "30 days" in phu_quoc["detail"] and "80/NQ-CP" in phu_quoc["detail"]
     for body in (jp, kr, vn):
         assert_sources(body["sources"])
         assert all(i["source"]["checked"] == "2026-11-22" for i in body["items"])
