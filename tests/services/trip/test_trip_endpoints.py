@@ -216,6 +216,8 @@ async def test_esim(client):
     body = (await client.get(f"{BASE}/esim/estimate", params={"days": 5})).json()
     assert (body["usage"], body["total_gb"], body["suggested_plan_gb"]) == ("moderate", 8.3, 10)
     assert body["usage_levels"] == {"light": 0.5, "moderate": 1.5, "heavy": 4.0} and "margin" in body["method"]
+    # the daily budgets are the service's assumption; the cited page only backs the video rates
+    assert "planning assumption" in body["method"]
     heavy = (await client.get(f"{BASE}/esim/estimate", params={"days": 90, "usage": "heavy"})).json()
     assert heavy["total_gb"] == 396.0 and heavy["suggested_plan_gb"] is None
     for params, parameter in [({}, "days"), ({"days": 0}, "days"), ({"days": 91}, "days"), ({"days": 3, "usage": "extreme"}, "usage")]:

@@ -75,7 +75,8 @@ SAMPLE_NOTE = (
 BOARD_NOTE = "Rates as Bank of Taiwan posted them; the bank changes them during the day, so check before you exchange."
 ESIM_METHOD = (
     "total = days x GB per day of the usage level, plus a {margin}% margin for updates and background sync, "
-    "rounded up to 0.1 GB; the suggested plan is the smallest of {sizes} GB that holds it."
+    "rounded up to 0.1 GB; the suggested plan is the smallest of {sizes} GB that holds it. The GB per day of each "
+    "level is this service's planning assumption, not a measurement; only the video rates per hour come from the cited source."
 )
 ROUNDING = "Half up to the currency's minor unit: 0 decimals for JPY, KRW and VND, 2 for TWD and the others."
 
