@@ -251,7 +251,10 @@ async def test_holidays_from_the_shared_calendar(client):
 
 async def test_booking(client):
     body = (await client.get(f"{BASE}/booking")).json()
-    assert body["count"] == 5 and {i["country"] for i in body["items"]} == {"JP", "KR", "VN", "TW"}
+    assert body["count"] == 6 and {i["country"] for i in body["items"]} == {"JP", "KR", "VN", "TW"}
+    # a January 2027 trip to Korea is booked now: the list must say a K-ETA may be needed by then
+    keta = next(i for i in body["items"] if i["id"] == "korea-k-eta-2027")
+    assert "2027-01-01" in keta["lead_time"] and "72 hours" in keta["lead_time"] and "2026-12-31" in keta["detail"]
     assert_sources(body["sources"])
 
 
@@ -327,7 +330,7 @@ async def test_export_directly(client):
     assert export["fx"]["count"] == 19 and [e["country"] for e in export["entry"]] == ["JP", "KR", "VN"]
     assert export["places"]["count"] == 12 and export["themeparks"]["count"] == 4
     assert [e["usage"] for e in export["esim_levels"]] == ["light", "moderate", "heavy"]
-    assert export["booking"]["count"] == 5 and export["holidays"]["years"]
+    assert export["booking"]["count"] == 6 and export["holidays"]["years"]
     assert_sources(export["sources"])
 
 
