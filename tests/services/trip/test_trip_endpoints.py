@@ -384,3 +384,42 @@ async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, set
     finally:
         get_settings.cache_clear()
         store_engine.configure(settings.database_url)
+
+
+async def test_history_download_updates_its_currency_only(tmp_path, monkeypatch, settings):
+    url = f"sqlite:///{tmp_path}/history.db"
+    ensure_ready(url, DEFAULT_DATA)
+    app = create_app(Settings(database_url=url, rate_limit_default="100000/minute", _env_file=None))
+    monkeypatch.setenv("TWLOOKUP_DATABASE_URL", url)
+    get_settings.cache_clear()
+    header = (
+        "資料日期,幣別,匯率,現金,即期,遠期10天,遠期30天,遠期60天,遠期90天,遠期120天,遠期150天,遠期180天,"
+        "匯率,現金,即期,遠期10天,遠期30天,遠期60天,遠期90天,遠期120天,遠期150天,遠期180天,"
+    )
+    forwards = ",".join(["0.00000"] * 7)
+    history = tmp_path / "USD_L6M.csv"
+    history.write_bytes(
+        (
+            "\ufeff" + header + "\r\n"
+            f"20261121,USD,本行買入,31.30000,31.65000,{forwards},本行賣出,31.97000,31.75000,{forwards},\r\n"
+            f"20261120,USD,本行買入,31.20000,31.55000,{forwards},本行賣出,31.87000,31.65000,{forwards},\r\n"
+        ).encode("utf-8")
+    )
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
+            # a one-currency history file used to replace the whole board: JPY, KRW and VND vanished
+            assert cli.main(["ingest", "trip.fx", str(history)]) == 0
+            board = (await c.get(f"{BASE}/fx")).json()
+            assert board["count"] == 19 and board["sample"] is True  # the other 18 are still the sample
+            usd = board["rates"][0]
+            assert (usd["currency"], usd["cash_sell"], usd["source"]["sample"]) == ("USD", 31.97, False)
+            assert usd["posted_at"] == "2026-11-21T00:00:00+08:00"
+            assert (await c.get(f"{BASE}/fx/convert", params={"amount": 1000, "cur": "JPY"})).status_code == 200
+            # the day board replaces everything; an older history file then cannot overwrite its USD
+            assert cli.main(["ingest", "trip.fx", str(FIXTURE)]) == 0
+            assert cli.main(["ingest", "trip.fx", str(history)]) == 1
+            usd = (await c.get(f"{BASE}/fx", params={"cur": "USD"})).json()["rates"][0]
+            assert usd["posted_at"] == "2026-11-22T16:00:00+08:00" and usd["cash_sell"] == 32.07
+    finally:
+        get_settings.cache_clear()
+        store_engine.configure(settings.database_url)
