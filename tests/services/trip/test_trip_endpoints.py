@@ -420,6 +420,11 @@ async def test_history_download_updates_its_currency_only(tmp_path, monkeypatch,
             assert cli.main(["ingest", "trip.fx", str(history)]) == 1
             usd = (await c.get(f"{BASE}/fx", params={"cur": "USD"})).json()["rates"][0]
             assert usd["posted_at"] == "2026-11-22T16:00:00+08:00" and usd["cash_sell"] == 32.07
+            # nor can yesterday's day board replace today's
+            older = tmp_path / "ExchangeRate@202611211600.csv"
+            older.write_bytes(FIXTURE.read_bytes())
+            assert cli.main(["ingest", "trip.fx", str(older)]) == 1
+            assert (await c.get(f"{BASE}/fx")).json()["posted_at"] == "2026-11-22T16:00:00+08:00"
     finally:
         get_settings.cache_clear()
         store_engine.configure(settings.database_url)

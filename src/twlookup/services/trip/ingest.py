@@ -24,7 +24,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.store.seed import replace_rows
@@ -148,7 +148,8 @@ def is_history_download(raw: bytes) -> bool:
 def import_fx(session: Session, path: Path) -> int:
     """Load the file's rates (the bank's own values, not sample).
 
-    A day board (ExchangeRate@...csv) is the whole board: it replaces the stored one. A history
+    A day board (ExchangeRate@...csv) is the whole board: it replaces the stored one, unless the
+    store already holds a board the bank posted later (an old file is refused). A history
     download holds one currency: it updates that currency only, and never puts an older rate over
     a newer one already imported, so loading /flcsv/0/L6M/USD does not wipe JPY, KRW or VND."""
     raw = path.read_bytes()
@@ -170,6 +171,9 @@ def import_fx(session: Session, path: Path) -> int:
             count += 1
         session.flush()
         return count
+    newest = session.scalar(select(func.max(FxRateRecord.posted_at)).where(FxRateRecord.sample.is_(False)))
+    if newest is not None and newest > posted:
+        raise ValueError(f"the store holds the bank's board posted {newest:%Y-%m-%d %H:%M}, newer than this file's {posted:%Y-%m-%d %H:%M}; not replaced")
     rows = [_record(r, i, posted) for i, r in enumerate(rates)]
     return replace_rows(session, FxRateRecord, rows)
 
