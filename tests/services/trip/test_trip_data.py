@@ -42,6 +42,10 @@ def test_sample_board_is_marked_and_well_formed():
             if buy is not None:
                 assert 0 < buy < sell, (r["currency"], kind)
         assert r["cash_buy"] is not None or r["spot_buy"] is not None
+    # the kinds the bank actually posts (its CSV shows 0 for the others): a sample must not invent a rate kind
+    posted = {r["currency"]: {k for k in ("cash", "spot") if r[f"{k}_buy"] is not None} for r in FX["rates"]}
+    assert {c for c, kinds in posted.items() if "cash" not in kinds} == {"ZAR", "SEK"}
+    assert {c for c, kinds in posted.items() if "spot" not in kinds} == {"PHP", "IDR", "KRW", "VND", "MYR"}
 
 
 def test_entry_rules_cover_the_three_countries_with_sources():

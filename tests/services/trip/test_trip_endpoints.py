@@ -105,6 +105,30 @@ async def test_convert_errors(client, params, parameter):
         assert body["errors"][0]["allowed"] == ["spot"] and "no cash rate for ZAR" in body["detail"]
 
 
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        # 1,000.5 JPY cannot be handed over; it used to be shown as 1,001 paid while 1,000.5 was converted
+        ({"amount": 1000.5, "cur": "JPY", "direction": "sell"}, "whole units only"),
+        ({"amount": 100.005, "cur": "USD"}, "at most 2 decimals"),
+        ({"amount": 0.5, "cur": "VND", "direction": "sell"}, "whole units only"),
+        ({"amount": "nan", "cur": "USD"}, "finite"),
+        ({"amount": "inf", "cur": "USD"}, "finite"),
+    ],
+)
+async def test_convert_refuses_amounts_it_would_round(client, params, message):
+    body = assert_problem(await client.get(f"{BASE}/fx/convert", params=params), 422, "amount")
+    assert message in body["detail"], body
+
+
+async def test_convert_accepts_amounts_at_the_currency_precision(client):
+    # 100.05 TWD / 31.89 (USD cash 本行賣出) = 3.1374 -> 3.14 USD; 1,001 JPY x 0.1942 = 194.3942 -> 194.39 TWD
+    body = (await client.get(f"{BASE}/fx/convert", params={"amount": 100.05, "cur": "USD"})).json()
+    assert body["pay"]["amount"] == 100.05 and body["get"] == {"currency": "USD", "amount": 3.14}
+    body = (await client.get(f"{BASE}/fx/convert", params={"amount": 1001, "cur": "JPY", "direction": "sell"})).json()
+    assert body["pay"]["amount"] == 1001.0 and body["get"] == {"currency": "TWD", "amount": 194.39}
+
+
 async def test_convert_unknown_currency_is_404(client):
     body = assert_problem(await client.get(f"{BASE}/fx/convert", params={"amount": 1, "cur": "XAU"}), 404)
     assert body["id"] == "XAU" and "JPY" in body["detail"]
@@ -130,6 +154,9 @@ async def test_entry_japan_korea_vietnam(client):
     assert "e-arrival-card" in ids
     vn = (await client.get(f"{BASE}/entry", params={"country": "VN"})).json()
     assert {"visa-required", "e-visa"} <= {i["id"] for i in vn["items"]}
+    # the one visa-free route for a Taiwan passport: Phu Quoc only, up to 30 days
+    phu_quoc = next(i for i in vn["items"] if i["id"] == "phu-quoc-visa-free")
+    assert phu_quoc["requirement"] == "conditional" and "30 days" in phu_quoc["detail"] and "80/NQ-CP" in phu_quoc["detail"]
     for body in (jp, kr, vn):
         assert_sources(body["sources"])
         assert all(i["source"]["checked"] == "2026-11-22" for i in body["items"])
@@ -165,7 +192,15 @@ async def test_japan_taxfree(client):
     assert body["customs_deadline_days"] == 90 and body["minimum_jpy_excluding_tax"] == 5000
     # ¥5,000 + 10% = ¥5,500, which holds ¥500 of tax; ¥10,800 at 8% holds ¥800
     assert [(e["price_including_tax_jpy"], e["refund_jpy"]) for e in body["examples"]] == [(5500, 500), (10800, 800)]
-    assert all(r["source"]["url"].startswith("https://www.mlit.go.jp/") for r in body["rules"])
+    assert all(r["source"]["url"].startswith(("https://www.mlit.go.jp/", "https://www.nta.go.jp/")) for r in body["rules"])
+    rules = {r["id"]: r for r in body["rules"]}
+    # Since 2023-04-01 eligibility is the status of residence (Temporary Visitor ...), not "entered less than six months ago"
+    assert "Temporary Visitor" in rules["who"]["detail"] and "six months" not in rules["who"]["detail"]
+    assert rules["who"]["source"]["url"] == "https://www.mlit.go.jp/kankocho/tax-free/reiwa4kaisei.html"
+    # only the buyer's own separate shipment ended; a shop shipping directly abroad is not ruled out
+    assert "2025-03-31" in rules["carry-only"]["detail"] and "ships an item abroad directly" in rules["carry-only"]["detail"]
+    assert {s["url"] for s in body["sources"]} >= {r["source"]["url"] for r in body["rules"]}
+    assert all("before any fee" in e["description"] for e in body["examples"])
     assert_sources(body["sources"])
     assert_problem(await client.get(f"{BASE}/japan-taxfree", params={"year": "2025"}), 422, "year")
 
@@ -181,6 +216,8 @@ async def test_esim(client):
     body = (await client.get(f"{BASE}/esim/estimate", params={"days": 5})).json()
     assert (body["usage"], body["total_gb"], body["suggested_plan_gb"]) == ("moderate", 8.3, 10)
     assert body["usage_levels"] == {"light": 0.5, "moderate": 1.5, "heavy": 4.0} and "margin" in body["method"]
+    # the daily budgets are the service's assumption; the cited page only backs the video rates
+    assert "planning assumption" in body["method"]
     heavy = (await client.get(f"{BASE}/esim/estimate", params={"days": 90, "usage": "heavy"})).json()
     assert heavy["total_gb"] == 396.0 and heavy["suggested_plan_gb"] is None
     for params, parameter in [({}, "days"), ({"days": 0}, "days"), ({"days": 91}, "days"), ({"days": 3, "usage": "extreme"}, "usage")]:
@@ -214,7 +251,10 @@ async def test_holidays_from_the_shared_calendar(client):
 
 async def test_booking(client):
     body = (await client.get(f"{BASE}/booking")).json()
-    assert body["count"] == 5 and {i["country"] for i in body["items"]} == {"JP", "KR", "VN", "TW"}
+    assert body["count"] == 6 and {i["country"] for i in body["items"]} == {"JP", "KR", "VN", "TW"}
+    # a January 2027 trip to Korea is booked now: the list must say a K-ETA may be needed by then
+    keta = next(i for i in body["items"] if i["id"] == "korea-k-eta-2027")
+    assert "2027-01-01" in keta["lead_time"] and "72 hours" in keta["lead_time"] and "2026-12-31" in keta["detail"]
     assert_sources(body["sources"])
 
 
@@ -290,7 +330,7 @@ async def test_export_directly(client):
     assert export["fx"]["count"] == 19 and [e["country"] for e in export["entry"]] == ["JP", "KR", "VN"]
     assert export["places"]["count"] == 12 and export["themeparks"]["count"] == 4
     assert [e["usage"] for e in export["esim_levels"]] == ["light", "moderate", "heavy"]
-    assert export["booking"]["count"] == 5 and export["holidays"]["years"]
+    assert export["booking"]["count"] == 6 and export["holidays"]["years"]
     assert_sources(export["sources"])
 
 
@@ -341,6 +381,50 @@ async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, set
         bad.write_text("幣別,匯率,現金,即期\nUSD,1\n", encoding="utf-8")
         assert cli.main(["ingest", "trip.fx", str(bad)]) == 1
         assert cli.main(["ingest", "trip.nope", str(FIXTURE)]) == 2
+    finally:
+        get_settings.cache_clear()
+        store_engine.configure(settings.database_url)
+
+
+async def test_history_download_updates_its_currency_only(tmp_path, monkeypatch, settings):
+    url = f"sqlite:///{tmp_path}/history.db"
+    ensure_ready(url, DEFAULT_DATA)
+    app = create_app(Settings(database_url=url, rate_limit_default="100000/minute", _env_file=None))
+    monkeypatch.setenv("TWLOOKUP_DATABASE_URL", url)
+    get_settings.cache_clear()
+    header = (
+        "資料日期,幣別,匯率,現金,即期,遠期10天,遠期30天,遠期60天,遠期90天,遠期120天,遠期150天,遠期180天,"
+        "匯率,現金,即期,遠期10天,遠期30天,遠期60天,遠期90天,遠期120天,遠期150天,遠期180天,"
+    )
+    forwards = ",".join(["0.00000"] * 7)
+    history = tmp_path / "USD_L6M.csv"
+    history.write_bytes(
+        (
+            "\ufeff" + header + "\r\n"
+            f"20261121,USD,本行買入,31.30000,31.65000,{forwards},本行賣出,31.97000,31.75000,{forwards},\r\n"
+            f"20261120,USD,本行買入,31.20000,31.55000,{forwards},本行賣出,31.87000,31.65000,{forwards},\r\n"
+        ).encode("utf-8")
+    )
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
+            # a one-currency history file used to replace the whole board: JPY, KRW and VND vanished
+            assert cli.main(["ingest", "trip.fx", str(history)]) == 0
+            board = (await c.get(f"{BASE}/fx")).json()
+            assert board["count"] == 19 and board["sample"] is True  # the other 18 are still the sample
+            usd = board["rates"][0]
+            assert (usd["currency"], usd["cash_sell"], usd["source"]["sample"]) == ("USD", 31.97, False)
+            assert usd["posted_at"] == "2026-11-21T00:00:00+08:00"
+            assert (await c.get(f"{BASE}/fx/convert", params={"amount": 1000, "cur": "JPY"})).status_code == 200
+            # the day board replaces everything; an older history file then cannot overwrite its USD
+            assert cli.main(["ingest", "trip.fx", str(FIXTURE)]) == 0
+            assert cli.main(["ingest", "trip.fx", str(history)]) == 1
+            usd = (await c.get(f"{BASE}/fx", params={"cur": "USD"})).json()["rates"][0]
+            assert usd["posted_at"] == "2026-11-22T16:00:00+08:00" and usd["cash_sell"] == 32.07
+            # nor can yesterday's day board replace today's
+            older = tmp_path / "ExchangeRate@202611211600.csv"
+            older.write_bytes(FIXTURE.read_bytes())
+            assert cli.main(["ingest", "trip.fx", str(older)]) == 1
+            assert (await c.get(f"{BASE}/fx")).json()["posted_at"] == "2026-11-22T16:00:00+08:00"
     finally:
         get_settings.cache_clear()
         store_engine.configure(settings.database_url)

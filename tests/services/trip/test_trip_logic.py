@@ -172,3 +172,32 @@ def test_history_download_takes_the_newest_date_and_big5_is_read():
     assert posted == datetime(2026, 11, 20) and len(rates) == 1 and rates[0].cash_buy == D("31.3")
     with pytest.raises(ValueError, match="file name says 2026-11-22 but its newest 資料日期 is 2026-11-20"):
         parse_bot_csv(text.encode("utf-8"), NAME)
+
+
+# Rows copied from the bank's own files: the day board of 2026-10-09 (as mirrored in
+# ChesleyLo/DownloadBankOfTaiwanExchangeRate, data/history/bot-xrt-2026-10-09.csv, no BOM, LF)
+# and the history download /flcsv/0/L6M/USD (BOM, CRLF, a trailing comma after the header too).
+REAL_DAY = (
+    HEADER + "\n"
+    "SEK,本行買入,0.00000,3.13000,3.13900,3.13600,3.13500,3.13400,3.13200,3.13100,3.12900,本行賣出,0.00000,3.25000,3.24000,3.24000,3.23900,3.24000,3.23900,3.23800,3.23700,\n"
+    "THB,本行買入,0.82180,0.93220,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,本行賣出,1.01180,0.97820,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,\n"
+    "KRW,本行買入,0.02202,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,本行賣出,0.02592,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,\n"
+)
+REAL_HISTORY = (
+    "\ufeff資料日期," + HEADER + ",\r\n"
+    "20260612,USD,本行買入,31.23000,31.58000,31.56700,31.52500,31.46600,31.41000,31.35400,31.29600,31.24000,本行賣出,31.90000,31.68000,31.67100,31.63400,31.58300,31.53400,31.48400,31.43700,31.38000,\r\n"
+)
+
+
+def test_rows_from_the_banks_real_files():
+    posted, rates = parse_bot_csv(REAL_DAY.encode("utf-8"), "ExchangeRate@202610091600.csv")
+    by = {r.currency: r for r in rates}
+    assert posted == datetime(2026, 10, 9, 16, 0)
+    assert (by["SEK"].cash_buy, by["SEK"].cash_sell, by["SEK"].spot_buy, by["SEK"].spot_sell) == (None, None, D("3.13000"), D("3.25000"))
+    assert (by["THB"].cash_sell, by["THB"].spot_buy, by["THB"].spot_sell) == (D("1.01180"), D("0.93220"), D("0.97820"))
+    assert (by["KRW"].cash_buy, by["KRW"].cash_sell, by["KRW"].spot_buy) == (D("0.02202"), D("0.02592"), None)
+    # 10,000 TWD for won banknotes at that day's cash selling rate: 10,000 / 0.02592 = 385,802.47 -> 385,802 KRW
+    krw = logic.FxRate("KRW", None, by["KRW"].cash_buy, by["KRW"].cash_sell, None, None, posted, PROV)
+    assert logic.convert(krw, "buy", "cash", D(10000)).get_amount == D(385802)
+    posted, rates = parse_bot_csv(REAL_HISTORY.encode("utf-8"), "USD_L6M.csv")
+    assert posted == datetime(2026, 6, 12) and (rates[0].cash_buy, rates[0].spot_sell) == (D("31.23000"), D("31.68000"))

@@ -90,7 +90,8 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     rows.append(_record("taxfree", "parameters", len(rows), _json(tax["parameters"]), tax["parameters"], tax))
     rows.append(_record("taxfree", "consumption-tax", len(rows), _json(tax["consumption_tax"]), tax["consumption_tax"], tax))
     for rule in tax["rules"]:
-        rows.append(_record("taxfree-rule", rule["id"], len(rows), _json(rule), tax["regime"], tax))
+        # A rule cites its own page where it names one, else the regime's.
+        rows.append(_record("taxfree-rule", rule["id"], len(rows), _json(rule), rule if "source" in rule else tax["regime"], tax))
     parks = load_yaml(folder / "themeparks.yaml")
     for park in parks["parks"]:
         rows.append(_record("themepark", park["id"], len(rows), _json(park), park, parks))
@@ -187,7 +188,7 @@ def _load(session: Session) -> TripData:
         int(params.body["minimum_jpy_excluding_tax"]), int(params.body["customs_deadline_days"]),
         int(params.body["high_value_unit_jpy_excluding_tax"]), Decimal(str(ctax.body["standard_rate"])),
         Decimal(str(ctax.body["reduced_rate"])), ctax.body["reduced_applies_to"],
-        tuple(TaxFreeRule(g.body["id"], g.body["title"], g.body["detail"]) for g in by_kind.get("taxfree-rule", [])),
+        tuple(TaxFreeRule(g.body["id"], g.body["title"], g.body["detail"], _prov(g)) for g in by_kind.get("taxfree-rule", [])),
         _prov(regime), _prov(ctax),
     )  # fmt: skip
     esim = by_kind["esim"][0]

@@ -10,7 +10,8 @@ Layout (UTF-8 with a BOM; older downloads Big5), 21 columns, a trailing comma on
 Column 0 is the currency code, 1 the marker 本行買入 (bank buys), 2 cash and 3 spot buying;
 11 the marker 本行賣出 (bank sells), 12 cash and 13 spot selling. A rate the bank does not post
 is 0 (or '-'). The history download (/flcsv/0/L3M/USD ...) puts a 資料日期 (YYYYMMDD) column
-first; its newest date's rows are taken, and that date gives the posting day.
+first; its newest date's rows are taken, and that date gives the posting day. A day board replaces
+the stored board; a history file (one currency) updates only its currency.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.store.seed import replace_rows
@@ -137,27 +139,60 @@ def parse_bot_csv(raw: bytes, filename: str) -> tuple[datetime, list[ParsedRate]
     return posted, out
 
 
+def is_history_download(raw: bytes) -> bool:
+    """The history download (one currency, dated rows) rather than the whole day board."""
+    first = _decode(raw).lstrip("\ufeff").split(",", 1)[0].strip()
+    return first == "資料日期"
+
+
 def import_fx(session: Session, path: Path) -> int:
-    """Replace the stored board with the file's rates (the bank's own values, not sample)."""
-    posted, rates = parse_bot_csv(path.read_bytes(), path.name)
-    rows = [
-        FxRateRecord(
-            currency=r.currency,
-            position=i,
-            name_zh=NAMES.get(r.currency),
-            cash_buy=_float(r.cash_buy),
-            cash_sell=_float(r.cash_sell),
-            spot_buy=_float(r.spot_buy),
-            spot_sell=_float(r.spot_sell),
-            posted_at=posted,
-            source=BOARD_URL,
-            source_title=BOARD_TITLE,
-            checked=posted.date(),
-            sample=False,
-        )
-        for i, r in enumerate(rates)
-    ]
+    """Load the file's rates (the bank's own values, not sample).
+
+    A day board (ExchangeRate@...csv) is the whole board: it replaces the stored one, unless the
+    store already holds a board the bank posted later (an old file is refused). A history
+    download holds one currency: it updates that currency only, and never puts an older rate over
+    a newer one already imported, so loading /flcsv/0/L6M/USD does not wipe JPY, KRW or VND."""
+    raw = path.read_bytes()
+    posted, rates = parse_bot_csv(raw, path.name)
+    if is_history_download(raw):
+        stored = {r.currency: r for r in session.scalars(select(FxRateRecord))}
+        next_position = max((r.position for r in stored.values()), default=-1) + 1
+        count = 0
+        for r in rates:
+            old = stored.get(r.currency)
+            if old is not None and not old.sample and old.posted_at > posted:
+                raise ValueError(
+                    f"{r.currency}: the store holds the bank's rate posted {old.posted_at:%Y-%m-%d %H:%M}, "
+                    f"newer than this file's {posted:%Y-%m-%d}; not replaced"
+                )
+            position = old.position if old is not None else next_position
+            next_position += old is None
+            session.merge(_record(r, position, posted))
+            count += 1
+        session.flush()
+        return count
+    newest = session.scalar(select(func.max(FxRateRecord.posted_at)).where(FxRateRecord.sample.is_(False)))
+    if newest is not None and newest > posted:
+        raise ValueError(f"the store holds the bank's board posted {newest:%Y-%m-%d %H:%M}, newer than this file's {posted:%Y-%m-%d %H:%M}; not replaced")
+    rows = [_record(r, i, posted) for i, r in enumerate(rates)]
     return replace_rows(session, FxRateRecord, rows)
+
+
+def _record(r: ParsedRate, position: int, posted: datetime) -> FxRateRecord:
+    return FxRateRecord(
+        currency=r.currency,
+        position=position,
+        name_zh=NAMES.get(r.currency),
+        cash_buy=_float(r.cash_buy),
+        cash_sell=_float(r.cash_sell),
+        spot_buy=_float(r.spot_buy),
+        spot_sell=_float(r.spot_sell),
+        posted_at=posted,
+        source=BOARD_URL,
+        source_title=BOARD_TITLE,
+        checked=posted.date(),
+        sample=False,
+    )
 
 
 def _float(value: Decimal | None) -> float | None:

@@ -159,6 +159,7 @@ class TaxFreeRule:
     id: str
     title: str
     detail: str
+    provenance: Provenance
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,8 @@ SAMPLE_NOTE = (
 BOARD_NOTE = "Rates as Bank of Taiwan posted them; the bank changes them during the day, so check before you exchange."
 ESIM_METHOD = (
     "total = days x GB per day of the usage level, plus a {margin}% margin for updates and background sync, "
-    "rounded up to 0.1 GB; the suggested plan is the smallest of {sizes} GB that holds it."
+    "rounded up to 0.1 GB; the suggested plan is the smallest of {sizes} GB that holds it. The GB per day of each "
+    "level is this service's planning assumption, not a measurement; only the video rates per hour come from the cited source."
 )
 ROUNDING = "Half up to the currency's minor unit: 0 decimals for JPY, KRW and VND, 2 for TWD and the others."
 
@@ -197,13 +198,19 @@ def _taxfree(data: TripData, today: date) -> JapanTaxFree:
     minimum_incl = t.minimum_jpy + int(Decimal(t.minimum_jpy) * t.standard_rate)
     examples = [
         RefundExample(
-            description=f"The smallest qualifying spend at one shop in one day: ¥{t.minimum_jpy:,} before tax, paid with {int(t.standard_rate * 100)}% tax",
+            description=(
+                f"The smallest qualifying spend at one shop in one day: ¥{t.minimum_jpy:,} before tax, paid with "
+                f"{int(t.standard_rate * 100)}% tax. The refund is the tax paid, before any fee the shop or its refund operator deducts"
+            ),
             price_including_tax_jpy=minimum_incl,
             rate=float(t.standard_rate),
             refund_jpy=logic.tax_in_price(minimum_incl, t.standard_rate),
         ),
         RefundExample(
-            description=f"Food bought to take away at the reduced {int(t.reduced_rate * 100)}% rate, ¥10,800 including tax",
+            description=(
+                f"Food bought to take away at the reduced {int(t.reduced_rate * 100)}% rate, ¥10,800 including tax; "
+                "the refund before any fee"
+            ),
             price_including_tax_jpy=10_800,
             rate=float(t.reduced_rate),
             refund_jpy=logic.tax_in_price(10_800, t.reduced_rate),
@@ -222,9 +229,9 @@ def _taxfree(data: TripData, today: date) -> JapanTaxFree:
         standard_rate=float(t.standard_rate),
         reduced_rate=float(t.reduced_rate),
         reduced_applies_to=t.reduced_applies_to,
-        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=source(t.provenance)) for r in t.rules],
+        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=source(r.provenance)) for r in t.rules],
         examples=examples,
-        sources=dedupe([source(t.provenance), source(t.tax_provenance)]),
+        sources=dedupe([source(t.provenance), *(source(r.provenance) for r in t.rules), source(t.tax_provenance)]),
     )
 
 
@@ -384,8 +391,19 @@ def convert_currency(p: ConvertQuery) -> ConvertResult:
     bank's buying rate; for cash or spot."""
     data = TRIP_DATA.get()
     fx = _rate(data, p.cur)
+    amount = Decimal(str(p.amount))
+    pay_currency = "TWD" if p.direction == "buy" else fx.currency
+    places = logic.minor_units(pay_currency)
+    if logic.round_money(amount, pay_currency) != amount:
+        # A rounded amount would be converted while another is shown as paid: refuse instead.
+        raise InvalidParameter(
+            "amount",
+            f"{amount} {pay_currency} has more decimals than {pay_currency} uses "
+            f"({'whole units only' if places == 0 else f'at most {places} decimals'})",
+            {"decimals": places, "currency": pay_currency},
+        )
     try:
-        c = logic.convert(fx, p.direction, p.type, Decimal(str(p.amount)))
+        c = logic.convert(fx, p.direction, p.type, amount)
     except ValueError:
         raise InvalidParameter("type", f"Bank of Taiwan posts no {p.type} rate for {fx.currency}", fx.posted_types()) from None
     side = "本行賣出" if c.bank_side == "selling" else "本行買入"

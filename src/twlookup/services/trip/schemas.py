@@ -41,7 +41,13 @@ class FxQuery(Params):
 
 class ConvertQuery(Params):
     amount: float = Field(
-        gt=0, le=MAX_AMOUNT, description="What you hand over: TWD when direction=buy, the foreign currency when direction=sell"
+        gt=0,
+        le=MAX_AMOUNT,
+        allow_inf_nan=False,
+        description=(
+            "What you hand over: TWD when direction=buy, the foreign currency when direction=sell; "
+            "no more decimals than that currency uses (whole units for JPY, KRW, VND; 2 decimals otherwise)"
+        ),
     )
     cur: CurrencyCode
     direction: Literal["buy", "sell"] = Field(
