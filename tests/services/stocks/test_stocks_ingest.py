@@ -44,6 +44,16 @@ def test_parse_tpex_daily_close_quotes():
     assert by_code["3324"].change == Decimal("25.00") and by_code["3363"].change == Decimal("-1.50")
 
 
+@pytest.mark.parametrize("marker", ["除息", "除權", "除權息 ", "X0.00"])
+def test_parse_keeps_an_ex_dividend_day_with_its_change_unknown(marker):
+    """TPEx writes 除息/除權/除權息 in Change on an ex-dividend or ex-rights day, TWSE marks the change "X"
+    (not compared): the close is real and kept, the change is unknown, and the file still imports."""
+    row = {"Date": "1151120", "SecuritiesCompanyCode": "3324", "CompanyName": "雙鴻", "Close": "1015.00", "Change": marker}
+    feed, closes = parse(json.dumps([row]).encode(), FOLLOWED)
+    assert feed.market == "TPEx" and len(closes) == 1
+    assert closes[0].close == Decimal("1015.00") and closes[0].change is None
+
+
 def rows(**changes):
     row = {"Date": "1151123", "Code": "2382", "Name": "廣達", "ClosingPrice": "259.50", "Change": "-2.5000"}
     row.update(changes)
