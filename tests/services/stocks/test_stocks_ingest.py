@@ -122,6 +122,9 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
         asus = next(m for m in theme["members"] if m["code"] == "2357")
         assert asus["latest"]["date"] == "2026-11-20"  # no trade on the 23rd: the previous close stands
         assert theme["stats"]["latest_date"] == "2026-11-23"
+        # the 23rd's counts: 2317 +3, 2382 -2.5, 6669 0, 3231 not in the file, 2357 no trade -> both left out
+        stats = theme["stats"]
+        assert (stats["advancing"], stats["declining"], stats["unchanged"], stats["not_compared"]) == (1, 1, 1, 2)
         etf = (await client.get("/stocks/api/etf/0056")).json()["etf"]
         assert etf["latest"]["close"] == 36.6 and etf["estimate_2027"]["price"] == 36.6
 

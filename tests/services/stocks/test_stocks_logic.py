@@ -160,18 +160,26 @@ def test_income_plan_credit_is_capped_and_tiny_budget_buys_nothing():
 
 
 def test_theme_stats_counts_and_average():
-    theme = logic.Theme("t", "T", "T", "", tuple(logic.Member(c, "", PROV) for c in ("A", "B", "C", "D")), PROV)
+    """All on the theme's latest day (2026-11-20): A +1/100 = +1.00%, B -1/100 = -1.00%, F 0/60 = 0.00%,
+    G +0.3/60 = +0.50%; mean (1 - 1 + 0 + 0.5) / 4 = 0.125 -> 0.13. C last traded on the 19th and E's
+    change is an ex-dividend marker: neither is counted as up, down or unchanged, nor averaged. D has no close."""
+    codes = ("A", "B", "C", "D", "E", "F", "G")
+    theme = logic.Theme("t", "T", "T", "", tuple(logic.Member(c, "", PROV) for c in codes), PROV)
     market = logic.Market(
         securities={},
         themes={"t": theme},
         etfs={},
         closes={
-            "A": [close("A", "101", "1")],  # +1 / 100 = +1.00%
-            "B": [close("B", "99", "-1", prov=SAMPLE)],  # -1 / 100 = -1.00%
-            "C": [close("C", "50", "0", day=date(2026, 11, 19))],
+            "A": [close("A", "101", "1")],
+            "B": [close("B", "99", "-1", prov=SAMPLE)],
+            "C": [close("C", "50", "5", day=date(2026, 11, 19))],  # stale: a +11% day that is not the 20th's
+            "E": [close("E", "80", None)],
+            "F": [close("F", "60", "0")],
+            "G": [close("G", "60.3", "0.3")],
         },
         deductions=DEDUCTIONS,
     )
     stats = logic.theme_stats(theme, market)
-    assert (stats.count, stats.advancing, stats.declining, stats.unchanged, stats.without_close) == (4, 1, 1, 1, 1)
-    assert stats.average_change_pct == D("0.00") and stats.latest_date == date(2026, 11, 20) and stats.sample
+    assert (stats.count, stats.advancing, stats.declining, stats.unchanged) == (7, 2, 1, 1)
+    assert (stats.without_close, stats.not_compared) == (1, 2)
+    assert stats.average_change_pct == D("0.13") and stats.latest_date == date(2026, 11, 20) and stats.sample

@@ -144,16 +144,22 @@ class ThemeStats:
     declining: int
     unchanged: int
     without_close: int
-    average_change_pct: Decimal | None  # mean of the members' percentage changes on their latest close
+    not_compared: int  # a close, but not on latest_date (no trade that day) or with no comparable change
+    average_change_pct: Decimal | None  # mean of the compared members' percentage changes on latest_date
     latest_date: date | None
     sample: bool
 
 
 def theme_stats(theme: Theme, market: Market) -> ThemeStats:
+    """Advancing, declining and unchanged members and their average change, all on one trading day:
+    the theme's latest date. A member whose latest close is older (it did not trade that day) or
+    whose change the exchange did not report (ex-dividend marker) is counted as not compared."""
     closes = [market.latest(m.code) for m in theme.members]
     known = [c for c in closes if c is not None]
-    pcts = [c.change_pct for c in known if c.change_pct is not None]
-    changes = [c.change for c in known if c.change is not None]
+    latest_date = max((c.date for c in known), default=None)
+    compared = [c for c in known if c.date == latest_date and c.change is not None and c.change_pct is not None]
+    pcts = [c.change_pct for c in compared if c.change_pct is not None]
+    changes = [c.change for c in compared if c.change is not None]
     average = (sum(pcts, Decimal(0)) / len(pcts)).quantize(CENT, ROUND_HALF_UP) if pcts else None
     return ThemeStats(
         count=len(theme.members),
@@ -161,8 +167,9 @@ def theme_stats(theme: Theme, market: Market) -> ThemeStats:
         declining=sum(1 for ch in changes if ch < 0),
         unchanged=sum(1 for ch in changes if ch == 0),
         without_close=len(closes) - len(known),
+        not_compared=len(known) - len(compared),
         average_change_pct=average,
-        latest_date=max((c.date for c in known), default=None),
+        latest_date=latest_date,
         sample=any(c.provenance.sample for c in known),
     )
 

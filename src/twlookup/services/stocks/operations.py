@@ -92,6 +92,7 @@ def stats_out(s: logic.ThemeStats) -> ThemeStatsOut:
         declining=s.declining,
         unchanged=s.unchanged,
         without_close=s.without_close,
+        not_compared=s.not_compared,
         average_change_pct=None if s.average_change_pct is None else float(s.average_change_pct),
         latest_date=s.latest_date,
     )
