@@ -181,6 +181,10 @@ async def test_pro_income_plan_directly(client):
     assert body["income_2027"] == pytest.approx(sum(line["income_2027"] for line in body["lines"]))
     assert body["invested"] + body["leftover"] == pytest.approx(300000)
     assert body["nhi"]["rate"] == 0.0211 and body["nhi"]["threshold"] == 20000 and body["nhi"]["sources"]
+    assert body["nhi"]["proposed_yearly_cap"] == 50_000_000 and "not in force" in body["nhi"]["note"] + str(body["assumptions"])
+    expected_yearly = round(body["income_2027"] * 0.0211) if body["income_2027"] >= 20000 else 0
+    assert body["nhi"]["premium_2027_if_yearly"] == expected_yearly
+    assert any("dot.gov.tw" in s["url"] for s in body["income_tax"]["sources"])  # the Ministry of Finance's own page
     tax = body["income_tax"]
     assert (tax["credit_rate"], tax["credit_cap"], tax["separate_rate"]) == (0.085, 80000, 0.28)
     assert tax["credit_option"] == round(body["income_2027"] * 0.085)

@@ -12,7 +12,7 @@ from twlookup.services.stocks import logic
 PROV = logic.Provenance("https://example.test/source", None, date(2026, 11, 22))
 SAMPLE = logic.Provenance("https://example.test/sample", None, date(2026, 11, 22), sample=True)
 DEDUCTIONS = logic.Deductions(
-    nhi_rate=D("0.0211"), nhi_threshold=D(20000), nhi_cap=D(10_000_000),
+    nhi_rate=D("0.0211"), nhi_threshold=D(20000), nhi_cap=D(10_000_000), nhi_proposed_yearly_cap=D(50_000_000),
     credit_rate=D("0.085"), credit_cap=D(80000), separate_rate=D("0.28"),
     nhi_note="", tax_note="", nhi_sources=(), tax_sources=(), checked=date(2026, 11, 22),
 )  # fmt: skip
@@ -130,6 +130,7 @@ def test_income_plan_two_etfs_hand_worked():
     assert plan.invested == D("99940.50") and plan.leftover == D("59.50")
     assert plan.income_2027 == D("8327.32")
     assert plan.nhi_premium == 0 and plan.income_after_nhi == D("8327.32")
+    assert plan.nhi_premium_if_yearly == 0  # even the year's total is under NT$20,000
     assert plan.tax_credit_option == D(708) and plan.separate_tax_option == D(2332)
     assert plan.yield_on_cost_pct == D("8.33")
 
@@ -147,6 +148,16 @@ def test_income_plan_with_supplementary_premium():
     assert line.nhi_premium == D(2122) and plan.nhi_premium == D(2122)
     assert plan.income_2027 == D("100492.19") and plan.income_after_nhi == D("98370.19")
     assert plan.tax_credit_option == D(8542) and plan.separate_tax_option == D(28138)
+    assert plan.nhi_premium_if_yearly == D(2120)  # proposed per-year rule: 100,492.19 x 2.11% = 2,120.39 -> 2,120
+
+
+def test_income_plan_yearly_rule_charges_payments_each_under_the_threshold():
+    """NT$300,000 in 0056 at 36.50: 8,219 units; payouts 8,219 x 1.07 = 8,794.33 and 8,219 x 0.866 = 7,117.65
+    three times, each under NT$20,000, so no premium under today's per-payment rule. The year's total
+    8,794.33 + 21,352.95 = 30,147.28 reaches NT$20,000: under the proposed per-year rule 636.11 -> 636."""
+    plan = logic.income_plan(D(300_000), [(E0056, close("0056", "36.50"), logic.estimate(E0056))], DEDUCTIONS)  # type: ignore[list-item]
+    assert plan.lines[0].units == 8219 and plan.income_2027 == D("30147.28")
+    assert plan.nhi_premium == 0 and plan.nhi_premium_if_yearly == D(636)
 
 
 def test_income_plan_credit_is_capped_and_tiny_budget_buys_nothing():

@@ -129,6 +129,7 @@ def _load(session: Session) -> logic.Market:
         nhi_rate=Decimal(nhi.params["rate"]),
         nhi_threshold=Decimal(nhi.params["threshold"]),
         nhi_cap=Decimal(nhi.params["cap_per_payment"]),
+        nhi_proposed_yearly_cap=Decimal(nhi.params["proposed_yearly_cap"]),
         credit_rate=Decimal(tax.params["credit_rate"]),
         credit_cap=Decimal(tax.params["credit_cap"]),
         separate_rate=Decimal(tax.params["separate_rate"]),

@@ -83,6 +83,7 @@ class Deductions:
     nhi_rate: Decimal
     nhi_threshold: Decimal
     nhi_cap: Decimal
+    nhi_proposed_yearly_cap: Decimal  # cap of the proposed per-year rule (not in force)
     credit_rate: Decimal
     credit_cap: Decimal
     separate_rate: Decimal
@@ -267,6 +268,7 @@ class Plan:
     leftover: Decimal
     income_2027: Decimal
     nhi_premium: Decimal
+    nhi_premium_if_yearly: Decimal  # under the proposed per-year rule, should it apply to 2027
     income_after_nhi: Decimal
     tax_credit_option: Decimal  # 8.5% credit (capped) if dividends join consolidated income
     separate_tax_option: Decimal  # 28% tax if dividends are taxed separately
@@ -278,6 +280,13 @@ def nhi_premium(payout: Decimal, d: Deductions) -> Decimal:
     if payout < d.nhi_threshold:
         return Decimal(0)
     return (min(payout, d.nhi_cap) * d.nhi_rate).quantize(Decimal(1), ROUND_HALF_UP)
+
+
+def nhi_premium_if_yearly(income: Decimal, d: Deductions) -> Decimal:
+    """The proposed (not in force) per-year rule: 2.11% of the year's total when it reaches the threshold."""
+    if income < d.nhi_threshold:
+        return Decimal(0)
+    return (min(income, d.nhi_proposed_yearly_cap) * d.nhi_rate).quantize(Decimal(1), ROUND_HALF_UP)
 
 
 def income_plan(budget: Decimal, picks: list[tuple[Etf, Close, Estimate]], d: Deductions) -> Plan:
@@ -313,6 +322,7 @@ def income_plan(budget: Decimal, picks: list[tuple[Etf, Close, Estimate]], d: De
         leftover=budget - invested,
         income_2027=income,
         nhi_premium=premium,
+        nhi_premium_if_yearly=nhi_premium_if_yearly(income, d),
         income_after_nhi=income - premium,
         tax_credit_option=min(income * d.credit_rate, d.credit_cap).quantize(Decimal(1), ROUND_HALF_UP),
         separate_tax_option=(income * d.separate_rate).quantize(Decimal(1), ROUND_HALF_UP),

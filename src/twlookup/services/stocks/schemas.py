@@ -264,6 +264,11 @@ class NhiOut(BaseModel):
     threshold: float = Field(description="A single payment of this much or more is charged")
     cap_per_payment: float
     premium_2027: float = Field(description="Upper bound for this plan: the whole payout treated as dividend income")
+    premium_2027_if_yearly: float = Field(
+        description="The same under the health ministry's proposed per-year rule (not in force on the checked date): "
+        "2.11% of the year's total when it reaches the threshold, base capped at proposed_yearly_cap"
+    )
+    proposed_yearly_cap: float
     note: str
     sources: list[Source]
 
