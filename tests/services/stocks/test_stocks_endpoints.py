@@ -221,3 +221,24 @@ async def test_mcp_official_client(live_url):
         assert not result.is_error and result.structured_content["id"] == "liquid-cooling"
         bad = await mcp.call_tool("get_stock", {"code": "9999"})
         assert bad.is_error and "9999" in bad.content[0].text
+
+
+async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client, monkeypatch):
+    """70 trading days in the store: the stock endpoint lists the latest 60, oldest first (spec limit)."""
+    from dataclasses import replace
+    from datetime import date, timedelta
+    from decimal import Decimal
+
+    from twlookup.services.stocks import logic, operations
+
+    market = operations.MARKET.get()
+    prov = logic.Provenance("https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL", None, date(2026, 11, 22))
+    days = [date(2026, 8, 3) + timedelta(days=i) for i in range(200)]
+    days = [d for d in days if d.weekday() < 5][:70]
+    series = [logic.Close("2382", d, Decimal(200 + i), Decimal(1), "TWSE", prov) for i, d in enumerate(days)]
+    longer = replace(market, closes={**market.closes, "2382": series})
+    monkeypatch.setattr(operations.MARKET, "get", lambda: longer)
+    body = (await client.get(f"{BASE}/stock/2382")).json()
+    assert body["days"] == 60 and len(body["closes"]) == 60
+    assert body["closes"][0]["date"] == days[10].isoformat() and body["closes"][-1]["date"] == days[-1].isoformat()
+    assert body["latest"]["close"] == 269.0 and body["sample"] is False
