@@ -114,8 +114,9 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
         assert stock["latest"] == {
             "date": "2026-11-23", "close": 259.5, "change": -2.5, "change_pct": -0.95, "market": "TWSE", "sample": False,
         }  # fmt: skip
-        assert stock["market"] == "TWSE" and stock["closes"][-2]["sample"] is True  # older days stay sample
-        assert stock["sample"] is True and any("STOCK_DAY_ALL" in s["url"] for s in stock["close_sources"])
+        # the made-up sample days of 2382 are gone: its series holds only the real close
+        assert stock["market"] == "TWSE" and stock["days"] == 1 and stock["sample"] is False
+        assert [s["url"] for s in stock["close_sources"]] == ["https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL"]
         otc = (await client.get("/stocks/api/stock/3324")).json()
         assert otc["market"] == "TPEx" and otc["latest"]["close"] == 1015.0
         theme = (await client.get("/stocks/api/themes/ai-server")).json()
@@ -132,6 +133,9 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
         assert main(["seed"]) == 0
         stock = (await client.get("/stocks/api/stock/2382")).json()
         assert stock["latest"]["date"] == "2026-11-23" and stock["latest"]["sample"] is False
+        assert stock["days"] == 1 and stock["sample"] is False  # no sample day came back
+        asus = (await client.get("/stocks/api/stock/2357")).json()
+        assert asus["sample"] is True and asus["days"] == 10  # not traded in the files: still the sample
 
 
 def test_cli_ingest_reports_a_bad_file(own_store, tmp_path, capsys):

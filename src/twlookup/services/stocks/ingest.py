@@ -25,7 +25,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from twlookup.services.stocks.tables import CloseRecord, ImportRecord, SecurityRecord
@@ -146,6 +146,9 @@ def import_closes(session: Session, path: Path) -> int:
         raise ValueError("the store has no followed securities yet; run `twlookup seed` first")
     feed, closes = parse(path.read_bytes(), wanted)
     now = datetime.now(timezone.utc)
+    # a security's made-up sample closes go once its real closes arrive: no series mixes the two
+    imported_codes = sorted({c.code for c in closes})
+    session.execute(delete(CloseRecord).where(CloseRecord.code.in_(imported_codes), CloseRecord.sample.is_(True)))
     for c in closes:
         session.merge(
             CloseRecord(
