@@ -160,7 +160,8 @@ def deals(p: DealsQuery) -> Deals:
         )
     return Deals(
         as_of=catalog.as_of, cat=p.cat, count=len(drops), drops=drops, definition=DEFINITIONS["drop"],
-        sample=any(d.sample for d in drops),
+        # also when no product dropped: "no drops today" is itself read off the sample history
+        sample=any(d.sample for d in drops) or any(x.sample for x in catalog.products.values() if p.cat in (None, x.category)),
     )  # fmt: skip
 
 
