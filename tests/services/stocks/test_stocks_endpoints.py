@@ -109,6 +109,10 @@ async def test_etf_detail_and_estimate(client):
     monthly = (await client.get(f"{BASE}/etf/00929")).json()["etf"]
     assert monthly["frequency"] == "monthly" and monthly["estimate_2027"]["payouts_per_year"] == 12
     assert monthly["estimate_2027"]["complete"] is False and "average" in monthly["estimate_2027"]["method"]
+    # 11 of the 12 months 2025-04..2026-03 recorded: 0.07 x 3 + 0.08 x 3 + 0.09 + 0.09 + 0.10 + 0.10 + 0.11 = 0.94;
+    # average 0.94 / 11 = 0.085454..., times 12 = 1.025454... -> 1.0255
+    assert monthly["estimate_2027"]["per_unit"] == 1.0255 and monthly["estimate_2027"]["window"] == ["2025-04", "2026-03"]
+    assert len(monthly["estimate_2027"]["basis"]) == 11 and "2025-04" not in monthly["estimate_2027"]["basis"]
 
 
 async def test_etf_errors(client):
