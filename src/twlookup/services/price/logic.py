@@ -227,6 +227,17 @@ class Catalog:
                 out.append(hit)
         return sorted(out, key=lambda d: (-d.percent, d.product_id))
 
+    def compared_sample(self, category: str | None = None) -> bool:
+        """Whether any product compared for today's drops (traded on as_of) has a sample price on
+        as_of or on its previous trading day: an answer of no drops then rests on sample data."""
+        for product in self.products.values():
+            if category is not None and product.category != category:
+                continue
+            rows = in_window(self.series.get(product.id, []), self.as_of) if self.as_of else []
+            if rows and rows[-1].day == self.as_of and any(d.sample for d in rows[-2:]):
+                return True
+        return False
+
     def search(self, q: str, category: str | None = None) -> list[Product]:
         """Products whose id or name contains `q` (case-insensitive): exact id first, then names
         starting with `q`, then the rest, each by id."""

@@ -160,8 +160,8 @@ def deals(p: DealsQuery) -> Deals:
         )
     return Deals(
         as_of=catalog.as_of, cat=p.cat, count=len(drops), drops=drops, definition=DEFINITIONS["drop"],
-        # also when no product dropped: "no drops today" is itself read off the sample history
-        sample=any(d.sample for d in drops) or any(x.sample for x in catalog.products.values() if p.cat in (None, x.category)),
+        # also when nothing dropped: "no drop" is read off the products that traded on as_of and their previous day
+        sample=any(d.sample for d in drops) or catalog.compared_sample(p.cat),
     )  # fmt: skip
 
 
