@@ -141,6 +141,23 @@ async def test_deals(client):
     assert_problem(await client.get(f"{BASE}/deals", params={"cat": "flowers"}), 422, "cat")
 
 
+async def test_deals_without_drops_on_sample_data_still_say_sample(client, monkeypatch):
+    """A sample-only store where nothing dropped: the empty answer is still read off the sample history."""
+    from twlookup.services.price import logic, operations
+
+    product = logic.Product("LA1", "甘藍-初秋", "vegetables", "https://example.org", None, AS_OF, None, True)
+    rose = [
+        logic.Observation("LA1", "109", "台北一", AS_OF - timedelta(days=1), 0, 0, 0, 10.0, 1, sample=True),
+        logic.Observation("LA1", "109", "台北一", AS_OF, 0, 0, 0, 11.0, 1, sample=True),
+    ]
+    catalog = logic.Catalog(operations.CATALOG.get().categories, {"LA1": product}, AS_OF, {"LA1": rose})
+    monkeypatch.setattr(operations.CATALOG, "get", lambda: catalog)
+    body = (await client.get(f"{BASE}/deals")).json()
+    assert body["count"] == 0 and body["sample"] is True
+    assert markdown.SAMPLE_NOTE in (await client.get(f"{BASE}/deals.md")).text
+    assert (await client.get(f"{BASE}/deals", params={"cat": "fruits"})).json()["sample"] is False  # no sample fruit
+
+
 async def test_markdown_pages(client):
     pages = {
         f"{BASE}/categories.md": "# Price categories",

@@ -88,6 +88,16 @@ def test_drop_rounding():
     assert d is not None and (d.amount, d.percent, d.previous_day) == (0.5, 2.3, date(2026, 11, 17))
 
 
+def test_rounding_is_half_up_as_by_hand():
+    # 16.00 -> 15.98: amount 0.02, 0.02 / 16 = 0.125 % -> 0.13 (round() would give 0.12)
+    d = logic.drop("LA1", [day(date(2026, 11, 20), 16.0), day(AS_OF, 15.98)], AS_OF)
+    assert d is not None and (d.amount, d.percent) == (0.02, 0.13)
+    # mean of 10.00 and 10.05 = 10.025 -> 10.03; 2.675 -> 2.68 (its binary value is just under 2.675)
+    s = logic.summarize([day(date(2026, 11, 20), 10.0), day(AS_OF, 10.05)], AS_OF)
+    assert s is not None and s.mean == 10.03 and s.above_low == 0.05 and s.above_low_percent == 0.5
+    assert logic.money(2.675) == 2.68 and logic.money(-0.0) == 0.0
+
+
 @pytest.mark.parametrize(
     "series",
     [

@@ -109,6 +109,10 @@ async def test_etf_detail_and_estimate(client):
     monthly = (await client.get(f"{BASE}/etf/00929")).json()["etf"]
     assert monthly["frequency"] == "monthly" and monthly["estimate_2027"]["payouts_per_year"] == 12
     assert monthly["estimate_2027"]["complete"] is False and "average" in monthly["estimate_2027"]["method"]
+    # 11 of the 12 months 2025-04..2026-03 recorded: 0.07 x 3 + 0.08 x 3 + 0.09 + 0.09 + 0.10 + 0.10 + 0.11 = 0.94;
+    # average 0.94 / 11 = 0.085454..., times 12 = 1.025454... -> 1.0255
+    assert monthly["estimate_2027"]["per_unit"] == 1.0255 and monthly["estimate_2027"]["window"] == ["2025-04", "2026-03"]
+    assert len(monthly["estimate_2027"]["basis"]) == 11 and "2025-04" not in monthly["estimate_2027"]["basis"]
 
 
 async def test_etf_errors(client):
@@ -181,6 +185,10 @@ async def test_pro_income_plan_directly(client):
     assert body["income_2027"] == pytest.approx(sum(line["income_2027"] for line in body["lines"]))
     assert body["invested"] + body["leftover"] == pytest.approx(300000)
     assert body["nhi"]["rate"] == 0.0211 and body["nhi"]["threshold"] == 20000 and body["nhi"]["sources"]
+    assert body["nhi"]["proposed_yearly_cap"] == 50_000_000 and "not in force" in body["nhi"]["note"] + str(body["assumptions"])
+    expected_yearly = round(body["income_2027"] * 0.0211) if body["income_2027"] >= 20000 else 0
+    assert body["nhi"]["premium_2027_if_yearly"] == expected_yearly
+    assert any("dot.gov.tw" in s["url"] for s in body["income_tax"]["sources"])  # the Ministry of Finance's own page
     tax = body["income_tax"]
     assert (tax["credit_rate"], tax["credit_cap"], tax["separate_rate"]) == (0.085, 80000, 0.28)
     assert tax["credit_option"] == round(body["income_2027"] * 0.085)
@@ -217,3 +225,24 @@ async def test_mcp_official_client(live_url):
         assert not result.is_error and result.structured_content["id"] == "liquid-cooling"
         bad = await mcp.call_tool("get_stock", {"code": "9999"})
         assert bad.is_error and "9999" in bad.content[0].text
+
+
+async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client, monkeypatch):
+    """70 trading days in the store: the stock endpoint lists the latest 60, oldest first (spec limit)."""
+    from dataclasses import replace
+    from datetime import date, timedelta
+    from decimal import Decimal
+
+    from twlookup.services.stocks import logic, operations
+
+    market = operations.MARKET.get()
+    prov = logic.Provenance("https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL", None, date(2026, 11, 22))
+    days = [date(2026, 8, 3) + timedelta(days=i) for i in range(200)]
+    days = [d for d in days if d.weekday() < 5][:70]
+    series = [logic.Close("2382", d, Decimal(200 + i), Decimal(1), "TWSE", prov) for i, d in enumerate(days)]
+    longer = replace(market, closes={**market.closes, "2382": series})
+    monkeypatch.setattr(operations.MARKET, "get", lambda: longer)
+    body = (await client.get(f"{BASE}/stock/2382")).json()
+    assert body["days"] == 60 and len(body["closes"]) == 60
+    assert body["closes"][0]["date"] == days[10].isoformat() and body["closes"][-1]["date"] == days[-1].isoformat()
+    assert body["latest"]["close"] == 269.0 and body["sample"] is False

@@ -44,6 +44,16 @@ def test_parse_tpex_daily_close_quotes():
     assert by_code["3324"].change == Decimal("25.00") and by_code["3363"].change == Decimal("-1.50")
 
 
+@pytest.mark.parametrize("marker", ["除息", "除權", "除權息 ", "X0.00"])
+def test_parse_keeps_an_ex_dividend_day_with_its_change_unknown(marker):
+    """TPEx writes 除息/除權/除權息 in Change on an ex-dividend or ex-rights day, TWSE marks the change "X"
+    (not compared): the close is real and kept, the change is unknown, and the file still imports."""
+    row = {"Date": "1151120", "SecuritiesCompanyCode": "3324", "CompanyName": "雙鴻", "Close": "1015.00", "Change": marker}
+    feed, closes = parse(json.dumps([row]).encode(), FOLLOWED)
+    assert feed.market == "TPEx" and len(closes) == 1
+    assert closes[0].close == Decimal("1015.00") and closes[0].change is None
+
+
 def rows(**changes):
     row = {"Date": "1151123", "Code": "2382", "Name": "廣達", "ClosingPrice": "259.50", "Change": "-2.5000"}
     row.update(changes)
@@ -104,14 +114,18 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
         assert stock["latest"] == {
             "date": "2026-11-23", "close": 259.5, "change": -2.5, "change_pct": -0.95, "market": "TWSE", "sample": False,
         }  # fmt: skip
-        assert stock["market"] == "TWSE" and stock["closes"][-2]["sample"] is True  # older days stay sample
-        assert stock["sample"] is True and any("STOCK_DAY_ALL" in s["url"] for s in stock["close_sources"])
+        # the made-up sample days of 2382 are gone: its series holds only the real close
+        assert stock["market"] == "TWSE" and stock["days"] == 1 and stock["sample"] is False
+        assert [s["url"] for s in stock["close_sources"]] == ["https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL"]
         otc = (await client.get("/stocks/api/stock/3324")).json()
         assert otc["market"] == "TPEx" and otc["latest"]["close"] == 1015.0
         theme = (await client.get("/stocks/api/themes/ai-server")).json()
         asus = next(m for m in theme["members"] if m["code"] == "2357")
         assert asus["latest"]["date"] == "2026-11-20"  # no trade on the 23rd: the previous close stands
         assert theme["stats"]["latest_date"] == "2026-11-23"
+        # the 23rd's counts: 2317 +3, 2382 -2.5, 6669 0, 3231 not in the file, 2357 no trade -> both left out
+        stats = theme["stats"]
+        assert (stats["advancing"], stats["declining"], stats["unchanged"], stats["not_compared"]) == (1, 1, 1, 2)
         etf = (await client.get("/stocks/api/etf/0056")).json()["etf"]
         assert etf["latest"]["close"] == 36.6 and etf["estimate_2027"]["price"] == 36.6
 
@@ -119,6 +133,9 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
         assert main(["seed"]) == 0
         stock = (await client.get("/stocks/api/stock/2382")).json()
         assert stock["latest"]["date"] == "2026-11-23" and stock["latest"]["sample"] is False
+        assert stock["days"] == 1 and stock["sample"] is False  # no sample day came back
+        asus = (await client.get("/stocks/api/stock/2357")).json()
+        assert asus["sample"] is True and asus["days"] == 10  # not traded in the files: still the sample
 
 
 def test_cli_ingest_reports_a_bad_file(own_store, tmp_path, capsys):

@@ -12,7 +12,7 @@ from twlookup.services.stocks import logic
 PROV = logic.Provenance("https://example.test/source", None, date(2026, 11, 22))
 SAMPLE = logic.Provenance("https://example.test/sample", None, date(2026, 11, 22), sample=True)
 DEDUCTIONS = logic.Deductions(
-    nhi_rate=D("0.0211"), nhi_threshold=D(20000), nhi_cap=D(10_000_000),
+    nhi_rate=D("0.0211"), nhi_threshold=D(20000), nhi_cap=D(10_000_000), nhi_proposed_yearly_cap=D(50_000_000),
     credit_rate=D("0.085"), credit_cap=D(80000), separate_rate=D("0.28"),
     nhi_note="", tax_note="", nhi_sources=(), tax_sources=(), checked=date(2026, 11, 22),
 )  # fmt: skip
@@ -130,6 +130,7 @@ def test_income_plan_two_etfs_hand_worked():
     assert plan.invested == D("99940.50") and plan.leftover == D("59.50")
     assert plan.income_2027 == D("8327.32")
     assert plan.nhi_premium == 0 and plan.income_after_nhi == D("8327.32")
+    assert plan.nhi_premium_if_yearly == 0  # even the year's total is under NT$20,000
     assert plan.tax_credit_option == D(708) and plan.separate_tax_option == D(2332)
     assert plan.yield_on_cost_pct == D("8.33")
 
@@ -147,6 +148,16 @@ def test_income_plan_with_supplementary_premium():
     assert line.nhi_premium == D(2122) and plan.nhi_premium == D(2122)
     assert plan.income_2027 == D("100492.19") and plan.income_after_nhi == D("98370.19")
     assert plan.tax_credit_option == D(8542) and plan.separate_tax_option == D(28138)
+    assert plan.nhi_premium_if_yearly == D(2120)  # proposed per-year rule: 100,492.19 x 2.11% = 2,120.39 -> 2,120
+
+
+def test_income_plan_yearly_rule_charges_payments_each_under_the_threshold():
+    """NT$300,000 in 0056 at 36.50: 8,219 units; payouts 8,219 x 1.07 = 8,794.33 and 8,219 x 0.866 = 7,117.65
+    three times, each under NT$20,000, so no premium under today's per-payment rule. The year's total
+    8,794.33 + 21,352.95 = 30,147.28 reaches NT$20,000: under the proposed per-year rule 636.11 -> 636."""
+    plan = logic.income_plan(D(300_000), [(E0056, close("0056", "36.50"), logic.estimate(E0056))], DEDUCTIONS)  # type: ignore[list-item]
+    assert plan.lines[0].units == 8219 and plan.income_2027 == D("30147.28")
+    assert plan.nhi_premium == 0 and plan.nhi_premium_if_yearly == D(636)
 
 
 def test_income_plan_credit_is_capped_and_tiny_budget_buys_nothing():
@@ -160,18 +171,26 @@ def test_income_plan_credit_is_capped_and_tiny_budget_buys_nothing():
 
 
 def test_theme_stats_counts_and_average():
-    theme = logic.Theme("t", "T", "T", "", tuple(logic.Member(c, "", PROV) for c in ("A", "B", "C", "D")), PROV)
+    """All on the theme's latest day (2026-11-20): A +1/100 = +1.00%, B -1/100 = -1.00%, F 0/60 = 0.00%,
+    G +0.3/60 = +0.50%; mean (1 - 1 + 0 + 0.5) / 4 = 0.125 -> 0.13. C last traded on the 19th and E's
+    change is an ex-dividend marker: neither is counted as up, down or unchanged, nor averaged. D has no close."""
+    codes = ("A", "B", "C", "D", "E", "F", "G")
+    theme = logic.Theme("t", "T", "T", "", tuple(logic.Member(c, "", PROV) for c in codes), PROV)
     market = logic.Market(
         securities={},
         themes={"t": theme},
         etfs={},
         closes={
-            "A": [close("A", "101", "1")],  # +1 / 100 = +1.00%
-            "B": [close("B", "99", "-1", prov=SAMPLE)],  # -1 / 100 = -1.00%
-            "C": [close("C", "50", "0", day=date(2026, 11, 19))],
+            "A": [close("A", "101", "1")],
+            "B": [close("B", "99", "-1", prov=SAMPLE)],
+            "C": [close("C", "50", "5", day=date(2026, 11, 19))],  # stale: a +11% day that is not the 20th's
+            "E": [close("E", "80", None)],
+            "F": [close("F", "60", "0")],
+            "G": [close("G", "60.3", "0.3")],
         },
         deductions=DEDUCTIONS,
     )
     stats = logic.theme_stats(theme, market)
-    assert (stats.count, stats.advancing, stats.declining, stats.unchanged, stats.without_close) == (4, 1, 1, 1, 1)
-    assert stats.average_change_pct == D("0.00") and stats.latest_date == date(2026, 11, 20) and stats.sample
+    assert (stats.count, stats.advancing, stats.declining, stats.unchanged) == (7, 2, 1, 1)
+    assert (stats.without_close, stats.not_compared) == (1, 2)
+    assert stats.average_change_pct == D("0.13") and stats.latest_date == date(2026, 11, 20) and stats.sample

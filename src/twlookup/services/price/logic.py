@@ -12,7 +12,7 @@ Definitions (also stated in the responses):
   as a percentage of the min.
 - A drop: the product traded on `as_of` at a price below its previous trading day's price within
   the window; amount = previous - current, percent = amount / previous * 100.
-Money and percentages are rounded to 2 decimals.
+Money and percentages are rounded to 2 decimals, halves up.
 """
 
 from __future__ import annotations
@@ -20,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 WINDOW_DAYS = 90
 SEARCH_LIMIT = 50
+CENT = Decimal("0.01")
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,16 @@ class Drop:
     sample: bool
 
 
-def money(x: float) -> float:
-    return round(x, 2) + 0.0  # + 0.0 turns -0.0 into 0.0
+def dec(x: float) -> Decimal:
+    """A feed price as the decimal it was written as (20.4, not its binary neighbour)."""
+    return Decimal(repr(x))
+
+
+def money(x: float | Decimal) -> float:
+    """Round to 2 decimals, halves up as by hand (0.125 -> 0.13, 2.675 -> 2.68). The arithmetic before it
+    is done in decimals, so 16.00 - 15.98 is 0.02 exactly, not 0.0199999..."""
+    value = x if isinstance(x, Decimal) else dec(x)
+    return float(value.quantize(CENT, ROUND_HALF_UP)) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def daily_prices(observations: Iterable[Observation]) -> list[DailyPrice]:
@@ -110,10 +120,10 @@ def summarize(series: list[DailyPrice], as_of: date, days: int = WINDOW_DAYS) ->
     rows = in_window(series, as_of, days)
     if not rows:
         return None
-    prices = [d.price for d in rows]
+    prices = [dec(d.price) for d in rows]
     low = min(prices)
     current = rows[-1]
-    above = current.price - low
+    above = dec(current.price) - low
     return Summary(
         start=window_start(as_of, days),
         end=as_of,
@@ -121,7 +131,7 @@ def summarize(series: list[DailyPrice], as_of: date, days: int = WINDOW_DAYS) ->
         min=money(low),
         max=money(max(prices)),
         mean=money(sum(prices) / len(prices)),
-        low_date=max(d.day for d in rows if d.price == low),
+        low_date=max(d.day for d in rows if dec(d.price) == low),
         current=money(current.price),
         current_date=current.day,
         above_low=money(above),
@@ -138,7 +148,7 @@ def drop(product_id: str, series: list[DailyPrice], as_of: date, days: int = WIN
     current, previous = rows[-1], rows[-2]
     if current.price >= previous.price:
         return None
-    amount = previous.price - current.price
+    amount = dec(previous.price) - dec(current.price)
     return Drop(
         product_id=product_id,
         day=current.day,
@@ -148,7 +158,7 @@ def drop(product_id: str, series: list[DailyPrice], as_of: date, days: int = WIN
         previous_day=previous.day,
         previous_price=money(previous.price),
         amount=money(amount),
-        percent=money(amount / previous.price * 100),
+        percent=money(amount / dec(previous.price) * 100),
         sample=current.sample or previous.sample,
     )
 
@@ -216,6 +226,17 @@ class Catalog:
             if hit is not None:
                 out.append(hit)
         return sorted(out, key=lambda d: (-d.percent, d.product_id))
+
+    def compared_sample(self, category: str | None = None) -> bool:
+        """Whether any product compared for today's drops (traded on as_of) has a sample price on
+        as_of or on its previous trading day: an answer of no drops then rests on sample data."""
+        for product in self.products.values():
+            if category is not None and product.category != category:
+                continue
+            rows = in_window(self.series.get(product.id, []), self.as_of) if self.as_of else []
+            if rows and rows[-1].day == self.as_of and any(d.sample for d in rows[-2:]):
+                return True
+        return False
 
     def search(self, q: str, category: str | None = None) -> list[Product]:
         """Products whose id or name contains `q` (case-insensitive): exact id first, then names

@@ -160,7 +160,8 @@ def deals(p: DealsQuery) -> Deals:
         )
     return Deals(
         as_of=catalog.as_of, cat=p.cat, count=len(drops), drops=drops, definition=DEFINITIONS["drop"],
-        sample=any(d.sample for d in drops),
+        # also when nothing dropped: "no drop" is read off the products that traded on as_of and their previous day
+        sample=any(d.sample for d in drops) or catalog.compared_sample(p.cat),
     )  # fmt: skip
 
 

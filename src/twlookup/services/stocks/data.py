@@ -75,16 +75,17 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
 
 
 def seed_sample_closes(session: Session, path: Path) -> int:
-    """Replace the sample snapshot; closes imported from an exchange feed are never touched."""
+    """Replace the sample snapshot; closes imported from an exchange feed are never touched, and a
+    security with imported closes gets no sample closes back."""
     doc = load_yaml(path)
     session.execute(delete(CloseRecord).where(CloseRecord.sample.is_(True)))
-    imported = {(c.code, c.date) for c in session.scalars(select(CloseRecord))}
+    imported = set(session.scalars(select(CloseRecord.code).distinct()))
     prov = {"source": doc["source"], "source_title": doc["source_title"], "checked": doc["checked"], "sample": True}
     rows = [
         CloseRecord(code=str(code), date=day, close=Decimal(close), change=Decimal(change), market=None, **prov)
         for code, series in doc["closes"].items()
         for day, (close, change) in series.items()
-        if (str(code), day) not in imported
+        if str(code) not in imported
     ]
     session.add_all(rows)
     session.flush()
@@ -129,6 +130,7 @@ def _load(session: Session) -> logic.Market:
         nhi_rate=Decimal(nhi.params["rate"]),
         nhi_threshold=Decimal(nhi.params["threshold"]),
         nhi_cap=Decimal(nhi.params["cap_per_payment"]),
+        nhi_proposed_yearly_cap=Decimal(nhi.params["proposed_yearly_cap"]),
         credit_rate=Decimal(tax.params["credit_rate"]),
         credit_cap=Decimal(tax.params["credit_cap"]),
         separate_rate=Decimal(tax.params["separate_rate"]),

@@ -9,7 +9,9 @@ Two official formats are read (one JSON array of objects per trading day each):
   CompanyName, Close, Change, Open, High, Low, Average, TradingShares, TransactionAmount, ...
 
 Only the securities the service follows (theme members and ETFs) are kept; a security without a
-trade that day (close "--" / "----") is skipped.
+trade that day (close "--" / "----") is skipped. On an ex-dividend or ex-rights day the exchanges
+write a marker instead of a number in Change (TPEx "除息", "除權", "除權息"; TWSE a leading "X",
+not compared): the close is kept and its change is recorded as unknown.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from twlookup.services.stocks.tables import CloseRecord, ImportRecord, SecurityRecord
@@ -56,6 +58,7 @@ FEEDS = (
 )
 NO_TRADE = re.compile(r"^-+$")  # "--" on TWSE, "----" on TPEx
 ROC_DATE = re.compile(r"^(\d{2,3})(\d{2})(\d{2})$")
+NOT_COMPARED = re.compile(r"^(X|除權息|除權|除息)")  # ex-dividend / ex-rights day: no comparable change
 
 
 @dataclass(frozen=True)
@@ -127,8 +130,9 @@ def parse(raw: bytes, wanted: Iterable[str]) -> tuple[Feed, list[ParsedClose]]:
         close = number(close_text, feed.close, code)
         if close <= 0:
             raise ValueError(f"record {code}: {feed.close} {close_text!r} is not a positive price")
-        change_text = str(row.get(feed.change, "")).strip().lstrip("X")  # drop the leading "X" marker some records carry
-        change = None if not change_text or NO_TRADE.match(change_text) else number(change_text, feed.change, code)
+        change_text = str(row.get(feed.change, "")).strip()
+        unknown = not change_text or NO_TRADE.match(change_text) or NOT_COMPARED.match(change_text)
+        change = None if unknown else number(change_text, feed.change, code)
         out.append(ParsedClose(code, day, close, change))
     if not out:
         raise ValueError(f"no traded record of a followed security (e.g. {', '.join(sorted(wanted)[:5])}) in this {feed.market} file")
@@ -142,6 +146,9 @@ def import_closes(session: Session, path: Path) -> int:
         raise ValueError("the store has no followed securities yet; run `twlookup seed` first")
     feed, closes = parse(path.read_bytes(), wanted)
     now = datetime.now(timezone.utc)
+    # a security's made-up sample closes go once its real closes arrive: no series mixes the two
+    imported_codes = sorted({c.code for c in closes})
+    session.execute(delete(CloseRecord).where(CloseRecord.code.in_(imported_codes), CloseRecord.sample.is_(True)))
     for c in closes:
         session.merge(
             CloseRecord(

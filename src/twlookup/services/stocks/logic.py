@@ -83,6 +83,7 @@ class Deductions:
     nhi_rate: Decimal
     nhi_threshold: Decimal
     nhi_cap: Decimal
+    nhi_proposed_yearly_cap: Decimal  # cap of the proposed per-year rule (not in force)
     credit_rate: Decimal
     credit_cap: Decimal
     separate_rate: Decimal
@@ -144,16 +145,22 @@ class ThemeStats:
     declining: int
     unchanged: int
     without_close: int
-    average_change_pct: Decimal | None  # mean of the members' percentage changes on their latest close
+    not_compared: int  # a close, but not on latest_date (no trade that day) or with no comparable change
+    average_change_pct: Decimal | None  # mean of the compared members' percentage changes on latest_date
     latest_date: date | None
     sample: bool
 
 
 def theme_stats(theme: Theme, market: Market) -> ThemeStats:
+    """Advancing, declining and unchanged members and their average change, all on one trading day:
+    the theme's latest date. A member whose latest close is older (it did not trade that day) or
+    whose change the exchange did not report (ex-dividend marker) is counted as not compared."""
     closes = [market.latest(m.code) for m in theme.members]
     known = [c for c in closes if c is not None]
-    pcts = [c.change_pct for c in known if c.change_pct is not None]
-    changes = [c.change for c in known if c.change is not None]
+    latest_date = max((c.date for c in known), default=None)
+    compared = [c for c in known if c.date == latest_date and c.change is not None and c.change_pct is not None]
+    pcts = [c.change_pct for c in compared if c.change_pct is not None]
+    changes = [c.change for c in compared if c.change is not None]
     average = (sum(pcts, Decimal(0)) / len(pcts)).quantize(CENT, ROUND_HALF_UP) if pcts else None
     return ThemeStats(
         count=len(theme.members),
@@ -161,8 +168,9 @@ def theme_stats(theme: Theme, market: Market) -> ThemeStats:
         declining=sum(1 for ch in changes if ch < 0),
         unchanged=sum(1 for ch in changes if ch == 0),
         without_close=len(closes) - len(known),
+        not_compared=len(known) - len(compared),
         average_change_pct=average,
-        latest_date=max((c.date for c in known), default=None),
+        latest_date=latest_date,
         sample=any(c.provenance.sample for c in known),
     )
 
@@ -260,6 +268,7 @@ class Plan:
     leftover: Decimal
     income_2027: Decimal
     nhi_premium: Decimal
+    nhi_premium_if_yearly: Decimal  # under the proposed per-year rule, should it apply to 2027
     income_after_nhi: Decimal
     tax_credit_option: Decimal  # 8.5% credit (capped) if dividends join consolidated income
     separate_tax_option: Decimal  # 28% tax if dividends are taxed separately
@@ -271,6 +280,13 @@ def nhi_premium(payout: Decimal, d: Deductions) -> Decimal:
     if payout < d.nhi_threshold:
         return Decimal(0)
     return (min(payout, d.nhi_cap) * d.nhi_rate).quantize(Decimal(1), ROUND_HALF_UP)
+
+
+def nhi_premium_if_yearly(income: Decimal, d: Deductions) -> Decimal:
+    """The proposed (not in force) per-year rule: 2.11% of the year's total when it reaches the threshold."""
+    if income < d.nhi_threshold:
+        return Decimal(0)
+    return (min(income, d.nhi_proposed_yearly_cap) * d.nhi_rate).quantize(Decimal(1), ROUND_HALF_UP)
 
 
 def income_plan(budget: Decimal, picks: list[tuple[Etf, Close, Estimate]], d: Deductions) -> Plan:
@@ -306,6 +322,7 @@ def income_plan(budget: Decimal, picks: list[tuple[Etf, Close, Estimate]], d: De
         leftover=budget - invested,
         income_2027=income,
         nhi_premium=premium,
+        nhi_premium_if_yearly=nhi_premium_if_yearly(income, d),
         income_after_nhi=income - premium,
         tax_credit_option=min(income * d.credit_rate, d.credit_cap).quantize(Decimal(1), ROUND_HALF_UP),
         separate_tax_option=(income * d.separate_rate).quantize(Decimal(1), ROUND_HALF_UP),

@@ -92,6 +92,7 @@ def stats_out(s: logic.ThemeStats) -> ThemeStatsOut:
         declining=s.declining,
         unchanged=s.unchanged,
         without_close=s.without_close,
+        not_compared=s.not_compared,
         average_change_pct=None if s.average_change_pct is None else float(s.average_change_pct),
         latest_date=s.latest_date,
     )
@@ -355,6 +356,8 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             "Each estimated 2027 payout is units x that payout per unit, to the cent.",
             "Deductions are shown as an upper bound that treats every payout as dividend income; the dividend share of "
             "each real distribution is in the issuer's distribution notice.",
+            "The NHI supplementary premium is computed under today's per-payment rule (premium_2027) and, for comparison, "
+            "under the health ministry's proposed per-year rule (premium_2027_if_yearly), which is not in force on the checked date.",
         ],
         lines=lines,
         invested=float(plan.invested),
@@ -368,6 +371,8 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             threshold=float(d.nhi_threshold),
             cap_per_payment=float(d.nhi_cap),
             premium_2027=float(plan.nhi_premium),
+            premium_2027_if_yearly=float(plan.nhi_premium_if_yearly),
+            proposed_yearly_cap=float(d.nhi_proposed_yearly_cap),
             note=d.nhi_note,
             sources=_titled_sources(d.nhi_sources, d.checked),
         ),

@@ -47,12 +47,16 @@ class MemberClose(BaseModel):
 
 class ThemeStatsOut(BaseModel):
     count: int = Field(description="Member stocks")
-    advancing: int = Field(description="Members whose latest close is above the previous one")
-    declining: int
-    unchanged: int
+    advancing: int = Field(description="Members that closed above the previous close on latest_date")
+    declining: int = Field(description="Members that closed below the previous close on latest_date")
+    unchanged: int = Field(description="Members that closed at the previous close on latest_date")
     without_close: int = Field(description="Members with no close in the store")
-    average_change_pct: float | None = Field(description="Mean of the members' percentage changes on their latest close")
-    latest_date: date | None = Field(description="Most recent trading date among the members' closes")
+    not_compared: int = Field(
+        description="Members left out of the counts and the average: no trade on latest_date (their latest close is older) "
+        "or no comparable change reported (ex-dividend / ex-rights day)"
+    )
+    average_change_pct: float | None = Field(description="Mean of the counted members' percentage changes on latest_date")
+    latest_date: date | None = Field(description="The trading day the counts and the average are for: the most recent among the members' closes")
 
 
 class ThemeSummary(BaseModel):
@@ -260,6 +264,11 @@ class NhiOut(BaseModel):
     threshold: float = Field(description="A single payment of this much or more is charged")
     cap_per_payment: float
     premium_2027: float = Field(description="Upper bound for this plan: the whole payout treated as dividend income")
+    premium_2027_if_yearly: float = Field(
+        description="The same under the health ministry's proposed per-year rule (not in force on the checked date): "
+        "2.11% of the year's total when it reaches the threshold, base capped at proposed_yearly_cap"
+    )
+    proposed_yearly_cap: float
     note: str
     sources: list[Source]
 
