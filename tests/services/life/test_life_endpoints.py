@@ -149,10 +149,21 @@ async def test_invoice_check(client, params, prize, amount):
         ({}, 422, "number"),
         ({"number": "12345678", "period": "114-12-01"}, 422, "period"),
         ({"number": "12345678", "period": "100-01-02"}, 404, None),
+        # Full-width digits match Python's \d: they used to pass and be checked as "not won" even
+        # when they spell the special prize; and a full-width period was reported as not imported.
+        ({"number": "９７０２３７９７"}, 422, "number"),
+        ({"number": "97023797", "period": "１１４-11-12"}, 422, "period"),
     ],
 )
 async def test_invoice_check_errors(client, params, status, parameter):
     assert_problem(await client.get(f"{BASE}/invoice/check", params=params), status, parameter)
+
+
+async def test_invoice_errors_say_what_is_allowed_in_words(client):
+    body = assert_problem(await client.get(f"{BASE}/invoice/check", params={"number": "1234567"}), 422, "number")
+    assert "8-digit receipt number" in body["detail"] and "'1234567'" in body["detail"]
+    body = assert_problem(await client.get(f"{BASE}/invoice/114-12-01"), 422, "period")
+    assert "odd month first" in body["detail"] and "latest" in body["detail"]
 
 
 async def test_invoice_batch_asks_for_payment_after_validating(client):
@@ -275,6 +286,7 @@ async def test_lottery_check(client):
         ({"game": "lotto649"}, 422, "numbers"),
         ({"game": "lotto649", "numbers": "1,2,3,4,5,6", "period": "123"}, 422, "period"),
         ({"game": "lotto649", "numbers": "1,2,3,4,5,6", "period": "113000001"}, 404, None),
+        ({"game": "lotto649", "numbers": "1,2,3,4,5,6", "period": "１１４０００１１７"}, 422, "period"),
     ],
 )
 async def test_lottery_check_errors(client, params, status, parameter):

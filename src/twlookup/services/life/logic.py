@@ -25,7 +25,7 @@ from decimal import Decimal
 
 ROC_OFFSET = 1911
 PERIOD_MONTHS = ("01-02", "03-04", "05-06", "07-08", "09-10", "11-12")
-PERIOD_PATTERN = r"^\d{3}-(01-02|03-04|05-06|07-08|09-10|11-12)$"
+PERIOD_PATTERN = r"^[0-9]{3}-(01-02|03-04|05-06|07-08|09-10|11-12)$"  # ASCII digits only: \d would take full-width ones
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@ import datetime as dt
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+import re
+
+from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
@@ -17,8 +19,28 @@ LOTTERY_DRAWS = 20
 GameName = Literal["lotto649", "superlotto638", "daily539"]
 Product = Literal["92", "95", "98", "diesel"]
 PRODUCT_DOC = "92, 95 or 98 (unleaded gasoline, RON) or diesel (premium diesel, 超級柴油)"
-NUMBER_PATTERN = r"^\d{8}$"
-PERIOD_OR_LATEST = r"^(\d{3}-(01-02|03-04|05-06|07-08|09-10|11-12)|latest)$"
+NUMBER_PATTERN = r"^[0-9]{8}$"  # ASCII digits: Python's \d also matches full-width digits
+PERIOD_OR_LATEST = r"^([0-9]{3}-(01-02|03-04|05-06|07-08|09-10|11-12)|latest)$"
+
+NUMBER_RULE = "an 8-digit receipt number in ASCII digits 0-9, without the two letters, e.g. 97023797"
+PERIOD_RULE = (
+    "a two-month period NNN-MM-MM in ROC years and ASCII digits, odd month first "
+    "(01-02, 03-04, 05-06, 07-08, 09-10 or 11-12), e.g. 114-11-12"
+)
+
+
+def _number(value: object) -> object:
+    """Say what a receipt number must be (the pattern alone would answer with a regex)."""
+    if isinstance(value, str) and not re.fullmatch(NUMBER_PATTERN, value):
+        raise ValueError(f"must be {NUMBER_RULE}; got {value!r}")
+    return value
+
+
+def _period(value: object, latest: bool = False) -> object:
+    if isinstance(value, str) and not re.fullmatch(PERIOD_OR_LATEST if latest else PERIOD_PATTERN, value):
+        raise ValueError(f"must be {PERIOD_RULE}{' or latest' if latest else ''}; got {value!r}")
+    return value
+
 
 # ---------------------------------------------------------------- holidays
 
@@ -95,6 +117,8 @@ class PeriodQuery(Params):
         description="Period as NNN-MM-MM in ROC years (e.g. 114-11-12 for November-December 2025), or latest",
     )  # fmt: skip
 
+    _check_period = field_validator("period", mode="before")(lambda v: _period(v, latest=True))
+
 
 class PrizeRuleOut(BaseModel):
     prize: str
@@ -127,6 +151,9 @@ class InvoiceCheckQuery(Params):
     number: str = Field(pattern=NUMBER_PATTERN, description="The receipt's 8-digit number (without the 2-letter track)")
     period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM (ROC year); omit for the latest")
 
+    _check_number = field_validator("number", mode="before")(_number)
+    _check_period = field_validator("period", mode="before")(_period)
+
 
 class InvoiceCheck(BaseModel):
     number: str
@@ -149,6 +176,9 @@ class InvoiceCheck(BaseModel):
 class Receipt(BaseModel):
     number: str = Field(pattern=NUMBER_PATTERN, description="8-digit receipt number")
     period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM; omit for the latest")
+
+    _check_number = field_validator("number", mode="before")(_number)
+    _check_period = field_validator("period", mode="before")(_period)
 
 
 class BatchBody(Params):
@@ -235,11 +265,11 @@ class GameDraws(BaseModel):
 class LotteryCheckQuery(Params):
     game: GameName = Field(description="lotto649, superlotto638 or daily539")
     numbers: str = Field(
-        min_length=1, max_length=60, pattern=r"^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$",
+        min_length=1, max_length=60, pattern=r"^ *[0-9]{1,2}( *, *[0-9]{1,2})* *$",
         description="Comma-separated picks: 6 of 1-49 (lotto649), 6 of 1-38 (superlotto638) or 5 of 1-39 (daily539)",
     )  # fmt: skip
     second: int | None = Field(None, ge=1, le=8, description="superlotto638 only: the zone-2 pick, 1 to 8")
-    period: str | None = Field(None, pattern=r"^\d{9}$", description="Draw number (9 digits); omit for the latest draw")
+    period: str | None = Field(None, pattern=r"^[0-9]{9}$", description="Draw number (9 digits); omit for the latest draw")
 
 
 class LotteryCheck(BaseModel):
