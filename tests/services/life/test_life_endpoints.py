@@ -222,7 +222,7 @@ async def test_lottery_latest(client):
     assert [d["game"] for d in body["draws"]] == ["lotto649", "superlotto638", "daily539"]
     l649 = body["draws"][0]
     assert (l649["period"], l649["numbers"], l649["second"], l649["sample"]) == ("114000117", [5, 7, 9, 14, 17, 30], 47, False)
-    assert l649["claim_until"] == "2026-03-26" and l649["reported_by"].startswith("https://")
+    assert l649["claim_until"] == "2026-03-30" and l649["reported_by"].startswith("https://")
     sl = body["draws"][1]
     assert (sl["period"], sl["numbers"], sl["second"], sl["sample"]) == ("114000104", [1, 3, 9, 11, 18, 32], 6, False)
     assert body["draws"][2]["sample"] is True and body["sample"] is True  # the daily539 snapshot is sample

@@ -241,8 +241,8 @@ GAMES = {
     )
 }
 LOTTERY_CLAIM_RULE = (
-    "Claim within three months starting the day after the draw (a last day that is a day off moves to the "
-    "next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
+    "Claim within three months counted from the first workday after the draw (a last day that is a day off "
+    "moves to the next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
     "have 20% income tax withheld."
 )
 INVOICE_CLAIM_NOTES = (
@@ -270,10 +270,17 @@ class Draw:
 
 
 def lottery_claim_until(drawn: date, is_day_off: Callable[[date], bool]) -> date:
-    """Last day to claim: three months counted from the day after the draw, ending the day before
-    the corresponding day (Civil Code art. 121), a day off moving it to the next workday (art. 122).
-    Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12."""
+    """Last day to claim a Taiwan Lottery prize: three months counted from the first workday after
+    the draw, ending the day before the corresponding day (Civil Code art. 121), a last day that is
+    a day off moving to the next workday (art. 122).
+
+    This reproduces the `redeemableDate` Taiwan Lottery publishes with each draw, e.g. superlotto638
+    drawn Thursday 2026-06-18: the next day is the Dragon Boat Festival, so the count starts Monday
+    06-22 and ends 09-21 (counting from 06-19 would give 09-18, which is not the published date);
+    lotto649 drawn 2026-06-26: 09-26 is a Saturday and 09-28 Teachers' Day, so 09-29."""
     start = drawn + timedelta(days=1)
+    while is_day_off(start):
+        start += timedelta(days=1)
     y, m = _add_months(start.year, start.month, 3)
     last = _month_days(y, m)
     # no corresponding day in the last month (e.g. 30 February): the month's last day ends the period
