@@ -106,7 +106,8 @@ async def test_invoice_latest_and_period(client):
     assert {p["prize"] for p in latest["prizes"]} == {"special", "grand", "first", "second", "third", "fourth", "fifth", "sixth"}
     assert latest["known_periods"] == ["114-11-12", "114-09-10"]
     same = (await client.get(f"{BASE}/invoice/114-11-12")).json()
-    assert same == latest == (await client.get(f"{BASE}/invoice/latest")).json()
+    assert same == {**latest, "note": None}  # asked by name, the period needs no "not the newest" warning
+    assert latest == (await client.get(f"{BASE}/invoice/latest")).json()
     older = (await client.get(f"{BASE}/invoice/114-09-10")).json()
     assert older["special"] == "25834483" and older["first"] == ["41016094", "98081574", "07309261"]
     assert (older["claim_start"], older["claim_end"]) == ("2025-12-06", "2026-03-05")
@@ -354,3 +355,26 @@ async def test_mcp_tools_are_the_spec_names_and_answer(live_url):
         assert bad.is_error and "second" in bad.content[0].text
         off = await mcp.call_tool("is_holiday", {"date": (date(2027, 1, 1) + timedelta(days=0)).isoformat()})
         assert off.structured_content["off"] is True
+
+
+async def test_latest_says_when_the_store_is_behind_the_draws(client, monkeypatch):
+    """A check with `period` omitted must not pass an old period off as the latest (a 'not won' for
+    a receipt of a newer period would have been wrong)."""
+    import twlookup.services.life.operations as ops
+
+    monkeypatch.setattr(ops, "today_taipei", lambda: date(2026, 11, 22))
+    body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678"})).json()
+    assert body["period"] == "114-11-12" and body["newest_drawn_period"] == "115-07-08"
+    assert "115-07-08" in body["note"] and "not in this store" in body["note"]
+    body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678", "period": "114-11-12"})).json()
+    assert body["note"] is None  # asked for that period: nothing to warn about
+    assert "115-07-08" in (await client.get(f"{BASE}/invoice/latest")).json()["note"]
+    assert (await client.get(f"{BASE}/invoice/114-11-12")).json()["note"] is None
+    body = (await client.get(f"{BASE}/lottery/latest")).json()
+    assert "lotto649 2025-12-26" in body["stale_note"]
+    body = (await client.get(f"{BASE}/lottery/check", params={"game": "daily539", "numbers": "1,2,3,4,5"})).json()
+    assert "daily539" in body["stale_note"]
+
+    monkeypatch.setattr(ops, "today_taipei", lambda: date(2026, 2, 1))  # 114-11-12 is the newest drawn
+    body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678"})).json()
+    assert body["note"] is None and body["newest_drawn_period"] == "114-11-12"

@@ -241,3 +241,24 @@ def test_price_change():
     history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]
     assert str(logic.price_change(history)) == "0.4"
     assert logic.price_change(history[:1]) is None
+
+
+@pytest.mark.parametrize(
+    ("today", "newest"),
+    [
+        (date(2026, 11, 22), "115-07-08"),  # 115-09-10 is drawn on 2026-11-25
+        (date(2026, 11, 25), "115-09-10"),
+        (date(2026, 1, 24), "114-09-10"),
+        (date(2026, 1, 25), "114-11-12"),
+        (date(2026, 2, 10), "114-11-12"),
+    ],
+)
+def test_newest_drawn_period(today, newest):
+    assert logic.newest_drawn_period(today) == newest
+
+
+def test_stale_note_when_the_store_lacks_the_newest_period():
+    note = logic.stale_note("114-11-12", date(2026, 11, 22))
+    assert note and "115-07-08" in note and "2026-09-25" in note
+    assert logic.stale_note("114-11-12", date(2026, 3, 24)) is None
+    assert logic.stale_note("115-01-02", date(2026, 3, 25)) is None

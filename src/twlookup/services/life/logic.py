@@ -101,6 +101,27 @@ def draw_date(period: str) -> date:
     return date(y, m, 25)
 
 
+def newest_drawn_period(today: date) -> str:
+    """The newest period whose numbers have been drawn by `today` (drawn on the 25th of odd months)."""
+    period = period_of(today.year, today.month)
+    while draw_date(period) > today:
+        year, first = parse_period(period)
+        period = period_of(*_add_months(year, first, -2))
+    return period
+
+
+def stale_note(served: str, today: date) -> str | None:
+    """A warning when the newest period in the store is older than the newest period drawn by today."""
+    newest = newest_drawn_period(today)
+    if parse_period(served) >= parse_period(newest):
+        return None
+    return (
+        f"Not the newest draw: period {newest} was drawn on {draw_date(newest)} but its numbers are not in this "
+        f"store yet, so this answer is for {served}, the newest period it holds. A receipt of a later period must "
+        f"be checked against its own period's numbers; do not discard it on this answer."
+    )
+
+
 def claim_window(period: str, is_day_off: Callable[[date], bool]) -> tuple[date, date]:
     """From the 6th of the month after the draw, for three months (to the 5th); a last day that
     is a day off moves to the next workday."""

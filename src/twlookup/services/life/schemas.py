@@ -141,6 +141,8 @@ class InvoiceNumbers(BaseModel):
     prizes: list[PrizeRuleOut]
     claim_notes: str
     known_periods: list[str]
+    newest_drawn_period: str = Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
+    note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
     sample: bool
     source: Source
     reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
@@ -168,6 +170,8 @@ class InvoiceCheck(BaseModel):
     claim_start: date
     claim_end: date
     claim_status: Literal["not yet open", "open", "expired"]
+    newest_drawn_period: str = Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
+    note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
     sample: bool
     source: Source
     reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
@@ -248,6 +252,7 @@ class GameInfo(BaseModel):
 class LatestDraws(BaseModel):
     draws: list[DrawOut]
     claim_rule: str
+    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
     sample: bool
     sources: list[Source]
 
@@ -258,6 +263,7 @@ class GameDraws(BaseModel):
     limit: int
     draws: list[DrawOut]
     claim_rule: str
+    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
     sample: bool
     sources: list[Source]
 
@@ -284,6 +290,7 @@ class LotteryCheck(BaseModel):
     tier: TierOut | None
     amount: int | None = Field(description="Fixed prize in NT$; null when not won or pari-mutuel")
     note: str
+    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
     sample: bool
     sources: list[Source]
 
