@@ -85,10 +85,15 @@ async def test_fuel_feeds(store):
     now = (await store.get(f"{BASE}/fuel")).json()
     prices = {p["product"]: (p["price"], p["effective"]) for p in now["products"]}
     assert prices == {"92": (27.0, "2026-11-16"), "95": (28.7, "2026-11-16"), "98": (30.5, "2026-11-16"), "diesel": (25.3, "2026-11-16")}
+    # the week before 2026-11-16 is not in the store (it jumps back to 2025-12-29): no "change"
+    assert {p["change"] for p in now["products"]} == {None} and {p["previous_price"] for p in now["products"]} == {None}
+    assert "null where the week before is not in the store" in now["note"]
     assert ingest("life.fuel", "cpc_history_95.xml") == 0
     free = (await store.get(f"{BASE}/fuel/history", params={"product": "95"})).json()
     assert free["weeks"] == 12 and free["history"][0]["effective"] == "2026-11-16"
     assert free["history"][0]["change"] == pytest.approx(0.1)  # 28.6 -> 28.7
+    assert (await store.get(f"{BASE}/fuel")).json()["products"][1]["change"] == pytest.approx(0.1)
+    assert free["history"][-1]["change"] is not None  # 2026-08-31 follows 2026-08-24 in the store
     assert free["history"][-1]["effective"] == "2026-08-31"
     from twlookup.platform.store.reference import Reference
     from twlookup.services.life.operations import SERVICE

@@ -241,6 +241,10 @@ def test_price_change():
     history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]
     assert str(logic.price_change(history)) == "0.4"
     assert logic.price_change(history[:1]) is None
+    # a gap in the store: the week before 2026-11-16 is missing, so no weekly change is claimed
+    gap = [price(date(2026, 11, 16), "27.0"), price(date(2025, 12, 29), "26.8")]
+    assert logic.price_change(gap) is None
+    assert str(logic.price_change(history + [price(date(2025, 12, 15), "26.8")], 1)) == "-0.4"
 
 
 @pytest.mark.parametrize(

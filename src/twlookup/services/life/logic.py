@@ -396,11 +396,19 @@ class LifeData:
         return sorted(self.periods, key=parse_period, reverse=True)
 
 
-def price_change(history: list[FuelPrice]) -> Decimal | None:
-    """This week's price minus the previous posted week's (newest-first history)."""
-    if len(history) < 2:
+MAX_WEEK_GAP = 7  # CPC posts a price every Monday: a larger gap means weeks are missing from the store
+
+
+def price_change(history: list[FuelPrice], index: int = 0) -> Decimal | None:
+    """The price of history[index] minus the week before it (newest-first history); None when the
+    week before is not in the store (a gap over 7 days would otherwise pass a months-long change off
+    as this week's)."""
+    if index + 1 >= len(history):
         return None
-    return history[0].price - history[1].price
+    now, before = history[index], history[index + 1]
+    if (now.effective - before.effective).days > MAX_WEEK_GAP:
+        return None
+    return now.price - before.price
 
 
 def any_sample(items: Iterable[object]) -> bool:

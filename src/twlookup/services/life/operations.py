@@ -495,7 +495,7 @@ def fuel() -> FuelPrices:
         products.append(
             FuelNow(
                 product=key, name_zh=zh, name_en=en, effective=now.effective, price=float(now.price),
-                previous_price=float(history[1].price) if len(history) > 1 else None,
+                previous_price=float(history[1].price) if change is not None else None,
                 change=float(change) if change is not None else None, sample=now.sample, source=_fuel_source(now),
                 reported_by=now.reported_by,
             )  # fmt: skip
@@ -505,6 +505,8 @@ def fuel() -> FuelPrices:
     note = "Prices in NT$ per litre at CPC's own stations, tax included; they change on Mondays."
     if age > 7:
         note += f" The newest prices in the store took effect {age} days ago: this week's have not been imported yet."
+    if any(p.change is None for p in products):
+        note += " `change` is null where the week before is not in the store."
     return FuelPrices(
         as_of=today, effective=effective, age_days=age, products=products, note=note,
         sample=any(p.sample for p in products), sources=_unique_sources([p.source for p in products]),
@@ -516,7 +518,7 @@ def _history(product: str, limit: int | None) -> FuelHistory:
     shown = full[:limit] if limit else full
     weeks = []
     for i, f in enumerate(shown):
-        change = f.price - full[i + 1].price if i + 1 < len(full) else None
+        change = logic.price_change(full, i)
         weeks.append(
             FuelWeekOut(effective=f.effective, price=float(f.price), change=float(change) if change is not None else None,
                         note=f.note, sample=f.sample, source=_fuel_source(f), reported_by=f.reported_by)  # fmt: skip

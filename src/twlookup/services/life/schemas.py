@@ -301,7 +301,7 @@ class LotteryCheck(BaseModel):
 class FuelWeekOut(BaseModel):
     effective: date = Field(description="Monday the posted price took effect")
     price: float = Field(description="NT$ per litre, tax included")
-    change: float | None = Field(description="Against the previous posted week; null for the first week known")
+    change: float | None = Field(description="Against the posted week before (7 days earlier); null when that week is not in the store")
     note: str | None = None
     sample: bool
     source: Source
@@ -314,8 +314,8 @@ class FuelNow(BaseModel):
     name_en: str
     effective: date
     price: float
-    previous_price: float | None
-    change: float | None
+    previous_price: float | None = Field(description="Price of the week before; null when that week is not in the store")
+    change: float | None = Field(description="NT$ per litre against the week before; null when that week is not in the store")
     sample: bool
     source: Source
     reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
