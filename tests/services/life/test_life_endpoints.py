@@ -163,6 +163,10 @@ async def test_invoice_check_errors(client, params, status, parameter):
 async def test_invoice_errors_say_what_is_allowed_in_words(client):
     body = assert_problem(await client.get(f"{BASE}/invoice/check", params={"number": "1234567"}), 422, "number")
     assert "8-digit receipt number" in body["detail"] and "'1234567'" in body["detail"]
+    ops = __import__("twlookup.services.life.operations", fromlist=["SERVICE"]).SERVICE.operations
+    check = next(op for op in ops if op.path == "/api/invoice/check")
+    with pytest.raises(Exception, match="leading zeros"):  # MCP clients may send a JSON number
+        check.parse({"number": 507588})
     body = assert_problem(await client.get(f"{BASE}/invoice/114-12-01"), 422, "period")
     assert "odd month first" in body["detail"] and "latest" in body["detail"]
 

@@ -33,6 +33,8 @@ def _number(value: object) -> object:
     """Say what a receipt number must be (the pattern alone would answer with a regex)."""
     if isinstance(value, str) and not re.fullmatch(NUMBER_PATTERN, value):
         raise ValueError(f"must be {NUMBER_RULE}; got {value!r}")
+    if isinstance(value, int):  # a JSON number would drop leading zeros (00507588 was a grand prize)
+        raise ValueError(f"must be a string: {NUMBER_RULE} (as a number its leading zeros are lost); got {value!r}")
     return value
 
 
