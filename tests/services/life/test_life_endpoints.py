@@ -106,7 +106,8 @@ async def test_invoice_latest_and_period(client):
     assert {p["prize"] for p in latest["prizes"]} == {"special", "grand", "first", "second", "third", "fourth", "fifth", "sixth"}
     assert latest["known_periods"] == ["114-11-12", "114-09-10"]
     same = (await client.get(f"{BASE}/invoice/114-11-12")).json()
-    assert same == latest == (await client.get(f"{BASE}/invoice/latest")).json()
+    assert same == {**latest, "note": None}  # asked by name, the period needs no "not the newest" warning
+    assert latest == (await client.get(f"{BASE}/invoice/latest")).json()
     older = (await client.get(f"{BASE}/invoice/114-09-10")).json()
     assert older["special"] == "25834483" and older["first"] == ["41016094", "98081574", "07309261"]
     assert (older["claim_start"], older["claim_end"]) == ("2025-12-06", "2026-03-05")
@@ -149,10 +150,25 @@ async def test_invoice_check(client, params, prize, amount):
         ({}, 422, "number"),
         ({"number": "12345678", "period": "114-12-01"}, 422, "period"),
         ({"number": "12345678", "period": "100-01-02"}, 404, None),
+        # Full-width digits match Python's \d: they used to pass and be checked as "not won" even
+        # when they spell the special prize; and a full-width period was reported as not imported.
+        ({"number": "９７０２３７９７"}, 422, "number"),
+        ({"number": "97023797", "period": "１１４-11-12"}, 422, "period"),
     ],
 )
 async def test_invoice_check_errors(client, params, status, parameter):
     assert_problem(await client.get(f"{BASE}/invoice/check", params=params), status, parameter)
+
+
+async def test_invoice_errors_say_what_is_allowed_in_words(client):
+    body = assert_problem(await client.get(f"{BASE}/invoice/check", params={"number": "1234567"}), 422, "number")
+    assert "8-digit receipt number" in body["detail"] and "'1234567'" in body["detail"]
+    ops = __import__("twlookup.services.life.operations", fromlist=["SERVICE"]).SERVICE.operations
+    check = next(op for op in ops if op.path == "/api/invoice/check")
+    with pytest.raises(Exception, match="leading zeros"):  # MCP clients may send a JSON number
+        check.parse({"number": 507588})
+    body = assert_problem(await client.get(f"{BASE}/invoice/114-12-01"), 422, "period")
+    assert "odd month first" in body["detail"] and "latest" in body["detail"]
 
 
 async def test_invoice_batch_asks_for_payment_after_validating(client):
@@ -211,7 +227,7 @@ async def test_lottery_latest(client):
     assert [d["game"] for d in body["draws"]] == ["lotto649", "superlotto638", "daily539"]
     l649 = body["draws"][0]
     assert (l649["period"], l649["numbers"], l649["second"], l649["sample"]) == ("114000117", [5, 7, 9, 14, 17, 30], 47, False)
-    assert l649["claim_until"] == "2026-03-26" and l649["reported_by"].startswith("https://")
+    assert l649["claim_until"] == "2026-03-30" and l649["reported_by"].startswith("https://")
     sl = body["draws"][1]
     assert (sl["period"], sl["numbers"], sl["second"], sl["sample"]) == ("114000104", [1, 3, 9, 11, 18, 32], 6, False)
     assert body["draws"][2]["sample"] is True and body["sample"] is True  # the daily539 snapshot is sample
@@ -275,6 +291,7 @@ async def test_lottery_check(client):
         ({"game": "lotto649"}, 422, "numbers"),
         ({"game": "lotto649", "numbers": "1,2,3,4,5,6", "period": "123"}, 422, "period"),
         ({"game": "lotto649", "numbers": "1,2,3,4,5,6", "period": "113000001"}, 404, None),
+        ({"game": "lotto649", "numbers": "1,2,3,4,5,6", "period": "１１４０００１１７"}, 422, "period"),
     ],
 )
 async def test_lottery_check_errors(client, params, status, parameter):
@@ -342,3 +359,26 @@ async def test_mcp_tools_are_the_spec_names_and_answer(live_url):
         assert bad.is_error and "second" in bad.content[0].text
         off = await mcp.call_tool("is_holiday", {"date": (date(2027, 1, 1) + timedelta(days=0)).isoformat()})
         assert off.structured_content["off"] is True
+
+
+async def test_latest_says_when_the_store_is_behind_the_draws(client, monkeypatch):
+    """A check with `period` omitted must not pass an old period off as the latest (a 'not won' for
+    a receipt of a newer period would have been wrong)."""
+    import twlookup.services.life.operations as ops
+
+    monkeypatch.setattr(ops, "today_taipei", lambda: date(2026, 11, 22))
+    body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678"})).json()
+    assert body["period"] == "114-11-12" and body["newest_drawn_period"] == "115-07-08"
+    assert "115-07-08" in body["note"] and "not in this store" in body["note"]
+    body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678", "period": "114-11-12"})).json()
+    assert body["note"] is None  # asked for that period: nothing to warn about
+    assert "115-07-08" in (await client.get(f"{BASE}/invoice/latest")).json()["note"]
+    assert (await client.get(f"{BASE}/invoice/114-11-12")).json()["note"] is None
+    body = (await client.get(f"{BASE}/lottery/latest")).json()
+    assert "lotto649 2025-12-26" in body["stale_note"]
+    body = (await client.get(f"{BASE}/lottery/check", params={"game": "daily539", "numbers": "1,2,3,4,5"})).json()
+    assert "daily539" in body["stale_note"]
+
+    monkeypatch.setattr(ops, "today_taipei", lambda: date(2026, 2, 1))  # 114-11-12 is the newest drawn
+    body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678"})).json()
+    assert body["note"] is None and body["newest_drawn_period"] == "114-11-12"

@@ -85,10 +85,15 @@ async def test_fuel_feeds(store):
     now = (await store.get(f"{BASE}/fuel")).json()
     prices = {p["product"]: (p["price"], p["effective"]) for p in now["products"]}
     assert prices == {"92": (27.0, "2026-11-16"), "95": (28.7, "2026-11-16"), "98": (30.5, "2026-11-16"), "diesel": (25.3, "2026-11-16")}
+    # the week before 2026-11-16 is not in the store (it jumps back to 2025-12-29): no "change"
+    assert {p["change"] for p in now["products"]} == {None} and {p["previous_price"] for p in now["products"]} == {None}
+    assert "null where the week before is not in the store" in now["note"]
     assert ingest("life.fuel", "cpc_history_95.xml") == 0
     free = (await store.get(f"{BASE}/fuel/history", params={"product": "95"})).json()
     assert free["weeks"] == 12 and free["history"][0]["effective"] == "2026-11-16"
     assert free["history"][0]["change"] == pytest.approx(0.1)  # 28.6 -> 28.7
+    assert (await store.get(f"{BASE}/fuel")).json()["products"][1]["change"] == pytest.approx(0.1)
+    assert free["history"][-1]["change"] is not None  # 2026-08-31 follows 2026-08-24 in the store
     assert free["history"][-1]["effective"] == "2026-08-31"
     from twlookup.platform.store.reference import Reference
     from twlookup.services.life.operations import SERVICE
@@ -134,3 +139,22 @@ async def test_unknown_feed_lists_the_life_feeds(store, capsys):
     assert cli.main(["ingest", "life.weather", str(FIXTURES / "invoice.xml")]) == 2
     err = capsys.readouterr().err
     assert all(f in err for f in ("life.fuel", "life.invoice", "life.lottery"))
+
+
+async def test_lottery_feed_reads_a_real_response(store):
+    """superlotto638_real_2026-06.json: three real draws of June 2026 as Taiwan Lottery's
+    SuperLotto638Result answers them (rtMsg null, integer periods, redeemableDate, per-tier *Assign
+    objects; trimmed to three draws and three tiers, values unchanged; checked 2026-11-22). The claim
+    deadline this service computes must equal the published redeemableDate."""
+    assert ingest("life.lottery", "superlotto638_real_2026-06.json") == 0
+    body = (await store.get(f"{BASE}/lottery/superlotto638")).json()
+    by_period = {d["period"]: d for d in body["draws"]}
+    published = {"115000052": "2026-09-29", "115000051": "2026-09-29", "115000049": "2026-09-21"}
+    for period, until in published.items():
+        assert by_period[period]["claim_until"] == until and by_period[period]["sample"] is False
+    assert (by_period["115000049"]["numbers"], by_period["115000049"]["second"]) == ([2, 8, 9, 15, 18, 23], 4)
+    # the jackpot of 2026-06-18 (one winning bet): all six and the zone-2 number
+    won = (await store.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "23,2,9,8,15,18", "second": 4, "period": "115000049"})).json()
+    assert won["tier"]["name_zh"] == "頭獎" and won["tier"]["pari_mutuel"] is True
+    second = (await store.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "23,2,9,8,15,18", "second": 3, "period": "115000049"})).json()
+    assert second["tier"]["name_zh"] == "貳獎"

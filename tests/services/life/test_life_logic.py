@@ -208,13 +208,27 @@ def test_validate_pick(game, picks, second, problems):
     assert [p for p, _ in logic.validate_pick(logic.GAMES[game], picks, second)] == problems
 
 
-def test_lottery_claim_until():
-    off = calendar_2025().is_day_off
-    # Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12
-    # (three months from 2025-10-12 end on Sunday 2026-01-11, which moves to Monday).
-    assert logic.lottery_claim_until(date(2025, 10, 11), off) == date(2026, 1, 12)
-    assert logic.lottery_claim_until(date(2025, 12, 26), off) == date(2026, 3, 26)  # a Thursday
-    assert logic.lottery_claim_until(date(2025, 11, 29), off) == date(2026, 3, 2)  # ends 2026-02-28, a Saturday
+@pytest.mark.parametrize(
+    ("drawn", "until"),
+    [
+        # `redeemableDate` of real draws in Taiwan Lottery's result JSON (Lotto649Result and
+        # SuperLotto638Result, June 2026), checked 2026-11-22.
+        (date(2026, 6, 18), date(2026, 9, 21)),  # superlotto638 115000049: 06-19 is Dragon Boat Festival
+        (date(2026, 6, 19), date(2026, 9, 21)),  # lotto649 115000063, drawn on the festival itself
+        (date(2026, 6, 25), date(2026, 9, 29)),  # superlotto638 115000051: 09-25 Mid-Autumn, 09-28 Teachers' Day
+        (date(2026, 6, 26), date(2026, 9, 29)),  # lotto649 115000065
+        (date(2026, 6, 29), date(2026, 9, 29)),  # superlotto638 115000052
+        (date(2026, 6, 30), date(2026, 9, 30)),  # lotto649 115000066
+        (date(2026, 6, 12), date(2026, 9, 14)),  # lotto649 115000061, a Friday draw
+        (date(2026, 6, 2), date(2026, 9, 2)),  # lotto649 115000058
+        # Taiwan Lottery press release: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12.
+        (date(2025, 10, 11), date(2026, 1, 12)),
+        # Hand-worked: Friday 2025-12-26, count from Monday 12-29, ends Saturday 2026-03-28, moves to Monday.
+        (date(2025, 12, 26), date(2026, 3, 30)),
+    ],
+)
+def test_lottery_claim_until(drawn, until):
+    assert logic.lottery_claim_until(drawn, calendar_2025().is_day_off) == until
 
 
 def test_price_change():
@@ -227,3 +241,28 @@ def test_price_change():
     history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]
     assert str(logic.price_change(history)) == "0.4"
     assert logic.price_change(history[:1]) is None
+    # a gap in the store: the week before 2026-11-16 is missing, so no weekly change is claimed
+    gap = [price(date(2026, 11, 16), "27.0"), price(date(2025, 12, 29), "26.8")]
+    assert logic.price_change(gap) is None
+    assert str(logic.price_change(history + [price(date(2025, 12, 15), "26.8")], 1)) == "-0.4"
+
+
+@pytest.mark.parametrize(
+    ("today", "newest"),
+    [
+        (date(2026, 11, 22), "115-07-08"),  # 115-09-10 is drawn on 2026-11-25
+        (date(2026, 11, 25), "115-09-10"),
+        (date(2026, 1, 24), "114-09-10"),
+        (date(2026, 1, 25), "114-11-12"),
+        (date(2026, 2, 10), "114-11-12"),
+    ],
+)
+def test_newest_drawn_period(today, newest):
+    assert logic.newest_drawn_period(today) == newest
+
+
+def test_stale_note_when_the_store_lacks_the_newest_period():
+    note = logic.stale_note("114-11-12", date(2026, 11, 22))
+    assert note and "115-07-08" in note and "2026-09-25" in note
+    assert logic.stale_note("114-11-12", date(2026, 3, 24)) is None
+    assert logic.stale_note("115-01-02", date(2026, 3, 25)) is None

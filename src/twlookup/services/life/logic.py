@@ -25,7 +25,7 @@ from decimal import Decimal
 
 ROC_OFFSET = 1911
 PERIOD_MONTHS = ("01-02", "03-04", "05-06", "07-08", "09-10", "11-12")
-PERIOD_PATTERN = r"^\d{3}-(01-02|03-04|05-06|07-08|09-10|11-12)$"
+PERIOD_PATTERN = r"^[0-9]{3}-(01-02|03-04|05-06|07-08|09-10|11-12)$"  # ASCII digits only: \d would take full-width ones
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,27 @@ def draw_date(period: str) -> date:
     year, first = parse_period(period)
     y, m = _add_months(year, first, 2)
     return date(y, m, 25)
+
+
+def newest_drawn_period(today: date) -> str:
+    """The newest period whose numbers have been drawn by `today` (drawn on the 25th of odd months)."""
+    period = period_of(today.year, today.month)
+    while draw_date(period) > today:
+        year, first = parse_period(period)
+        period = period_of(*_add_months(year, first, -2))
+    return period
+
+
+def stale_note(served: str, today: date) -> str | None:
+    """A warning when the newest period in the store is older than the newest period drawn by today."""
+    newest = newest_drawn_period(today)
+    if parse_period(served) >= parse_period(newest):
+        return None
+    return (
+        f"Not the newest draw: period {newest} was drawn on {draw_date(newest)} but its numbers are not in this "
+        f"store yet, so this answer is for {served}, the newest period it holds. A receipt of a later period must "
+        f"be checked against its own period's numbers; do not discard it on this answer."
+    )
 
 
 def claim_window(period: str, is_day_off: Callable[[date], bool]) -> tuple[date, date]:
@@ -241,8 +262,8 @@ GAMES = {
     )
 }
 LOTTERY_CLAIM_RULE = (
-    "Claim within three months starting the day after the draw (a last day that is a day off moves to the "
-    "next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
+    "Claim within three months counted from the first workday after the draw (a last day that is a day off "
+    "moves to the next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
     "have 20% income tax withheld."
 )
 INVOICE_CLAIM_NOTES = (
@@ -270,10 +291,17 @@ class Draw:
 
 
 def lottery_claim_until(drawn: date, is_day_off: Callable[[date], bool]) -> date:
-    """Last day to claim: three months counted from the day after the draw, ending the day before
-    the corresponding day (Civil Code art. 121), a day off moving it to the next workday (art. 122).
-    Taiwan Lottery: the daily539 first prize drawn 2025-10-11 could be claimed until 2026-01-12."""
+    """Last day to claim a Taiwan Lottery prize: three months counted from the first workday after
+    the draw, ending the day before the corresponding day (Civil Code art. 121), a last day that is
+    a day off moving to the next workday (art. 122).
+
+    This reproduces the `redeemableDate` Taiwan Lottery publishes with each draw, e.g. superlotto638
+    drawn Thursday 2026-06-18: the next day is the Dragon Boat Festival, so the count starts Monday
+    06-22 and ends 09-21 (counting from 06-19 would give 09-18, which is not the published date);
+    lotto649 drawn 2026-06-26: 09-26 is a Saturday and 09-28 Teachers' Day, so 09-29."""
     start = drawn + timedelta(days=1)
+    while is_day_off(start):
+        start += timedelta(days=1)
     y, m = _add_months(start.year, start.month, 3)
     last = _month_days(y, m)
     # no corresponding day in the last month (e.g. 30 February): the month's last day ends the period
@@ -368,11 +396,19 @@ class LifeData:
         return sorted(self.periods, key=parse_period, reverse=True)
 
 
-def price_change(history: list[FuelPrice]) -> Decimal | None:
-    """This week's price minus the previous posted week's (newest-first history)."""
-    if len(history) < 2:
+MAX_WEEK_GAP = 7  # CPC posts a price every Monday: a larger gap means weeks are missing from the store
+
+
+def price_change(history: list[FuelPrice], index: int = 0) -> Decimal | None:
+    """The price of history[index] minus the week before it (newest-first history); None when the
+    week before is not in the store (a gap over 7 days would otherwise pass a months-long change off
+    as this week's)."""
+    if index + 1 >= len(history):
         return None
-    return history[0].price - history[1].price
+    now, before = history[index], history[index + 1]
+    if (now.effective - before.effective).days > MAX_WEEK_GAP:
+        return None
+    return now.price - before.price
 
 
 def any_sample(items: Iterable[object]) -> bool:

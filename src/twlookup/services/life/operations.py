@@ -235,16 +235,16 @@ def _months(period: str) -> str:
 @SERVICE.operation("GET", "/api/invoice/latest")
 def invoice_latest() -> InvoiceNumbers:
     """The newest receipt-lottery winning numbers in the store, with the prizes and claim period."""
-    return _invoice_numbers(_find_period(LIFE_DATA.get(), None))
+    return _invoice_numbers(_find_period(LIFE_DATA.get(), None), latest=True)
 
 
 @SERVICE.operation("GET", "/api/invoice/{period}", tool="get_invoice_numbers")
 def invoice_period(p: PeriodQuery) -> InvoiceNumbers:
     """Receipt-lottery winning numbers of a period (NNN-MM-MM in ROC years, e.g. 114-11-12) or `latest`."""
-    return _invoice_numbers(_find_period(LIFE_DATA.get(), p.period))
+    return _invoice_numbers(_find_period(LIFE_DATA.get(), p.period), latest=p.period == "latest")
 
 
-def _invoice_numbers(period: logic.InvoicePeriod) -> InvoiceNumbers:
+def _invoice_numbers(period: logic.InvoicePeriod, latest: bool) -> InvoiceNumbers:
     data, today = LIFE_DATA.get(), today_taipei()
     start, end = _window(period.period)
     prizes = [k for k in logic.INVOICE_PRIZES if k != "additional_sixth" or period.additional_sixth]
@@ -263,6 +263,8 @@ def _invoice_numbers(period: logic.InvoicePeriod) -> InvoiceNumbers:
                              rule=logic.INVOICE_PRIZES[k].rule) for k in prizes],  # fmt: skip
         claim_notes=logic.INVOICE_CLAIM_NOTES,
         known_periods=data.known_periods(),
+        newest_drawn_period=logic.newest_drawn_period(today),
+        note=logic.stale_note(period.period, today) if latest else None,
         sample=period.sample,
         source=_period_source(period),
         reported_by=period.reported_by,
@@ -270,7 +272,7 @@ def _invoice_numbers(period: logic.InvoicePeriod) -> InvoiceNumbers:
     )
 
 
-def _check(number: str, period: logic.InvoicePeriod, today: date) -> InvoiceCheck:
+def _check(number: str, period: logic.InvoicePeriod, today: date, latest: bool) -> InvoiceCheck:
     match = logic.check_invoice(number, period)
     start, end = _window(period.period)
     prize = match.prize
@@ -287,6 +289,8 @@ def _check(number: str, period: logic.InvoicePeriod, today: date) -> InvoiceChec
         claim_start=start,
         claim_end=end,
         claim_status=logic.claim_status(start, end, today),  # type: ignore[arg-type]
+        newest_drawn_period=logic.newest_drawn_period(today),
+        note=logic.stale_note(period.period, today) if latest else None,
         sample=period.sample,
         source=_period_source(period),
         reported_by=period.reported_by,
@@ -299,7 +303,7 @@ def invoice_check(p: InvoiceCheckQuery) -> InvoiceCheck:
 
     Omit `period` for the latest period in the store."""
     period = _find_period(LIFE_DATA.get(), p.period)
-    return _check(p.number, period, today_taipei())
+    return _check(p.number, period, today_taipei(), latest=p.period is None)
 
 
 @SERVICE.operation("POST", "/api/pro/invoice/check-batch", price="$0.02")
@@ -318,7 +322,7 @@ def invoice_check_batch(p: BatchBody) -> BatchResult:
             items.append(BatchItem(index=i, number=receipt.number, period=receipt.period, result=None, error=problem.detail))
             continue
         used[period.period] = period
-        items.append(BatchItem(index=i, number=receipt.number, period=period.period, result=_check(receipt.number, period, today), error=None))
+        items.append(BatchItem(index=i, number=receipt.number, period=period.period, result=_check(receipt.number, period, today, latest=receipt.period is None), error=None))
     won = [x.result for x in items if x.result and x.result.won]
     return BatchResult(
         checked=sum(1 for x in items if x.result),
@@ -376,12 +380,28 @@ def _unique_sources(items: list[Source]) -> list[Source]:
     return list(seen.values())
 
 
+def _lottery_stale(games: list[str]) -> str | None:
+    """Every game draws at least weekly: a newest draw over 7 days old means the importer has not run."""
+    today, notes = today_taipei(), []
+    for game in games:
+        newest = _draws(game)[0].draw_date
+        if (today - newest).days > 7:
+            notes.append(f"{game} {newest} ({(today - newest).days} days ago)")
+    if not notes:
+        return None
+    return (
+        "The newest draws in this store are old: " + ", ".join(notes) + ". Newer draws have not been imported, "
+        "so `latest` here is not Taiwan Lottery's latest draw; check a ticket against its own draw."
+    )
+
+
 @SERVICE.operation("GET", "/api/lottery/latest")
 def lottery_latest() -> LatestDraws:
     """The latest draw of lotto649, superlotto638 and daily539."""
     draws = [_draw(_draws(g)[0]) for g in logic.GAMES]
     return LatestDraws(
-        draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE, sample=any(d.sample for d in draws),
+        draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE, stale_note=_lottery_stale(list(logic.GAMES)),
+        sample=any(d.sample for d in draws),
         sources=_unique_sources([d.source for d in draws]),
     )  # fmt: skip
 
@@ -393,6 +413,7 @@ def lottery_game(p: GameQuery) -> GameDraws:
     draws = [_draw(d) for d in _draws(p.game)[:LOTTERY_DRAWS]]
     return GameDraws(
         game=_game(game), count=len(draws), limit=LOTTERY_DRAWS, draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE,
+        stale_note=_lottery_stale([p.game]),
         sample=any(d.sample for d in draws), sources=_unique_sources([*_game_sources(game), *(d.source for d in draws)]),
     )  # fmt: skip
 
@@ -442,6 +463,7 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
         tier=_tier(tier) if tier else None,
         amount=tier.amount if tier else None,
         note=note,
+        stale_note=_lottery_stale([p.game]) if p.period is None else None,
         sample=draw.sample,
         sources=_unique_sources([Source(url=draw.source, title=draw.source_title, checked=draw.checked, sample=draw.sample), *_game_sources(game)]),
     )
@@ -473,7 +495,7 @@ def fuel() -> FuelPrices:
         products.append(
             FuelNow(
                 product=key, name_zh=zh, name_en=en, effective=now.effective, price=float(now.price),
-                previous_price=float(history[1].price) if len(history) > 1 else None,
+                previous_price=float(history[1].price) if change is not None else None,
                 change=float(change) if change is not None else None, sample=now.sample, source=_fuel_source(now),
                 reported_by=now.reported_by,
             )  # fmt: skip
@@ -483,6 +505,8 @@ def fuel() -> FuelPrices:
     note = "Prices in NT$ per litre at CPC's own stations, tax included; they change on Mondays."
     if age > 7:
         note += f" The newest prices in the store took effect {age} days ago: this week's have not been imported yet."
+    if any(p.change is None for p in products):
+        note += " `change` is null where the week before is not in the store."
     return FuelPrices(
         as_of=today, effective=effective, age_days=age, products=products, note=note,
         sample=any(p.sample for p in products), sources=_unique_sources([p.source for p in products]),
@@ -494,7 +518,7 @@ def _history(product: str, limit: int | None) -> FuelHistory:
     shown = full[:limit] if limit else full
     weeks = []
     for i, f in enumerate(shown):
-        change = f.price - full[i + 1].price if i + 1 < len(full) else None
+        change = logic.price_change(full, i)
         weeks.append(
             FuelWeekOut(effective=f.effective, price=float(f.price), change=float(change) if change is not None else None,
                         note=f.note, sample=f.sample, source=_fuel_source(f), reported_by=f.reported_by)  # fmt: skip

@@ -6,7 +6,9 @@ import datetime as dt
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+import re
+
+from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
@@ -17,8 +19,30 @@ LOTTERY_DRAWS = 20
 GameName = Literal["lotto649", "superlotto638", "daily539"]
 Product = Literal["92", "95", "98", "diesel"]
 PRODUCT_DOC = "92, 95 or 98 (unleaded gasoline, RON) or diesel (premium diesel, 超級柴油)"
-NUMBER_PATTERN = r"^\d{8}$"
-PERIOD_OR_LATEST = r"^(\d{3}-(01-02|03-04|05-06|07-08|09-10|11-12)|latest)$"
+NUMBER_PATTERN = r"^[0-9]{8}$"  # ASCII digits: Python's \d also matches full-width digits
+PERIOD_OR_LATEST = r"^([0-9]{3}-(01-02|03-04|05-06|07-08|09-10|11-12)|latest)$"
+
+NUMBER_RULE = "an 8-digit receipt number in ASCII digits 0-9, without the two letters, e.g. 97023797"
+PERIOD_RULE = (
+    "a two-month period NNN-MM-MM in ROC years and ASCII digits, odd month first "
+    "(01-02, 03-04, 05-06, 07-08, 09-10 or 11-12), e.g. 114-11-12"
+)
+
+
+def _number(value: object) -> object:
+    """Say what a receipt number must be (the pattern alone would answer with a regex)."""
+    if isinstance(value, str) and not re.fullmatch(NUMBER_PATTERN, value):
+        raise ValueError(f"must be {NUMBER_RULE}; got {value!r}")
+    if isinstance(value, int):  # a JSON number would drop leading zeros (00507588 was a grand prize)
+        raise ValueError(f"must be a string: {NUMBER_RULE} (as a number its leading zeros are lost); got {value!r}")
+    return value
+
+
+def _period(value: object, latest: bool = False) -> object:
+    if isinstance(value, str) and not re.fullmatch(PERIOD_OR_LATEST if latest else PERIOD_PATTERN, value):
+        raise ValueError(f"must be {PERIOD_RULE}{' or latest' if latest else ''}; got {value!r}")
+    return value
+
 
 # ---------------------------------------------------------------- holidays
 
@@ -95,6 +119,8 @@ class PeriodQuery(Params):
         description="Period as NNN-MM-MM in ROC years (e.g. 114-11-12 for November-December 2025), or latest",
     )  # fmt: skip
 
+    _check_period = field_validator("period", mode="before")(lambda v: _period(v, latest=True))
+
 
 class PrizeRuleOut(BaseModel):
     prize: str
@@ -117,6 +143,8 @@ class InvoiceNumbers(BaseModel):
     prizes: list[PrizeRuleOut]
     claim_notes: str
     known_periods: list[str]
+    newest_drawn_period: str = Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
+    note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
     sample: bool
     source: Source
     reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
@@ -126,6 +154,9 @@ class InvoiceNumbers(BaseModel):
 class InvoiceCheckQuery(Params):
     number: str = Field(pattern=NUMBER_PATTERN, description="The receipt's 8-digit number (without the 2-letter track)")
     period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM (ROC year); omit for the latest")
+
+    _check_number = field_validator("number", mode="before")(_number)
+    _check_period = field_validator("period", mode="before")(_period)
 
 
 class InvoiceCheck(BaseModel):
@@ -141,6 +172,8 @@ class InvoiceCheck(BaseModel):
     claim_start: date
     claim_end: date
     claim_status: Literal["not yet open", "open", "expired"]
+    newest_drawn_period: str = Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
+    note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
     sample: bool
     source: Source
     reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
@@ -149,6 +182,9 @@ class InvoiceCheck(BaseModel):
 class Receipt(BaseModel):
     number: str = Field(pattern=NUMBER_PATTERN, description="8-digit receipt number")
     period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM; omit for the latest")
+
+    _check_number = field_validator("number", mode="before")(_number)
+    _check_period = field_validator("period", mode="before")(_period)
 
 
 class BatchBody(Params):
@@ -218,6 +254,7 @@ class GameInfo(BaseModel):
 class LatestDraws(BaseModel):
     draws: list[DrawOut]
     claim_rule: str
+    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
     sample: bool
     sources: list[Source]
 
@@ -228,6 +265,7 @@ class GameDraws(BaseModel):
     limit: int
     draws: list[DrawOut]
     claim_rule: str
+    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
     sample: bool
     sources: list[Source]
 
@@ -235,11 +273,11 @@ class GameDraws(BaseModel):
 class LotteryCheckQuery(Params):
     game: GameName = Field(description="lotto649, superlotto638 or daily539")
     numbers: str = Field(
-        min_length=1, max_length=60, pattern=r"^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$",
+        min_length=1, max_length=60, pattern=r"^ *[0-9]{1,2}( *, *[0-9]{1,2})* *$",
         description="Comma-separated picks: 6 of 1-49 (lotto649), 6 of 1-38 (superlotto638) or 5 of 1-39 (daily539)",
     )  # fmt: skip
     second: int | None = Field(None, ge=1, le=8, description="superlotto638 only: the zone-2 pick, 1 to 8")
-    period: str | None = Field(None, pattern=r"^\d{9}$", description="Draw number (9 digits); omit for the latest draw")
+    period: str | None = Field(None, pattern=r"^[0-9]{9}$", description="Draw number (9 digits); omit for the latest draw")
 
 
 class LotteryCheck(BaseModel):
@@ -254,6 +292,7 @@ class LotteryCheck(BaseModel):
     tier: TierOut | None
     amount: int | None = Field(description="Fixed prize in NT$; null when not won or pari-mutuel")
     note: str
+    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
     sample: bool
     sources: list[Source]
 
@@ -264,7 +303,7 @@ class LotteryCheck(BaseModel):
 class FuelWeekOut(BaseModel):
     effective: date = Field(description="Monday the posted price took effect")
     price: float = Field(description="NT$ per litre, tax included")
-    change: float | None = Field(description="Against the previous posted week; null for the first week known")
+    change: float | None = Field(description="Against the posted week before (7 days earlier); null when that week is not in the store")
     note: str | None = None
     sample: bool
     source: Source
@@ -277,8 +316,8 @@ class FuelNow(BaseModel):
     name_en: str
     effective: date
     price: float
-    previous_price: float | None
-    change: float | None
+    previous_price: float | None = Field(description="Price of the week before; null when that week is not in the store")
+    change: float | None = Field(description="NT$ per litre against the week before; null when that week is not in the store")
     sample: bool
     source: Source
     reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
