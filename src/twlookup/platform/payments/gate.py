@@ -61,11 +61,13 @@ class PaymentGate:
         self.network = network
         self.server = x402ResourceServer(facilitator)
         self.server.register(network, ExactEvmServerScheme())
-        # USDC on Solana as a second option (food, share), offered when a receiving address is
-        # configured and the facilitator settles on Solana; the local ledger does not.
-        self.svm_network = settings.svm_mainnet if solana and settings.pay_to_svm else None
-        if self.svm_network:
-            self.server.register(self.svm_network, ExactSvmServerScheme())
+        # Where payment is accepted: (network, receiving address). USDC on Solana is a second
+        # option (food, share) when a receiving address is configured; it is offered only where
+        # the facilitator settles on Solana (the local ledger does not).
+        self.options = [(network, settings.pay_to_evm)]
+        if solana and settings.pay_to_svm:
+            self.server.register(settings.svm_mainnet, ExactSvmServerScheme())
+            self.options.append((settings.svm_mainnet, settings.pay_to_svm))
         self.server.register_extension(bazaar_resource_server_extension)
         self._initialized = False
         self._discovery: dict[str, dict[str, Any]] = {}
@@ -82,27 +84,21 @@ class PaymentGate:
             self._initialized = True
         cached = self._requirements.get((op.path, price))
         if cached is None:
-            config = ResourceConfig(
-                scheme="exact",
-                pay_to=self.settings.pay_to_evm,
-                price=price,
-                network=self.network,
-                max_timeout_seconds=self.settings.payment_timeout_seconds,
-            )
-            cached = self.server.build_payment_requirements(config)
-            if self.svm_network and self.settings.pay_to_svm:
+            cached = []
+            for network, pay_to in self.options:
+                config = ResourceConfig(
+                    scheme="exact",
+                    pay_to=pay_to,
+                    price=price,
+                    network=network,
+                    max_timeout_seconds=self.settings.payment_timeout_seconds,
+                )
                 try:
-                    cached = cached + self.server.build_payment_requirements(
-                        ResourceConfig(
-                            scheme="exact",
-                            pay_to=self.settings.pay_to_svm,
-                            price=price,
-                            network=self.svm_network,
-                            max_timeout_seconds=self.settings.payment_timeout_seconds,
-                        )
-                    )
+                    cached += self.server.build_payment_requirements(config)
                 except SchemeNotFoundError:
-                    log.warning("the facilitator does not settle on %s; offering EVM only", self.svm_network)
+                    if network == self.network:  # the service's own network must be payable
+                        raise
+                    log.warning("the facilitator does not settle on %s; not offering it", network)
             self._requirements[(op.path, price)] = cached
         return cached
 

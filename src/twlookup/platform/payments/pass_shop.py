@@ -34,10 +34,6 @@ class PassShop:
     def __init__(
         self, settings: Settings, facilitator: Any, passes: PassBook, services: list[str], solana: bool = False
     ) -> None:
-        self.settings = settings
-        self.passes = passes
-        self.services = services
-
         def buy_pass() -> PassOut:
             """A pass that lifts the free per-minute quota of the quota services."""
             issued = passes.issue()
