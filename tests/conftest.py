@@ -1,39 +1,121 @@
-"""Shared fixtures: one migrated and seeded store per test session, and clients over the app."""
+"""Shared fixtures and helpers: one migrated and seeded template store per session (tests get copies),
+one app per session, clients over it, and the assertions every service's tests use."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import closing
+from datetime import date
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import httpx
 import pytest
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
+from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.reference import Reference
 from twlookup.settings import Settings
 
 DATA = DEFAULT_DATA
 
+# Tests reach no network: the creator service asks the company register live only where a test
+# turns it on (and mocks it with respx).
+os.environ.setdefault("TWLOOKUP_CREATOR_LIVE_REGISTER", "0")
+
 
 @pytest.fixture(scope="session")
-def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path: Path = tmp_path_factory.mktemp("store") / "twlookup.db"
-    url = f"sqlite:///{path}"
-    ensure_ready(url, DATA)
-    return url
+def template_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One store migrated and seeded once per session; tests get copies of the file, not new migrations."""
+    path: Path = tmp_path_factory.mktemp("template") / "twlookup.db"
+    ensure_ready(f"sqlite:///{path}", DATA)
+    return path
+
+
+def copy_store(template: Path, folder: Path) -> str:
+    """A private copy of the seeded template store in `folder`, as a database URL."""
+    target = folder / "twlookup.db"
+    with closing(sqlite3.connect(template)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)  # the template is in WAL mode: a plain file copy could miss its last writes
+    return f"sqlite:///{target}"
+
+
+@pytest.fixture(scope="session")
+def db_url(template_store: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The store the session's tests share (read-mostly; tests that import feeds use `fresh_store`)."""
+    return copy_store(template_store, tmp_path_factory.mktemp("store"))
+
+
+@pytest.fixture
+def fresh_store(template_store: Path, tmp_path: Path, db_url: str) -> Iterator[str]:
+    """A migrated and seeded store of this test's own (a copy of the template), for tests that write
+    to it; the process-wide engine is handed back to the shared store afterwards."""
+    yield copy_store(template_store, tmp_path)
+    store_engine.configure(db_url)
 
 
 @pytest.fixture(scope="session")
 def settings(db_url: str) -> Settings:
-    return Settings(database_url=db_url, rate_limit_default="100000/minute", _env_file=None)
+    # One app serves the whole session: limits that count calls per client are lifted here (the
+    # rate limit and food's free quota), and the tests of those limits set their own settings.
+    return Settings(database_url=db_url, rate_limit_default="100000/minute", free_quota_per_minute=100_000, _env_file=None)
+
+
+@pytest.fixture(scope="session")
+def app(settings: Settings) -> Any:
+    """The whole app, built once per session; a test that changes settings builds its own."""
+    return create_app(settings)
 
 
 @pytest.fixture
-async def client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings)
+async def client(app: Any, settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    store_engine.configure(settings.database_url)  # a test that served another store hands the shared one back
+    Reference.check_seconds = settings.data_check_seconds
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
         yield c
+
+
+@pytest.fixture
+def pin_today(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType, date], date]:
+    """Pin a module's clock: `pin_today(operations, date(2026, 12, 31))` makes that module's
+    `today_taipei()` return the date for this test, so both sides of a date rule can be tested."""
+
+    def pin(module: ModuleType, day: date) -> date:
+        monkeypatch.setattr(module, "today_taipei", lambda: day)
+        return day
+
+    return pin
+
+
+def assert_problem(r: httpx.Response, status: int, parameter: str | None = None) -> dict:
+    """An RFC 9457 problem with this status; with `parameter`, the first error names it."""
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    body = r.json()
+    if parameter:
+        assert body["errors"][0]["parameter"] == parameter, body
+    return body
+
+
+def assert_sources(sources: list[dict], schemes: tuple[str, ...] = ("https://", "http://")) -> None:
+    """Every answer names its sources: each with a URL and the date it was checked."""
+    assert sources, "every answer names its sources"
+    for s in sources:
+        assert s["url"].startswith(schemes) and s["checked"], s
+
+
+def fund(address: str, db_url: str, amount: str = "1", network: str | None = None) -> None:
+    """Fund an address on the local ledger through the `twlookup ledger fund` command."""
+    env = dict(os.environ, TWLOOKUP_DATABASE_URL=db_url)
+    cmd = [sys.executable, "-m", "twlookup", "ledger", "fund", address, amount, *(["--network", network] if network else [])]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    assert "funded" in out.stdout
 
 
 def postgres_url() -> str | None:
@@ -69,3 +151,17 @@ def live_url(settings: Settings):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=5)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_wikimedia():
+    """No test reaches Wikimedia: the knowledge base (sports, movie, games) points at a closed
+    loopback port, so an unmocked lookup fails fast (503) instead of going out. Tests that mock
+    Wikimedia with respx match on the API's path, or restore the real addresses themselves."""
+    from twlookup.domain import knowledge_base as kb
+
+    saved = kb.WIKIDATA_API, kb.SUMMARY_URL
+    kb.WIKIDATA_API = "http://127.0.0.1:9/w/api.php"
+    kb.SUMMARY_URL = "http://127.0.0.1:9/{lang}wiki/api/rest_v1/page/summary/{title}"
+    yield
+    kb.WIKIDATA_API, kb.SUMMARY_URL = saved

@@ -2,40 +2,60 @@
 
 from __future__ import annotations
 
+import logging
+from contextlib import AsyncExitStack
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import JSONResponse
-from sqlalchemy import text
+from anyio import to_thread
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from twlookup import __version__
-from twlookup.platform import privacy
+from twlookup.platform import pages, privacy
 from twlookup.platform.errors import Problem
+from twlookup.platform.health import Health
 from twlookup.platform.http import header
+from twlookup.platform.operations import Operation
 from twlookup.platform.payments.facilitators import make_facilitator
 from twlookup.platform.payments.pass_shop import PassShop
 from twlookup.platform.payments.passes import PassBook
-from twlookup.platform.ratelimit import ClientIP, Counter
+from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.router import ServiceRouter, build_service_app
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
+from twlookup.platform.subapp import problem_response
 from twlookup.services import CATALOG, load_services
 from twlookup.settings import Settings, get_settings
 
+log = logging.getLogger("twlookup")
+
 
 class TwlookupApp:
-    """Pure-ASGI dispatcher: host name or first path segment picks the service sub-app."""
+    """Pure-ASGI dispatcher: host name or first path segment picks the service sub-app.
 
-    def __init__(self, root: FastAPI, services: dict[str, Any], hosts: dict[bytes, Any]) -> None:
+    A configured host name (`TWLOOKUP_HOST_<NAME>`) serves that service at the root of the host;
+    otherwise `/<name>/...` reaches it with `root_path` `/<name>`; anything else goes to the root
+    FastAPI app (index, /healthz). This is Starlette's `Host` + `Mount` written as one dictionary
+    lookup per request, which keeps routing off the hot path's profile. Lifespan events start
+    and stop the root FastAPI app and every service's (its `Service.lifespan`), given as `subapps`.
+    """
+
+    def __init__(
+        self, root: Any, services: dict[str, Any], hosts: dict[bytes, Any], subapps: list[FastAPI] | None = None
+    ) -> None:
         self.root = root
         self.services = services
         self.hosts = hosts
+        self.subapps = subapps or []
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1003})
+                return
+            if scope["type"] == "lifespan":
+                await self.lifespan(receive, send)
                 return
             await self.root(scope, receive, send)
             return
@@ -57,12 +77,33 @@ class TwlookupApp:
         await app(scope, receive, send)
 
 
+    async def lifespan(self, receive: Any, send: Any) -> None:
+        """Enter every FastAPI app's lifespan on startup and leave them, in reverse, on shutdown."""
+        async with AsyncExitStack() as stack:
+            await receive()  # lifespan.startup
+            try:
+                for app in self.subapps:
+                    await stack.enter_async_context(app.router.lifespan_context(app))
+            except Exception as exc:
+                log.exception("startup failed")
+                await send({"type": "lifespan.startup.failed", "message": f"{type(exc).__name__}: {exc}"})
+                return
+            try:  # build the reference caches now, off the loop, so no first request waits for them
+                await to_thread.run_sync(Reference.refresh_all)
+            except Exception as exc:  # the store is away: requests answer 503 until it is back
+                log.warning("reference data not loaded at start: %s", type(exc).__name__)
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # lifespan.shutdown
+        await send({"type": "lifespan.shutdown.complete"})
+
+
 def create_app(settings: Settings | None = None, services: list[Service] | None = None) -> TwlookupApp:
     """The whole app; `services` defaults to every implemented service (tests may pass their own)."""
     settings = settings or get_settings()
-    store_engine.configure(settings.database_url)
+    store_engine.configure(settings.database_url, store_engine.StoreTimeouts.from_settings(settings))
+    Operation.timeout_seconds = settings.request_timeout_seconds
     Reference.check_seconds = settings.data_check_seconds
-    counter = Counter(settings.redis_url)
+    counter = Counter.from_settings(settings)
     # one facilitator for all services: one ledger, one connection pool; none when payments are off
     facilitator = make_facilitator(settings) if settings.payments_enabled else None
     client_ip = ClientIP(settings.trusted_proxies)
@@ -84,26 +125,37 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
         apps["pay"] = PassShop(settings, facilitator, passes, [s.name for s in quota_services], solana=solana)
     private = {name for name, r in routers.items() if r.service.private}
     privacy.install(private, {h.decode() for h, a in hosts.items() if any(apps[n] is a for n in private)})
-    root = _root_app(settings, routers)
-    return TwlookupApp(root, apps, hosts)
+    for entry in CATALOG:  # the service page shows the Chinese name; the platform does not import the catalogue
+        if entry.name in routers:
+            routers[entry.name].app.state.zh_name = entry.zh
+    root = _root_app(settings, routers, Health(settings, counter, facilitator))
+    limited_root = RateLimit(root, "index", settings.rate_limit_default, counter, client_ip)  # /, /docs, /healthz
+    return TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
 
 
-def _root_app(settings: Settings, routers: dict[str, ServiceRouter]) -> FastAPI:
-    root = FastAPI(title="twlookup", version=__version__, docs_url="/docs", redoc_url=None)
+def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Health) -> FastAPI:
+    root = FastAPI(title="twlookup", version=__version__, docs_url=None, redoc_url=None)
+    pages.install_assets(root)  # Swagger UI and the pages' style, from this origin
+
+    @root.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return pages.docs_page("", "twlookup")
 
     @root.exception_handler(404)
     async def not_found(_request: Any, _exc: Any) -> JSONResponse:
         names = ", ".join(sorted(routers))
         problem = Problem(404, f"No such path. Services live under /<name>/: {names}. See / for the list.")
-        return JSONResponse(problem.body(), status_code=404, media_type="application/problem+json")
+        return problem_response(problem)
 
     @root.exception_handler(405)
     async def not_allowed(_request: Any, _exc: Any) -> JSONResponse:
-        problem = Problem(405, "This path accepts GET only.")
-        return JSONResponse(problem.body(), status_code=405, media_type="application/problem+json", headers={"Allow": "GET"})
+        return problem_response(Problem(405, "This path accepts GET only.", headers={"Allow": "GET"}))
 
     @root.get("/", summary="The twenty services, where each lives, and which are available")
-    def index() -> dict[str, Any]:
+    def index(request: Request, response: Response) -> Any:
+        response.headers["Vary"] = "Accept"
+        if pages.wants_html(request):  # a browser: the same list as a page
+            return pages.index_html(request, settings, CATALOG, routers, __version__)
         services = []
         for entry in CATALOG:
             router = routers.get(entry.name)
@@ -122,30 +174,9 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter]) -> FastAPI:
             services.append(item)
         return {"name": "twlookup", "version": __version__, "services": services}
 
-    @root.get("/healthz", summary="Whether the store answers")
-    def healthz() -> JSONResponse:
-        try:
-            with store_engine.get_engine().connect() as conn:
-                conn.execute(text("SELECT 1"))
-                version = Reference.current_version()
-            ok = True
-        except Exception as exc:  # the store is down: report it, do not crash
-            ok, version = False, None
-            detail = f"{type(exc).__name__}"
-        body: dict[str, Any] = {
-            "status": "ok" if ok else "unavailable",
-            "store": store_engine.get_engine().dialect.name,
-            "data_version": version,
-            "rate_limit_storage": "redis" if settings.redis_url else "memory",
-            "facilitator": settings.facilitator,
-            "payments": (
-                "local ledger: payments settle on an in-process test ledger and move no real money"
-                if settings.facilitator == "local"
-                else f"remote facilitator {settings.facilitator_url}: payments move real USDC"
-            ),
-        }
-        if not ok:
-            body["detail"] = detail
-        return JSONResponse(body, status_code=200 if ok else 503)
+    @root.get("/healthz", summary="Whether the store, the rate-limit store and the facilitator answer (within 1 s)")
+    async def healthz() -> JSONResponse:
+        body, status = await health.report()
+        return JSONResponse(body, status_code=status)
 
     return root

@@ -18,7 +18,15 @@ def _settings():  # imported lazily so that --help is instant
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from twlookup.platform.store.engine import StoreTimeouts
+    from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
+
     settings = _settings()
+    try:
+        wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
+    except StoreUnreachable as exc:
+        print(f"twlookup: {exc}", file=sys.stderr)
+        return 1
     ensure_ready(settings.database_url, args.data)
     uvicorn.run(
         "twlookup.app:create_app",
@@ -29,6 +37,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         access_log=not args.no_access_log,
         proxy_headers=False,
+        timeout_keep_alive=int(settings.keep_alive_seconds),
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        limit_concurrency=settings.max_connections,
     )
     return 0
 
@@ -68,10 +79,16 @@ def cmd_seed(args: argparse.Namespace) -> int:
 
     from twlookup.platform.store.lock import maintenance_lock
 
+    from twlookup.platform.records import DataFileError
+
     url = _settings().database_url
     with maintenance_lock(url):
         upgrade(url)
-        counts = _seed(args.data)
+        try:
+            counts = _seed(args.data)
+        except DataFileError as exc:  # names the file, the record and the field; nothing was written
+            print(f"twlookup: seed failed: {exc}", file=sys.stderr)
+            return 1
     for name, count in counts.items():
         print(f"{name}: {count} records")
     return 0
@@ -151,6 +168,67 @@ def cmd_ledger_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review_ready() -> None:
+    """Migrate, and import every service so that each registers its submission kinds."""
+    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import load_services
+
+    upgrade(_settings().database_url)
+    load_services()
+
+
+def _check_service(name: str) -> None:
+    from twlookup.platform.review import KINDS
+    from twlookup.services import IMPLEMENTED
+
+    if name not in IMPLEMENTED and not any(service == name for service, _kind in KINDS):
+        raise SystemExit(f"twlookup: unknown service {name!r}; known: {', '.join(IMPLEMENTED)}")
+
+
+def cmd_review_token(args: argparse.Namespace) -> int:
+    from twlookup.platform.review import new_token, operator_entry
+
+    _check_service(args.service)
+    token = new_token()
+    print(f"token (give it to the operator; it is not stored anywhere): {token}")
+    print("add this entry to TWLOOKUP_REVIEW_OPERATORS (a JSON list) and restart:")
+    print(operator_entry(args.name, args.service, token))
+    return 0
+
+
+def cmd_review_list(args: argparse.Namespace) -> int:
+    from twlookup.platform import review
+
+    _check_service(args.service)
+    _review_ready()
+    status = None if args.status == "all" else args.status
+    items = review.queue(args.service, status, args.kind, args.limit)
+    print(f"{args.service}: {review.counts(args.service)}")
+    for item in items:
+        decided = f" by {item.decided_by} at {item.decided_at:%Y-%m-%d %H:%M}" if item.decided_by and item.decided_at else ""
+        why = f" ({item.reason})" if item.reason else ""
+        print(f"  #{item.id} {item.kind} {item.status}{decided}{why} {item.subject or ''}".rstrip())
+        print(f"     {item.payload}")
+    return 0
+
+
+def cmd_review_decide(args: argparse.Namespace) -> int:
+    from twlookup.platform import review
+    from twlookup.platform.errors import Problem
+
+    _check_service(args.service)
+    _review_ready()
+    decision = "approve" if args.review_command == "approve" else "reject"
+    try:
+        done = review.decide(args.service, args.ids, decision, f"cli:{args.operator}", args.reason)
+    except Problem as exc:
+        print(f"twlookup: {exc.detail}", file=sys.stderr)
+        return 1
+    for item in done:
+        print(f"#{item.id} {item.kind}: {item.status} by {item.decided_by}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="twlookup",
@@ -213,6 +291,30 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--network", help="CAIP-2 network (default TWLOOKUP_EVM_MAINNET, eip155:8453)")
     fund.set_defaults(func=cmd_ledger_fund)
     show.set_defaults(func=cmd_ledger_show)
+
+    review = sub.add_parser(
+        "review",
+        help="operators: review public submissions (contributions, shares, comments, votes)",
+        description="Public submissions are public only once approved. Decisions are recorded with the operator and time.",
+    )
+    review_sub = review.add_subparsers(dest="review_command", required=True, metavar="SUBCOMMAND")
+    token = review_sub.add_parser("token", help="make an operator token for SERVICE and print its settings entry")
+    token.add_argument("service", metavar="SERVICE")
+    token.add_argument("name", metavar="NAME", help="the operator's name, recorded with each decision")
+    token.set_defaults(func=cmd_review_token)
+    listing = review_sub.add_parser("list", help="submissions of SERVICE (default: waiting for review)")
+    listing.add_argument("service", metavar="SERVICE")
+    listing.add_argument("--status", default="submitted", choices=["submitted", "approved", "rejected", "all"])
+    listing.add_argument("--kind", help="only this kind")
+    listing.add_argument("--limit", type=int, default=50)
+    listing.set_defaults(func=cmd_review_list)
+    for verb in ("approve", "reject"):
+        p = review_sub.add_parser(verb, help=f"{verb} submissions of SERVICE by id")
+        p.add_argument("service", metavar="SERVICE")
+        p.add_argument("ids", metavar="ID", type=int, nargs="+")
+        p.add_argument("--operator", required=True, help="who decides (recorded as cli:NAME)")
+        p.add_argument("--reason", required=verb == "reject", help="why (required to reject; kept and shown)")
+        p.set_defaults(func=cmd_review_decide)
     return parser
 
 

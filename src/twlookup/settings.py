@@ -36,11 +36,84 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(1_048_576, description="largest request body accepted (413 beyond)")
     data_check_seconds: float = Field(2.0, description="how often a process looks for a re-seed of reference data")
 
+    # Safe fetcher of user-given URLs (platform/fetch.py)
+    fetch_user_agent: str = Field(
+        "twlookup-fetcher/0.1 (+https://github.com/twlookup/twlookup)",
+        description="User-Agent the safe fetcher sends when it fetches a URL a user gave",
+    )
+    fetch_extra_ports: list[int] = Field(
+        default_factory=list, description="ports the safe fetcher allows besides 80 and 443, e.g. [8080, 8443]"
+    )
+    fetch_max_bytes: int = Field(2_097_152, ge=1024, le=104_857_600, description="largest body the safe fetcher reads")
+    fetch_timeout_seconds: float = Field(10.0, gt=0, le=120, description="bound on one fetch, redirects included")
+
+    @field_validator("fetch_extra_ports")
+    @classmethod
+    def _ports(cls, value: list[int]) -> list[int]:
+        for port in value:
+            if not 1 <= port <= 65535:
+                raise ValueError(f"{port} is not a TCP port")
+        return value
+
+    # seo service: IndexNow submission and crawler IP verification
+    indexnow_endpoint: str = Field(
+        "https://api.indexnow.org/indexnow", description="IndexNow endpoint the seo service posts URL submissions to"
+    )
+    indexnow_timeout_seconds: float = Field(10.0, gt=0, le=60, description="bound on one IndexNow submission")
+    seo_verify_dns: bool = Field(
+        False, description="verify-ip also confirms a crawler by reverse and forward DNS (needs a reachable resolver)"
+    )
+    seo_dns_timeout_seconds: float = Field(3.0, gt=0, le=30, description="bound on the DNS confirmation of verify-ip")
+    # Knowledge-base lookups (sports, movie, games: Wikidata and Wikipedia)
+    kb_timeout_seconds: float = Field(4.0, gt=0, le=30, description="bound on each Wikidata/Wikipedia request")
+    kb_cache_seconds: int = Field(7 * 86400, ge=0, le=365 * 86400, description="how long a lookup answer is served from the store")
+    kb_user_agent: str = Field(
+        "twlookup/0.1 (https://twlookup.dev/; operator: set TWLOOKUP_KB_USER_AGENT with your contact) httpx",
+        min_length=8,
+        description="User-Agent sent to Wikimedia, which asks for a contact (URL or e-mail)",
+    )
+    # Bounds on waiting for what the process depends on (a stalled dependency answers 503, not a hang)
+    store_connect_timeout_seconds: float = Field(5.0, gt=0, le=300, description="opening a store connection")
+    store_pool_timeout_seconds: float = Field(5.0, gt=0, le=300, description="waiting for a free pooled store connection")
+    store_statement_timeout_seconds: float = Field(
+        10.0, ge=0, le=3600, description="one SQL statement (PostgreSQL statement_timeout, SQLite busy timeout); 0: unbounded"
+    )
+    request_timeout_seconds: float = Field(
+        15.0, gt=0, le=600, description="one operation's work (store reads, computing); past it the request answers 503"
+    )
+    startup_wait_seconds: float = Field(
+        30.0, ge=0, le=3600, description="how long `serve` waits for an unreachable store at start before it exits"
+    )
+    health_timeout_seconds: float = Field(0.5, gt=0, le=0.9, description="bound on each dependency check of /healthz")
+    redis_timeout_seconds: float = Field(0.25, gt=0, le=30, description="bound on each rate-limit counter call to Redis")
+    rate_limit_on_store_error: Literal["allow", "local", "refuse"] = Field(
+        "allow",
+        description="when Redis is unreachable: allow (serve uncounted, log), local (count in this process), refuse (503)",
+    )
+    redis_retry_seconds: float = Field(5.0, gt=0, le=600, description="after a Redis failure, how long to skip it before trying again")
+
+    # HTTP server bounds (uvicorn); cap the same in the reverse proxy in front
+    max_header_bytes: int = Field(16_384, ge=1024, le=1_048_576, description="largest request head (request line and headers)")
+    keep_alive_seconds: int = Field(5, ge=1, le=600, description="how long an idle keep-alive connection is held open")
+    max_connections: int | None = Field(None, ge=1, description="concurrent connections per process before 503 (unset: unbounded)")
+
+    # Where clients reach this server (payment challenges name it; never taken from a Host header)
+    public_url: str | None = Field(
+        None, description="public base URL, e.g. https://api.example.com; unset: http://HOST:PORT"
+    )
+    mcp_allowed_origins: list[str] = Field(
+        default_factory=list,
+        description='browser origins allowed to call the MCP endpoints ("*": any); a request with another Origin gets 403',
+    )
+
     # Payments (x402)
     payments_enabled: bool = Field(True, description="false: no x402 machinery; every /api/pro route answers not open")
     facilitator: Literal["local", "remote"] = "local"
     facilitator_url: str = "https://x402.org/facilitator"
     facilitator_timeout_seconds: float = Field(10.0, gt=0, le=120, description="bound on each facilitator call")
+    facilitator_retry_max_seconds: float = Field(
+        60.0, gt=0, le=3600, description="longest back-off after the facilitator failed to answer (doubles from 1 s)"
+    )
     evm_mainnet: str = Field("eip155:8453", description="CAIP-2 id of the EVM layer-2 mainnet (Base)")
     evm_testnet: str = Field("eip155:84532", description="CAIP-2 id of the EVM layer-2 testnet (Base Sepolia)")
     pay_to_evm: str = LOCAL_TREASURY_EVM
@@ -78,6 +151,28 @@ class Settings(BaseSettings):
         None, description="HMAC key signing passes; unset: a random key created once in the store (shared by its processes)"
     )
 
+    # Review of public submissions (platform/review.py)
+    review_operators: list[str] = Field(
+        default_factory=list,
+        description=(
+            'operator tokens, each "name:service:sha256-hex-of-token" (only the hash is kept; '
+            "`twlookup review token SERVICE NAME` makes a token and prints its entry)"
+        ),
+    )
+    review_submissions_per_hour: int = Field(
+        20, ge=1, le=10_000, description="public submissions (contributions, shares, comments, votes) per client per service per hour"
+    )
+
+    @field_validator("review_operators")
+    @classmethod
+    def _operators(cls, value: list[str]) -> list[str]:
+        import re
+
+        for entry in value:
+            if not re.fullmatch(r"[A-Za-z0-9_.@-]{1,64}:[a-z0-9_-]{1,32}:[0-9a-f]{64}", entry):
+                raise ValueError(f"{entry[:80]!r}: an operator entry is 'name:service:sha256-hex' (64 hex digits)")
+        return value
+
     @field_validator("pay_to_svm")
     @classmethod
     def _solana_address(cls, value: str | None) -> str | None:
@@ -113,6 +208,15 @@ class Settings(BaseSettings):
         for item in value:
             ip_network(item, strict=False)
         return value
+
+    def base_url(self, service: str | None = None, host: str | None = None) -> str:
+        """The public base URL: TWLOOKUP_PUBLIC_URL, or http://HOST:PORT. When `host` is the
+        configured host of `service`, that host at the same scheme (the service at its root)."""
+        base = (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+        if service and host and self.host_for(service) == host.lower():
+            scheme = base.split("://", 1)[0]
+            return f"{scheme}://{host.lower()}"
+        return base + (f"/{service}" if service else "")
 
     def pro_open(self, service: str, path: str) -> bool:
         return self.payments_enabled and service not in self.pro_closed and f"{service}:{path}" not in self.pro_closed

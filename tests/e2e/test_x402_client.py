@@ -1,10 +1,7 @@
 """x402 end to end: the SDK's own httpx client, with an eth-account key funded on the local
 ledger by `twlookup ledger fund`, pays for every /api/pro route of every implemented service."""
 
-import os
 from decimal import Decimal
-import subprocess
-import sys
 
 import httpx
 import pytest
@@ -19,6 +16,7 @@ import service_examples
 
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services import load_services
+from conftest import fund
 
 pytestmark = pytest.mark.asyncio
 
@@ -28,22 +26,17 @@ CALLS = {(s.name, path): call for s in load_services() for path, call in service
 PATHS = {(s.name, path): url for s in load_services() for path, url in service_examples.pro_paths(s.name).items()}
 
 
-def fund(address: str, amount: str, db_url: str, network: str) -> None:
-    env = dict(os.environ, TWLOOKUP_DATABASE_URL=db_url)
-    cmd = [sys.executable, "-m", "twlookup", "ledger", "fund", address, amount, "--network", network]
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    assert "funded" in out.stdout
-
-
 async def test_pay_for_every_pro_route_then_replay(live_url, settings):
     payer = Account.create()
     networks = {"mainnet": settings.evm_mainnet, "testnet": settings.evm_testnet}
     ledgers = {n: Ledger(n) for n in networks.values()}
     for network in networks.values():
-        fund(payer.address, "1", settings.database_url, network)
+        fund(payer.address, settings.database_url, "1", network)
     treasury_before = {n: ledger.balance(settings.pay_to_evm) for n, ledger in ledgers.items()}
 
     paid_ops = [(s, op) for s in load_services() for op in s.operations if op.paid]
+    for service in load_services():
+        await service_examples.prepare(service.name)
     assert {(s.name, op.path) for s, op in paid_ops} == set(CALLS)
 
     client = x402Client()
@@ -63,7 +56,8 @@ async def test_pay_for_every_pro_route_then_replay(live_url, settings):
         for service, op in paid_ops:
             name = service.name
             path = PATHS.get((name, op.path), op.path)
-            r = await http.request(op.method, f"/{name}{path}", **CALLS[(name, op.path)])
+            with service_examples.mocks(name):
+                r = await http.request(op.method, f"/{name}{path}", **CALLS[(name, op.path)])
             assert r.status_code == 200, (name, op.path, r.text)
             receipt = decode_payment_response_header(r.headers["payment-response"])
             assert receipt.success and receipt.transaction.startswith("0x")

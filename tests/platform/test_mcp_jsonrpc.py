@@ -31,14 +31,68 @@ async def test_ping_list_and_call_without_handshake(client):
 
 async def test_notifications_and_responses_are_accepted_without_body(client):
     r = await rpc(client, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    assert r.status_code == 202 and r.content == b"" and "content-type" not in r.headers
+
+
+async def test_batches_for_the_revisions_that_have_them(client):
+    batch = [
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "get_model", "arguments": {"id": "gpt-4o"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
+    ]
+    for headers in ({}, {"MCP-Protocol-Version": "2025-03-26"}):
+        r = await rpc(client, batch, **headers)
+        assert r.status_code == 200
+        replies = r.json()
+        assert [m["id"] for m in replies] == [1, "b", 3]
+        assert replies[0]["result"] == {} and replies[1]["result"]["isError"] is False
+        assert replies[2]["error"]["code"] == -32600
+    r = await rpc(client, [{"jsonrpc": "2.0", "method": "notifications/initialized"}])
     assert r.status_code == 202 and r.content == b""
+    r = await rpc(client, batch, **{"MCP-Protocol-Version": "2025-06-18"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32600
+
+
+async def test_origin_rule(settings):
+    import httpx
+
+    from twlookup.app import create_app
+
+    app = create_app(settings.model_copy(update={"mcp_allowed_origins": ["https://agent.example"]}))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        r = await c.post(URL, json=ping, headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403 and r.json()["type"].endswith("/origin-not-allowed")
+        for origin in ("https://agent.example", "http://127.0.0.1:8000", "http://localhost:8000", None):
+            r = await c.post(URL, json=ping, headers={"Origin": origin} if origin else {})
+            assert r.status_code == 200, origin
+    app = create_app(settings.model_copy(update={"mcp_allowed_origins": ["*"]}))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        assert (await c.post(URL, json=ping, headers={"Origin": "https://evil.example"})).status_code == 200
+
+
+async def test_every_tool_description_opens_with_what_it_does():
+    from twlookup.platform.mcp import MCPEndpoint
+    from twlookup.services import load_services
+
+    for service in load_services():
+        for tool in MCPEndpoint(service, 1 << 20).tools_result["tools"]:
+            op = next(o for o in service.tools if o.tool == tool["name"])
+            assert tool["description"].startswith(op.summary), tool["name"]
+            first = tool["description"].split()[0]
+            assert first not in ("Omit", "Note", "See", "Also"), (tool["name"], tool["description"][:60])
 
 
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
         (b"{oops", 400, -32700),
-        (b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', 400, -32600),
+        (b"[]", 400, -32600),
+        (b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', 200, -32600),
+        (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', 200, -32600),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": [1]}}', 200, -32602),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": "id=x"}}', 200, -32602),
         (b'{"jsonrpc": "1.0", "id": 1, "method": "ping"}', 400, -32600),
         (b'{"jsonrpc": "2.0", "id": 1, "method": 5}', 200, -32600),
         (b'{"jsonrpc": "2.0", "id": 1, "method": "resources/list"}', 200, -32601),

@@ -6,10 +6,18 @@ messages themselves are the SDK's types. It speaks the handshake-era protocol re
 (2024-11-05 to 2025-11-25): `initialize`, `ping`, `tools/list`, `tools/call` and notifications.
 `server/discover` (the 2026 stateless envelope) is answered "method not found", which the SDK's
 client takes as the signal to use the initialize handshake.
+
+Transport rules kept here: a present, disallowed `Origin` is 403 (see platform/origins.py);
+JSON-RPC batches are accepted for the revisions that have them (2024-11-05, 2025-03-26, and a
+request without MCP-Protocol-Version, which the transport says to read as 2025-03-26) and refused
+for later ones; an `id` must be a string or a number (not a boolean, not null); `arguments` of
+`tools/call` must be an object; 202 answers carry no body and no content type. Each tool's
+description opens with its summary (what it does), then any further notes.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import mcp.types as types
@@ -20,9 +28,29 @@ from twlookup import __version__
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, read_body, send_bytes
 from twlookup.platform.operations import Operation
+from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
 
+log = logging.getLogger("twlookup.mcp")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
+BATCH_VERSIONS = ("2024-11-05", "2025-03-26")  # the revisions whose transport carries JSON-RPC batches
+MAX_BATCH = 50
+
+
+def _valid_id(ident: Any) -> bool:
+    return isinstance(ident, (str, int, float)) and not isinstance(ident, bool)
+
+
+def tool_description(op: Operation) -> str:
+    """What the tool does (its summary) first, then the notes of its docstring, if any."""
+    if op.description == op.summary or op.description.startswith(op.summary):
+        return op.description
+    return f"{op.summary}\n\n{op.description}"
+
+
+async def _accepted(send: Any) -> None:
+    await send({"type": "http.response.start", "status": 202, "headers": [(b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
 
 
 def _rpc_error(ident: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
@@ -37,15 +65,16 @@ def _result(ident: Any, result: dict[str, Any]) -> dict[str, Any]:
 
 
 class MCPEndpoint:
-    def __init__(self, service: Service, max_body: int) -> None:
+    def __init__(self, service: Service, max_body: int, origins: OriginPolicy | None = None) -> None:
         self.service = service
         self.max_body = max_body
+        self.origins = origins or OriginPolicy(["*"])
         self.by_tool: dict[str, Operation] = {op.tool: op for op in service.tools if op.tool}
         tools = [
             types.Tool(
                 name=op.tool,
                 title=op.summary,
-                description=op.description,
+                description=tool_description(op),
                 input_schema=op.params.model_json_schema(),
                 output_schema=op.result.model_json_schema(),
                 annotations=types.ToolAnnotations(
@@ -65,6 +94,16 @@ class MCPEndpoint:
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        origin = header(scope, b"origin")
+        if not self.origins.allows(origin):
+            body = Problem(
+                403,
+                f"Origin {origin.decode('latin-1')!r} may not call this MCP endpoint "  # type: ignore[union-attr]
+                "(the operator lists allowed origins in TWLOOKUP_MCP_ALLOWED_ORIGINS).",
+                kind="origin-not-allowed",
+            )
+            await send_bytes(send, 403, body.render(), b"application/problem+json")
+            return
         if scope["method"] != "POST":
             body = Problem(405, "The MCP endpoint takes JSON-RPC messages by POST; this server offers no SSE stream.")
             await send_bytes(send, 405, body.render(), b"application/problem+json", [(b"allow", b"POST")])
@@ -90,33 +129,67 @@ class MCPEndpoint:
             await send_bytes(send, 400, orjson.dumps(_rpc_error(None, PARSE_ERROR, f"Parse error: {exc}")))
             return
         if isinstance(message, list):
-            err = _rpc_error(None, INVALID_REQUEST, "JSON-RPC batches are not supported; send one message per POST")
-            await send_bytes(send, 400, orjson.dumps(err))
+            await self.batch(message, version, send)
             return
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             await send_bytes(send, 400, orjson.dumps(_rpc_error(None, INVALID_REQUEST, "Not a JSON-RPC 2.0 message")))
             return
-        if "method" not in message:
-            # A response or error sent to us: we never ask the client anything, so just accept it.
-            await send_bytes(send, 202, b"")
+        if "method" not in message or "id" not in message:
+            # a response sent to us (we never ask the client anything) or a notification
+            await _accepted(send)
             return
-        if "id" not in message:
-            await send_bytes(send, 202, b"")  # notification: accepted, no body
+        reply = await self.handle(message)
+        await send_bytes(send, 200, orjson.dumps(reply))
+
+    async def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+        """One request's reply; a failure of ours is a JSON-RPC internal error, never an HTTP 500."""
+        try:
+            return await self._handle(message)
+        except Exception:
+            log.exception("unhandled error in MCP %s of %s", message.get("method"), self.service.name)
+            ident = message.get("id")
+            return _rpc_error(ident if _valid_id(ident) else None, INTERNAL_ERROR, "An internal error occurred; it has been logged.")
+
+    async def batch(self, messages: list[Any], version: bytes | None, send: Any) -> None:
+        """A JSON-RPC batch, for the revisions that have them; one reply per request in it."""
+        if version is not None and version.decode("latin-1") not in BATCH_VERSIONS:
+            err = _rpc_error(
+                None, INVALID_REQUEST, f"JSON-RPC batches are part of MCP {' and '.join(BATCH_VERSIONS)} only; send one message per POST"
+            )
+            await send_bytes(send, 400, orjson.dumps(err))
             return
-        reply = self.handle(message)
-        status = 200
-        await send_bytes(send, status, orjson.dumps(reply))
+        if not messages or len(messages) > MAX_BATCH:
+            err = _rpc_error(None, INVALID_REQUEST, f"A batch holds 1 to {MAX_BATCH} messages")
+            await send_bytes(send, 400, orjson.dumps(err))
+            return
+        replies = []
+        for message in messages:
+            if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+                replies.append(_rpc_error(None, INVALID_REQUEST, "Not a JSON-RPC 2.0 message"))
+            elif "method" not in message or "id" not in message:
+                continue  # notifications and responses get no reply
+            elif message.get("method") == "initialize":
+                ident = message["id"] if _valid_id(message["id"]) else None
+                replies.append(_rpc_error(ident, INVALID_REQUEST, "initialize must not be part of a batch"))
+            else:
+                replies.append(await self.handle(message))
+        if not replies:
+            await _accepted(send)
+            return
+        await send_bytes(send, 200, orjson.dumps(replies))
 
     # -- JSON-RPC -----------------------------------------------------------------------------
 
-    def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+    async def _handle(self, message: dict[str, Any]) -> dict[str, Any]:
         ident = message.get("id")
         method = message.get("method")
         params = message.get("params") or {}
-        if not isinstance(method, str) or not isinstance(params, dict) or not isinstance(ident, (str, int)):
-            return _rpc_error(ident if isinstance(ident, (str, int)) else None, INVALID_REQUEST, "Invalid request")
+        if not _valid_id(ident):
+            return _rpc_error(None, INVALID_REQUEST, "Invalid request: id must be a string or a number")
+        if not isinstance(method, str) or not isinstance(params, dict):
+            return _rpc_error(ident, INVALID_REQUEST, "Invalid request")
         if method == "tools/call":
-            return self.call_tool(ident, params)
+            return await self.call_tool(ident, params)
         if method == "tools/list":
             return _result(ident, self.tools_result)
         if method == "initialize":
@@ -136,16 +209,22 @@ class MCPEndpoint:
         )
         return _result(ident, result.model_dump(by_alias=True, exclude_none=True, mode="json"))
 
-    def call_tool(self, ident: Any, params: dict[str, Any]) -> dict[str, Any]:
+    async def call_tool(self, ident: Any, params: dict[str, Any]) -> dict[str, Any]:
         name = params.get("name")
         op = self.by_tool.get(name) if isinstance(name, str) else None
         if op is None:
             return _rpc_error(ident, INVALID_PARAMS, f"Unknown tool: {name!r}", {"tools": sorted(self.by_tool)})
-        arguments = params.get("arguments") or {}
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            return _rpc_error(ident, INVALID_PARAMS, f"arguments of tools/call must be an object, not {type(arguments).__name__}")
         try:
-            result = op.dump(op.call(arguments))
+            result = op.dump(await op.call(arguments))
         except Problem as problem:
             body = problem.body()
+            if problem.status >= 500:  # the server cannot answer now (store down): a JSON-RPC error
+                return _rpc_error(ident, INTERNAL_ERROR, problem.detail, {"problem": body})
             return _result(
                 ident,
                 {"content": [{"type": "text", "text": problem.detail}], "isError": True, "_meta": {"problem": body}},

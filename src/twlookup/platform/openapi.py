@@ -63,6 +63,11 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
         }
         if op.tool:
             item["x-mcp-tool"] = op.tool
+        if getattr(op.fn, "__twlookup_auth__", None) == "operator":  # platform/review.py operator routes
+            item["security"] = [{"operatorToken": []}]
+            item["responses"]["401"] = _problem("No operator token, or not a valid one.")
+            item["responses"]["403"] = _problem("The token is another service's operator token.")
+            item["responses"]["409"] = _problem("A submission named was already decided.")
         if op.paid:
             price = prices.get(op.path, op.price)
             item["x-price-usd"] = price
@@ -72,6 +77,17 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
                 "description": f"Payment required ({price} in USDC via x402); PAYMENT-REQUIRED header carries the terms.",
                 "content": {"application/json": {"schema": {"type": "object"}}},
             }
+        if service.free_quota and not op.paid:  # past the per-minute free quota a call is paid (x402) or needs a pass
+            item["responses"]["402"] = {
+                "description": "Free quota used up: pay this call via x402 (PAYMENT-REQUIRED terms) or send a pass.",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+            item["responses"]["401"] = _problem("The pass sent is not valid.")
+        if op.is_async:  # async operations are the ones that call out (architecture, principle 2)
+            item["responses"]["503"] = _problem(
+                ("The payment facilitator or an upstream" if op.paid else "An upstream")
+                + " could not be reached (see Retry-After); nothing was charged."
+            )
         if op.body_params:
             item["requestBody"] = {"required": True, "content": {"application/json": {"schema": refs[(op.params, "validation")]}}}
             item["responses"]["400"] = _problem("The body is not valid JSON.")
@@ -110,5 +126,11 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
         "info": {"title": f"twlookup {service.name}: {service.title}", "version": __version__, "description": service.description},
         "servers": [{"url": server_url}],
         "paths": paths,
-        "components": {"schemas": components},
+        "components": {"schemas": components, **_security(service)},
     }
+
+
+def _security(service: Service) -> dict[str, Any]:
+    if not any(getattr(op.fn, "__twlookup_auth__", None) for op in service.operations):
+        return {}
+    return {"securitySchemes": {"operatorToken": {"type": "http", "scheme": "bearer", "description": "an operator token of this service"}}}

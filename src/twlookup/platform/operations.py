@@ -3,8 +3,17 @@
 An operation is a function `fn(params) -> result` whose parameter is a pydantic model (the
 inputs, with descriptions and bounds) and whose return annotation is a pydantic model (the
 result). REST reads the parameters from the query string (GET) or the JSON body (POST); MCP
-reads them from the tool arguments; both go through `Operation.call`, so they accept the same
+reads them from the tool arguments; both await `Operation.call`, so they accept the same
 inputs, return the same data and fail with the same text.
+
+An operation may be `async def` (it calls out: a knowledge base, a user's URL) and is awaited
+on the event loop; it must bound its own waits. A plain `def` operation reads reference data
+through `Reference` caches: when a cache could touch the store (`Reference.due()`), the caches
+are refreshed in a worker thread first, and the operation then runs on the loop from memory,
+which keeps the hot path free of a thread hop. An operation that reads the store itself, or
+does slow work, is declared `blocking=True` and always runs in a worker thread. Waits are
+bounded by `Operation.timeout_seconds` (TWLOOKUP_REQUEST_TIMEOUT_SECONDS): past it, or when the
+store is unreachable, the answer is a 503 problem with Retry-After.
 """
 
 from __future__ import annotations
@@ -14,11 +23,14 @@ import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from anyio import fail_after, to_thread
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from twlookup.platform.errors import Problem, from_validation_error
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.errors import is_store_error, store_unavailable
 
 
 class Params(BaseModel):
@@ -46,6 +58,12 @@ class Operation:
     path_params: tuple[str, ...] = ()
     pattern: re.Pattern[str] | None = None  # for paths with {name} segments
     markdown: Callable[[Any], str] | None = None  # renders the result as the page at `<path>.md`
+    is_async: bool = False  # declared `async def`: awaited on the loop
+    blocking: bool = False  # reads the store directly or does slow work: always in a worker thread
+    check: Callable[[Any], None] | None = None  # paid routes: finds unknown ids (404) before payment
+    example: dict[str, Any] | None = None  # paid routes: an input example for discovery (bazaar)
+    example_output: bool = True  # discovery may show the answer to `example` (False: it has effects)
+    timeout_seconds: ClassVar[float] = 15.0  # bound on one run (set from settings by create_app)
 
     @property
     def name(self) -> str:
@@ -67,15 +85,58 @@ class Operation:
         except ValidationError as exc:
             raise from_validation_error(exc, self.allowed) from None
 
-    def call(self, raw: Any) -> BaseModel:
+    async def run(self, params: Params) -> BaseModel:
+        """Run the operation on validated parameters; the store is never read on the event loop.
+        A run past `timeout_seconds` is abandoned (its thread finishes on its own) and answered
+        503; a store that refuses, drops or times out is 503 too, never 500."""
+        return await _bounded(self.fn, params, self.is_async, self.blocking)
+
+    async def precheck(self, params: Params) -> None:
+        """A paid route's cheap check that the ids it names exist, run before payment is asked
+        for (a 404 then costs the client nothing); bounded like `run`."""
+        if self.check is not None:
+            await _bounded(self.check, params, inspect.iscoroutinefunction(self.check))
+
+    async def call(self, raw: Any) -> BaseModel:
         """Validate raw inputs and run the operation; raises Problem on bad input."""
-        return self.fn(self.parse(raw))
+        return await self.run(self.parse(raw))
 
     def dump_json(self, result: BaseModel) -> bytes:
         return result.__pydantic_serializer__.to_json(result)
 
     def dump(self, result: BaseModel) -> dict[str, Any]:
         return result.model_dump(mode="json")
+
+
+async def _bounded(fn: Callable[[Any], Any], params: Params, is_async: bool, blocking: bool = False) -> Any:
+    """`fn(params)` within `Operation.timeout_seconds`: awaited if async, in a worker thread if
+    blocking, otherwise on the loop once the reference caches are fresh (refreshed in a thread)."""
+    limit = Operation.timeout_seconds
+    try:
+        if not is_async and not blocking:  # the hot path: from memory, on the loop
+            if Reference.due():
+                with fail_after(limit):
+                    await to_thread.run_sync(Reference.refresh_all, abandon_on_cancel=True)
+            return fn(params)
+        with fail_after(limit):
+            if is_async:
+                return await fn(params)
+            return await to_thread.run_sync(fn, params, abandon_on_cancel=True)
+    except TimeoutError:
+        if is_async:  # it waited on something of its own (an upstream), not only on the store
+            raise Problem(
+                503,
+                f"The answer did not come within {limit:g} s; nothing was charged. Try again shortly.",
+                kind="timeout",
+                headers={"Retry-After": "5"},
+            ) from None
+        raise store_unavailable(waited=limit) from None
+    except Problem:
+        raise
+    except Exception as exc:
+        if is_store_error(exc):
+            raise store_unavailable(exc) from None
+        raise
 
 
 def build_operation(
@@ -85,6 +146,9 @@ def build_operation(
     tool: str | None,
     price: str | None,
     markdown: Callable[[Any], str] | None = None,
+    blocking: bool = False,
+    check: Callable[[Any], None] | None = None,
+    example: dict[str, Any] | None = None,
 ) -> Operation:
     hints = typing.get_type_hints(fn)
     arguments = [p for p in inspect.signature(fn).parameters]
@@ -98,7 +162,15 @@ def build_operation(
         raise TypeError(f"{fn.__name__}: return annotation must be a pydantic model")
     doc = inspect.getdoc(fn) or fn.__name__.replace("_", " ")
     summary, _, description = doc.partition("\n\n")
-    call = fn if arguments else (lambda _p, _fn=fn: _fn())
+    is_async = inspect.iscoroutinefunction(fn)
+    if arguments:
+        call = fn
+    elif is_async:
+
+        async def call(_p: Any, _fn: Any = fn) -> Any:
+            return await _fn()
+    else:
+        call = lambda _p, _fn=fn: _fn()  # noqa: E731
     op = Operation(
         fn=call,
         method=method,
@@ -111,6 +183,10 @@ def build_operation(
         result=result,
         allowed=allowed_values(params),
         markdown=markdown,
+        is_async=is_async,
+        blocking=blocking,
+        check=check,
+        example=example,
     )
     op.fn.__name__ = fn.__name__
     names = tuple(re.findall(r"\{(\w+)\}", path))

@@ -3,15 +3,24 @@
 Counters live in memory by default and in Redis when a Redis URL is configured, so several
 processes share one budget per client. The client IP is the socket peer, or the right-most
 X-Forwarded-For address not belonging to a trusted proxy when the peer is a trusted proxy.
+
+Redis is asked with a short bound (TWLOOKUP_REDIS_TIMEOUT_SECONDS). When it refuses, hangs or
+errs, the limiter does what TWLOOKUP_RATE_LIMIT_ON_STORE_ERROR says: `allow` (the default: the
+request is served uncounted and the outage is logged), `local` (counted in this process's
+memory, so each process enforces the limit on its own), or `refuse` (503 with Retry-After).
+After a failure Redis is left alone for TWLOOKUP_REDIS_RETRY_SECONDS, so an outage costs each
+request nothing. No route answers 500 because of it; /healthz reports it.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from ipaddress import ip_address, ip_network
 from typing import Any
 
+from anyio import fail_after
 from limits import RateLimitItem, parse
 from limits.aio.storage import RedisStorage as AsyncRedisStorage
 from limits.aio.strategies import FixedWindowRateLimiter as AsyncFixedWindow
@@ -20,6 +29,8 @@ from limits.strategies import FixedWindowRateLimiter
 
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, send_problem
+
+log = logging.getLogger("twlookup.ratelimit")
 
 
 class ClientIP:
@@ -51,29 +62,109 @@ class ClientIP:
 class Counter:
     """One limiter for all services: memory (sync, no awaits on the hot path) or Redis (async)."""
 
-    def __init__(self, redis_url: str | None) -> None:
+    def __init__(
+        self,
+        redis_url: str | None,
+        timeout: float = 0.25,
+        on_error: str = "allow",
+        retry_seconds: float = 5.0,
+    ) -> None:
         self.redis_url = redis_url
+        self.timeout = timeout
+        self.on_error = on_error
+        self.retry_seconds = retry_seconds
+        self._down_until = 0.0
+        self._last_error: str | None = None
+        self._local = FixedWindowRateLimiter(MemoryStorage())
         if redis_url:
             url = redis_url if redis_url.startswith("async+") else "async+" + redis_url
-            self._async = AsyncFixedWindow(AsyncRedisStorage(url, implementation="redispy"))
+            self._storage = AsyncRedisStorage(
+                url, implementation="redispy", socket_timeout=timeout, socket_connect_timeout=timeout
+            )
+            self._async = AsyncFixedWindow(self._storage)
             self._sync = None
         else:
-            self._sync = FixedWindowRateLimiter(MemoryStorage())
+            self._sync = self._local
             self._async = None
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Counter:
+        return cls(
+            settings.redis_url, settings.redis_timeout_seconds, settings.rate_limit_on_store_error, settings.redis_retry_seconds
+        )
 
     async def hit(self, item: RateLimitItem, *keys: str) -> bool:
         if self._sync is not None:
             return self._sync.hit(item, *keys)
         assert self._async is not None
-        return await self._async.hit(item, *keys)
+        if time.monotonic() < self._down_until:
+            return self._fallback(item, keys)
+        try:
+            with fail_after(self.timeout):
+                return await self._async.hit(item, *keys)
+        except Exception as exc:  # refused, hung, or erring: never a 500 for the client
+            self._failed(exc)
+            return self._fallback(item, keys)
 
     async def reset_in(self, item: RateLimitItem, *keys: str) -> int:
+        stats = None
         if self._sync is not None:
             stats = self._sync.get_window_stats(item, *keys)
-        else:
+        elif time.monotonic() >= self._down_until:
             assert self._async is not None
-            stats = await self._async.get_window_stats(item, *keys)
+            try:
+                with fail_after(self.timeout):
+                    stats = await self._async.get_window_stats(item, *keys)
+            except Exception as exc:
+                self._failed(exc)
+        if stats is None:
+            stats = self._local.get_window_stats(item, *keys)
         return max(1, math.ceil(stats.reset_time - time.time()))
+
+    async def ping(self) -> dict[str, Any]:
+        """For /healthz: whether the counters' store answers (memory always does)."""
+        if self._async is None:
+            return {"status": "ok", "storage": "memory"}
+        try:
+            with fail_after(self.timeout):
+                ok = await self._storage.check()
+        except Exception as exc:
+            ok = False
+            self._failed(exc)
+        if ok:
+            self._down_until = 0.0
+            return {"status": "ok", "storage": "redis"}
+        return {
+            "status": "down",
+            "storage": "redis",
+            "detail": self._last_error or "PING failed",
+            "when_down": self.on_error,
+        }
+
+    def _fallback(self, item: RateLimitItem, keys: tuple[str, ...]) -> bool:
+        if self.on_error == "local":
+            return self._local.hit(item, *keys)
+        if self.on_error == "refuse":
+            raise Problem(
+                503,
+                "The rate-limit store is not answering, and this server refuses requests it cannot count. Try again shortly.",
+                kind="rate-limit-unavailable",
+                headers={"Retry-After": str(max(1, math.ceil(self.retry_seconds)))},
+            )
+        return True
+
+    def _failed(self, exc: BaseException) -> None:
+        now = time.monotonic()
+        first = now >= self._down_until
+        self._down_until = now + self.retry_seconds
+        self._last_error = "no answer in time" if isinstance(exc, TimeoutError) else type(exc).__name__
+        if first:
+            log.warning(
+                "rate-limit store (Redis) unavailable: %s; %s requests for %.0f s",
+                self._last_error,
+                {"allow": "allowing uncounted", "local": "counting in process", "refuse": "refusing"}[self.on_error],
+                self.retry_seconds,
+            )
 
 
 class RateLimit:
@@ -89,7 +180,12 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         ip = self.client_ip(scope)
-        if await self.counter.hit(self.item, self.service, ip):
+        try:
+            allowed = await self.counter.hit(self.item, self.service, ip)
+        except Problem as problem:  # the counters' store is down and the setting is "refuse"
+            await send_problem(send, problem)
+            return
+        if allowed:
             await self.app(scope, receive, send)
             return
         reset = await self.counter.reset_in(self.item, self.service, ip)

@@ -1,36 +1,40 @@
-"""One service as a pure-ASGI app: its routes, MCP endpoint, docs, and the layers it needs.
+"""One service: the operation dispatcher in front of the service's FastAPI app, and its layers.
 
 Layers, outermost first: CORS (only for the services the spec calls cross-origin), rate limit,
-then the router. The x402 gate runs only for /api/pro routes. Unknown paths get 404 and known
-paths with the wrong method 405, both as problem+json. A free GET operation declared with a
-Markdown renderer also answers at `<path>.md` (same parameters, same errors, text/markdown);
-paid routes have no Markdown page. A service's text routes (e.g. /llms.txt) answer text/plain.
+then the dispatcher (`ServiceRouter`). The dispatcher answers, on its fast path, the declared
+operations (REST), their Markdown pages, the service's text pages and `/mcp`; the x402 gate
+runs only for /api/pro operations. Known operation paths with the wrong method get 405. Every
+other request falls through to the service's FastAPI app (`platform.subapp`): the summary,
+OpenAPI and docs, ordinary FastAPI routes of `Service.api`, and the 404 problem for unknown
+paths. A free GET operation declared with a Markdown renderer also answers at `<path>.md` (same
+parameters, same errors, text/markdown); paid routes have no Markdown page. A service's text
+routes (e.g. /llms.txt) answer text/plain.
+
+The request path arrives decoded once (by the server, ASGI `path`); captured path parameters are
+used as they are and never decoded a second time (`%254C` is the literal `%4C`, not `L`).
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
-from urllib.parse import unquote
 
-import orjson
-from fastapi.openapi.docs import get_swagger_ui_html
 from limits import parse as parse_limit
 
 from twlookup.platform import privacy
 from twlookup.platform.cors import with_cors
 from twlookup.platform.errors import InvalidParameter, Problem
-from twlookup.platform.http import header, parse_json_body, query_params, read_body, send_bytes, send_json, send_problem
+from twlookup.platform.http import header, parse_json_body, query_params, read_body, send_bytes, send_problem
 from twlookup.platform.mcp import MCPEndpoint
-from twlookup.platform.openapi import build_openapi
 from twlookup.platform.operations import Operation
+from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook, PassRefused
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
+from twlookup.platform.request import CURRENT, RequestInfo
 from twlookup.platform.service import Service
+from twlookup.platform.subapp import build_subapp, log_unhandled
 from twlookup.settings import Settings
 
-log = logging.getLogger("twlookup")
 MARKDOWN = b"text/markdown; charset=utf-8"
 TEXT_PLAIN = b"text/plain; charset=utf-8"
 
@@ -59,16 +63,19 @@ class ServiceRouter:
                 self.routes,
                 [(path, next(iter(ops.values())).pattern) for path, ops in self.templates.items()],  # type: ignore[misc]
             )
-        self.mcp = MCPEndpoint(service, settings.max_body_bytes)
+        self.mcp = MCPEndpoint(service, settings.max_body_bytes, OriginPolicy.from_settings(settings, service.name))
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
         self.prices = {op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price}
         self.gate = (
-            PaymentGate(settings, network, facilitator, self.prices, solana=service.solana, private=service.private)
+            PaymentGate(
+                settings, network, facilitator, self.prices, solana=service.solana, private=service.private, service=service.name
+            )
             if paid and facilitator is not None else None
         )
-        self._openapi: dict[str, bytes] = {}
+        self._paid_routes: dict[str, list[dict[str, Any]]] = {}
+        self.app = build_subapp(self)  # the service's FastAPI app: all that no operation declares
         # The free quota (services with free_quota): counted per client IP, lifted by a pass.
         self.quota = parse_limit(f"{settings.free_quota_per_minute}/minute") if service.free_quota else None
         self.counter = counter
@@ -81,6 +88,7 @@ class ServiceRouter:
         by_method = self.routes.get(path)
         captured: dict[str, str] = {}
         page: Operation | None = None
+        fall_through = False
         if by_method is None and path.endswith(".md"):
             page, captured = self._match_markdown(path[: -len(".md")])
         if by_method is None and page is None and self.templates:
@@ -109,20 +117,18 @@ class ServiceRouter:
                         kind="quota-exceeded",
                     )
                 await self.mcp(scope, receive, send)
-            elif path in ("/openapi.json", "/docs", "/", "/api/pro"):
-                if method not in ("GET", "HEAD"):
-                    raise _method_not_allowed(path, {"GET": None})
-                await self.meta(path, scope, send)
             else:
-                raise Problem(404, f"{self.service.name} has no route {path}; see {scope.get('root_path', '')}/docs.")
+                fall_through = True
         except Problem as problem:
             await send_problem(send, problem)
         except Exception as exc:  # a bug of ours, never the client's input: log it, answer 500 problem
-            if self.service.private:  # the message or traceback could quote what the client sent
-                log.error("unhandled %s in %s %s (details withheld: private service)", type(exc).__name__, self.service.name, path)
-            else:
-                log.exception("unhandled error in %s %s", self.service.name, path)
+            log_unhandled(self.service.name, self.service.private, path, exc)
             await send_problem(send, Problem(500, "An internal error occurred; it has been logged."))
+        if fall_through:  # outside the try: the FastAPI app answers its own errors, as problems too
+            try:
+                await self.app(scope, receive, send)
+            except Exception:  # noqa: S110 - already answered 500 and logged by the app's handler
+                pass
 
     def _match_template(self, path: str) -> tuple[dict[str, Operation] | None, dict[str, str]]:
         for by_method in self.templates.values():
@@ -130,7 +136,7 @@ class ServiceRouter:
             assert pattern is not None
             match = pattern.match(path)
             if match:
-                return by_method, {k: unquote(v) for k, v in match.groupdict().items()}
+                return by_method, match.groupdict()
         return None, {}
 
     def _match_markdown(self, base: str) -> tuple[Operation | None, dict[str, str]]:
@@ -153,6 +159,29 @@ class ServiceRouter:
         captured: dict[str, str] | None = None,
         markdown: bool = False,
     ) -> None:
+        # Who is asking, for the operations that need it (review: per-client limits, operator tokens).
+        auth = header(scope, b"authorization")
+        info = RequestInfo(
+            self.service.name,
+            self.client_ip(scope) if self.client_ip else "unknown",
+            auth.decode("latin-1") if auth else None,
+            self.settings,
+        )
+        reset = CURRENT.set(info)
+        try:
+            await self._run(op, scope, receive, send, captured, markdown)
+        finally:
+            CURRENT.reset(reset)
+
+    async def _run(
+        self,
+        op: Operation,
+        scope: dict[str, Any],
+        receive: Any,
+        send: Any,
+        captured: dict[str, str] | None,
+        markdown: bool,
+    ) -> None:
         if op.body_params:
             content_type = _content_type(scope)
             body = await read_body(receive, self.max_body)
@@ -172,8 +201,9 @@ class ServiceRouter:
                     403, f"{op.path} of {self.service.name} is not open; nothing is sold here for now.", kind="not-open"
                 )
             params = op.parse(raw)  # bad input gets its 422 before any payment is asked for
+            await op.precheck(params)  # and an unknown id its 404
             assert self.gate is not None
-            await self.gate.serve(scope, op, lambda: op.fn(params), send)
+            await self.gate.serve(scope, op, lambda: op.run(params), send)
             return
         if self.quota is not None and await self.over_quota(scope):
             params = op.parse(raw)
@@ -183,9 +213,9 @@ class ServiceRouter:
                 f"Free quota of {self.quota.amount} calls per minute used up: pay this call, or send a pass "
                 "(Authorization: Bearer <pass>, bought at /pay/pass)"
             )
-            await self.gate.serve(scope, op, lambda: op.fn(params), send, price=self.settings.quota_call_price, why=why)
+            await self.gate.serve(scope, op, lambda: op.run(params), send, price=self.settings.quota_call_price, why=why)
             return
-        result = op.call(raw)
+        result = await op.call(raw)
         if markdown:
             assert op.markdown is not None
             page = op.markdown(result).encode()
@@ -201,7 +231,7 @@ class ServiceRouter:
         token = _bearer(scope)
         if token is not None and self.passes is not None:
             try:
-                self.passes.check(token)
+                await self.passes.check_async(token)  # off the loop: may read the key from the store
                 return False
             except PassRefused as exc:
                 raise Problem(
@@ -210,23 +240,15 @@ class ServiceRouter:
                 ) from None  # fmt: skip
         return not await self.counter.hit(self.quota, "quota", self.service.name, self.client_ip(scope))
 
-    async def meta(self, path: str, scope: dict[str, Any], send: Any) -> None:
-        base = scope.get("root_path", "")
-        if path == "/openapi.json":
-            doc = self._openapi.get(base)
-            if doc is None:
-                doc = orjson.dumps(build_openapi(self.service, base or "/", self.prices))
-                self._openapi[base] = doc
-            await send_bytes(send, 200, doc)
-        elif path == "/docs":
-            html = get_swagger_ui_html(openapi_url=f"{base}/openapi.json", title=f"twlookup {self.service.name}")
-            await send_bytes(send, 200, html.body, b"text/html; charset=utf-8")
-        elif path == "/api/pro":
-            await send_json(send, 200, {"paid_routes": self.paid_routes(base)})
-        else:
-            await send_json(send, 200, self.summary(base))
-
     def paid_routes(self, base: str) -> list[dict[str, Any]]:
+        """The paid routes with their schemas: built once per base path (they depend on the
+        declarations and settings only), so the index and /api/pro stay cheap."""
+        cached = self._paid_routes.get(base)
+        if cached is None:
+            cached = self._paid_routes[base] = self._build_paid_routes(base)
+        return cached
+
+    def _build_paid_routes(self, base: str) -> list[dict[str, Any]]:
         return [
             {
                 "method": op.method,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from fastapi import APIRouter, FastAPI
 from sqlalchemy.orm import Session
 
 from twlookup.platform.operations import Operation, build_operation
@@ -17,6 +19,7 @@ Seeder = Callable[[Session, Path], int]
 Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
 Markdown = Callable[[Any], str]  # renders an operation's result as a Markdown page
 TextPage = Callable[[], str]  # builds a plain-text page (e.g. /llms.txt)
+Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[Any]]
 
 
 @dataclass
@@ -34,6 +37,11 @@ class Service:
     operations: list[Operation] = field(default_factory=list)
     importers: dict[str, Importer] = field(default_factory=dict)
     text_routes: dict[str, TextPage] = field(default_factory=dict)
+    # The service's FastAPI app (platform.subapp) answers what no operation declares: ordinary
+    # FastAPI routes added to `api`, with their dependencies; exception handlers; a lifespan.
+    api: APIRouter = field(default_factory=APIRouter)
+    exception_handlers: dict[Any, Callable[..., Any]] = field(default_factory=dict)
+    lifespan: Lifespan | None = None
 
     def operation(
         self,
@@ -43,18 +51,28 @@ class Service:
         tool: str | None = None,
         price: str | None = None,
         markdown: Markdown | None = None,
+        blocking: bool = False,
+        check: Callable[[Any], None] | None = None,
+        example: dict[str, Any] | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Declare an operation: REST route, MCP tool (when `tool` is given), x402 price, and a
-        Markdown page at `<path>.md` (when `markdown`, a renderer of the result, is given)."""
+        Markdown page at `<path>.md` (when `markdown`, a renderer of the result, is given).
+        `blocking=True` for a plain `def` that reads the store itself or does slow work: it then
+        always runs in a worker thread (see `platform.operations`).
+        `check(params)` (paid routes) raises NotFound for an unknown id before payment is asked;
+        `example` (paid routes) is an input example, published with its answer in the 402's
+        discovery metadata."""
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
             raise ValueError(f"{path}: paid routes are HTTP-only (x402), not MCP tools")
         if markdown is not None and (method != "GET" or price is not None):
             raise ValueError(f"{path}: only free GET routes have a Markdown page")
+        if check is not None and price is None:
+            raise ValueError(f"{path}: a pre-payment check is for paid routes")
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            op = build_operation(fn, method, path, tool, price, markdown)
+            op = build_operation(fn, method, path, tool, price, markdown, blocking, check, example)
             for other in self.operations:
                 if (other.method, other.path) == (method, path) or (tool and other.tool == tool):
                     raise ValueError(f"{self.name}: {method} {path} / tool {tool} declared twice")

@@ -16,32 +16,33 @@ from twlookup.platform.service import Service
 class Entry:
     name: str
     subject: str
+    zh: str = ""  # the service's name in Traditional Chinese, shown on the HTML pages
 
 
 CATALOG = [
-    Entry("opinions", "Human-written product opinions: Taiwan reviews, foreign discussion, AI-text check"),
-    Entry("sports", "Sports events, calendar, Taiwan broadcast platforms, countdowns"),
-    Entry("glossary", "AI glossary terms, comparisons, how-tos, search-intent classification"),
-    Entry("movie", "Film, series and anime release data, calendar, delays, countdowns"),
-    Entry("games", "Video game release data, calendar, delays, countdowns"),
-    Entry("seo", "Search URLs and operators, robots.txt, crawler checks, SERP preview, meta tags"),
-    Entry("food", "Meal draw with a deity theme, fortune poem, dish and nearby open restaurants"),
-    Entry("trip", "Exchange rates, conversion, entry preparation, destinations, eSIM, holidays"),
-    Entry("motion", "Web animation generators: easing, spring, keyframes, gradient, video command"),
-    Entry("creator", "Compliance helpers for group-buy creators: ad wording, profit, tax, withholding"),
-    Entry("health", "Counseling, weight-loss drugs, cancer diet and screening, BP and glucose checks"),
-    Entry("wellness", "Telehealth eligibility, mood/PHQ-9/GAD-7 self-scoring, sleep, breathing, crisis lines"),
-    Entry("stocks", "Taiwan stock themes, daily closes, high-dividend ETF payouts"),
-    Entry("life", "Holidays, lottery draws and checks, receipt lottery, fuel prices"),
-    Entry("holiday", "2027 long weekends, leave planning, destination holidays and crowds, flight timing"),
-    Entry("price", "Price tracking in New Taiwan dollars, updated daily"),
-    Entry("share", "Rankings of videos and posts that Taiwan users share"),
-    Entry("bikes", "Classic two-stroke motorcycles: specs, parts, maintenance, sale prices"),
-    Entry("cardgame", "English beginner guide of a card game: chapters, glossary, ban list, FAQ"),
-    Entry("models", "Retirement and replacement schedule of AI models"),
+    Entry("opinions", "Human-written product opinions: Taiwan reviews, foreign discussion, AI-text check", "產品口碑"),
+    Entry("sports", "Sports events, calendar, Taiwan broadcast platforms, countdowns", "運動賽事"),
+    Entry("glossary", "AI glossary terms, comparisons, how-tos, search-intent classification", "AI 詞彙"),
+    Entry("movie", "Film, series and anime release data, calendar, delays, countdowns", "影劇上映"),
+    Entry("games", "Video game release data, calendar, delays, countdowns", "遊戲發售"),
+    Entry("seo", "Search URLs and operators, robots.txt, crawler checks, SERP preview, meta tags", "搜尋優化工具"),
+    Entry("food", "Meal draw with a deity theme, fortune poem, dish and nearby open restaurants", "今天吃什麼"),
+    Entry("trip", "Exchange rates, conversion, entry preparation, destinations, eSIM, holidays", "出國旅遊"),
+    Entry("motion", "Web animation generators: easing, spring, keyframes, gradient, video command", "網頁動畫產生器"),
+    Entry("creator", "Compliance helpers for group-buy creators: ad wording, profit, tax, withholding", "團購主合規"),
+    Entry("health", "Counseling, weight-loss drugs, cancer diet and screening, BP and glucose checks", "健康資訊"),
+    Entry("wellness", "Telehealth eligibility, mood/PHQ-9/GAD-7 self-scoring, sleep, breathing, crisis lines", "身心健康"),
+    Entry("stocks", "Taiwan stock themes, daily closes, high-dividend ETF payouts", "台股資訊"),
+    Entry("life", "Holidays, lottery draws and checks, receipt lottery, fuel prices", "生活查詢"),
+    Entry("holiday", "2027 long weekends, leave planning, destination holidays and crowds, flight timing", "2027 連假規劃"),
+    Entry("price", "Price tracking in New Taiwan dollars, updated daily", "物價追蹤"),
+    Entry("share", "Rankings of videos and posts that Taiwan users share", "熱門分享排行"),
+    Entry("bikes", "Classic two-stroke motorcycles: specs, parts, maintenance, sale prices", "經典二行程機車"),
+    Entry("cardgame", "English beginner guide of a card game: chapters, glossary, ban list, FAQ", "卡牌遊戲入門"),
+    Entry("models", "Retirement and replacement schedule of AI models", "AI 模型退役時程"),
 ]
 
-IMPLEMENTED = ["health", "holiday", "life", "models", "price", "stocks", "trip", "wellness"]
+IMPLEMENTED = ["bikes", "cardgame", "creator", "food", "games", "glossary", "health", "holiday", "life", "models", "motion", "movie", "opinions", "price", "seo", "share", "sports", "stocks", "trip", "wellness"]
 
 
 def load_services() -> list[Service]:
@@ -51,6 +52,7 @@ def load_services() -> list[Service]:
 def load_tables() -> None:
     """Import every implemented service's tables so that their metadata is complete."""
     import twlookup.platform.payments.ledger  # noqa: F401
+    import twlookup.platform.review  # noqa: F401
     import twlookup.platform.store.meta  # noqa: F401
     import twlookup.domain.taiwan_calendar_tables  # noqa: F401
 

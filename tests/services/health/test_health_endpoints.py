@@ -5,6 +5,7 @@ import pytest
 from mcp import Client
 
 from twlookup.services.health.schemas import NOTICE
+from conftest import assert_problem
 
 pytestmark = pytest.mark.asyncio
 
@@ -160,8 +161,8 @@ async def test_paid_routes_ask_for_payment(client, path, params):
 
 
 async def test_unknown_path_is_404(client):
-    r = await client.get("/health/api/nothing")
-    assert r.status_code == 404
+    body = assert_problem(await client.get("/health/api/nothing"), 404)
+    assert body["type"].endswith("/not-found") and "/api/nothing" in body["detail"] and "/health/docs" in body["detail"]
 
 
 async def test_mcp_tools_through_the_official_client(live_url):

@@ -378,3 +378,20 @@ def test_every_rule_and_factor_names_a_source_and_the_checked_date():
         assert f.source.url.startswith("http") and f.group in ("1", "2A", "2B")
     for c in (H.bp.source, H.bp.crisis_source, H.bp.low_source, H.glucose.source, H.glucose.diagnosis_source, H.glucose.a1c_source):
         assert c.url.startswith("https://") and c.title
+
+
+def test_a_bad_record_in_a_document_fails_naming_file_record_and_field(tmp_path):
+    import shutil
+
+    from twlookup.platform.records import DataFileError
+    from twlookup.services.health.data import from_directory
+
+    folder = tmp_path / "health"
+    shutil.copytree(DEFAULT_DATA / "health", folder)
+    path = folder / "monitoring.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "  - id: stage-2\n" in text and "    systolic_min: 140\n" in text
+    path.write_text(text.replace("    systolic_min: 140\n", "    systolic_min: high\n", 1), encoding="utf-8")
+    with pytest.raises(DataFileError) as err:
+        from_directory(folder)
+    assert str(path) in str(err.value) and "'stage-2'" in str(err.value) and "field systolic_min" in str(err.value)

@@ -31,6 +31,7 @@ from x402.mechanisms.evm.signers import EthAccountSigner
 
 from twlookup.app import create_app
 from twlookup.platform import privacy
+from conftest import fund
 
 
 SERVER = textwrap.dedent(
@@ -97,11 +98,6 @@ def server(settings, tmp_path: Path):
     yield base, log_file
     proc.terminate()
     proc.wait(timeout=10)
-
-
-def fund(address: str, db_url: str) -> None:
-    env = dict(os.environ, TWLOOKUP_DATABASE_URL=db_url)
-    subprocess.run([sys.executable, "-m", "twlookup", "ledger", "fund", address, "1"], env=env, check=True, capture_output=True)
 
 
 @pytest.mark.asyncio

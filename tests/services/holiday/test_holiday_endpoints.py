@@ -9,25 +9,12 @@ import yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.schemas import today_taipei
+from conftest import assert_problem, assert_sources
 
 pytestmark = pytest.mark.asyncio
 
 BASE = "/holiday/api"
 CAL_2027 = yaml.safe_load((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))["years"][2027]
-
-
-def assert_sources(body):
-    assert body["sources"], "every answer names its sources"
-    for s in body["sources"]:
-        assert s["url"].startswith(("https://", "http://")) and s["checked"]
-
-
-def assert_problem(r, status, parameter=None):
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"] == "application/problem+json"
-    if parameter:
-        assert r.json()["errors"][0]["parameter"] == parameter
-    return r.json()
 
 
 async def test_long_weekends(client):
@@ -41,7 +28,7 @@ async def test_long_weekends(client):
     assert lny["weekdays"][0] == "Thursday" and len(lny["weekdays"]) == 7
     assert any(h["name_en"] == "Lunar New Year (day 1)" for h in lny["holidays"])
     assert body["sources"][0]["url"] == CAL_2027["source"]
-    assert_sources(body)
+    assert_sources(body["sources"])
 
 
 async def test_holidays_2027(client):
@@ -52,7 +39,7 @@ async def test_holidays_2027(client):
     assert by_date["2027-10-10"]["reason"] == "National Day"
     assert by_date["2027-01-02"]["reason"] == "Weekend" and by_date["2027-01-02"]["kind"] == "weekend"
     assert "2027-06-10" not in by_date  # an ordinary Thursday
-    assert_sources(body)
+    assert_sources(body["sources"])
 
 
 async def test_leave_plan_defaults_and_limits(client):
@@ -67,7 +54,7 @@ async def test_leave_plan_defaults_and_limits(client):
         "2027-02-03", "2027-02-10", 8, 1, ["2027-02-03"], 8.0,
     )  # fmt: skip
     assert [p["rank"] for p in body["plans"]] == list(range(1, 21))
-    assert_sources(body)
+    assert_sources(body["sources"])
 
 
 @pytest.mark.parametrize(
@@ -100,7 +87,7 @@ async def test_strategies(client):
             assert plan["leave_days"] <= s["leave"]
     lny = body["long_weekends"][1]["strategies"][4]["plan"]
     assert (lny["start"], lny["end"], lny["days"]) == ("2027-01-30", "2027-02-14", 16)
-    assert_sources(body)
+    assert_sources(body["sources"])
 
 
 async def test_abroad_with_peak_data(client):
@@ -114,7 +101,7 @@ async def test_abroad_with_peak_data(client):
     assert "2027-04-30" in overlap_starts  # Golden Week
     assert body["sources"][0]["url"] == "https://github.com/vacanza/holidays"
     assert body["sources"][0]["licence"] == "MIT"
-    assert_sources(body)
+    assert_sources(body["sources"])
 
 
 async def test_abroad_without_peak_data_says_so(client):
@@ -141,7 +128,7 @@ async def test_crowd(client):
     assert sum(f["points"] for f in body["factors"]) == body["points"]
     assert any(f["kind"] == "peak_high" and f["name"] == "Golden Week" for f in body["factors"])
     assert any(w["start"] == "2027-04-30" for w in body["taiwan_long_weekends"])
-    assert_sources(body)
+    assert_sources(body["sources"])
     quiet = (await client.get(f"{BASE}/crowd", params={"country": "jp", "start": "2027-06-14", "end": "2027-06-18"})).json()
     assert quiet["crowd_level"] == "low" and quiet["factors"] == []
     none = (await client.get(f"{BASE}/crowd", params={"country": "DE", "start": "2027-10-01", "end": "2027-10-05"})).json()
@@ -179,7 +166,7 @@ async def test_flight_timing(client):
     assert body["days_left"] == (depart - today).days
     assert body["verdict"] in ("book now", "good window", "early: watch fares", "last minute")
     assert body["reasons"] and body["rule"]["source"]["url"].startswith("http")
-    assert_sources(body)
+    assert_sources(body["sources"])
     far = today + timedelta(days=300)
     body = (await client.get(f"{BASE}/flight-timing", params={"depart": far.isoformat(), "dest": "US"})).json()
     assert body["haul"] == "long_haul"
@@ -211,7 +198,7 @@ async def test_tickets_guide(client):
     assert body["count"] == 3
     assert {s["id"] for s in body["sections"]} == {"immersive-theatre", "escape-rooms", "holidays-2027"}
     assert all(s["sources"] and s["tips_zh"] for s in body["sections"])
-    assert_sources(body)
+    assert_sources(body["sources"])
     assert_problem(await client.get(f"{BASE}/tickets-guide", params={"lang": "en"}), 422, "lang")
 
 
@@ -241,7 +228,7 @@ async def test_pro_operations_directly(client):
 
     Reference.reset_all()
     ops = {op.path: op for op in SERVICE.operations}
-    plan = ops["/api/pro/trip-plan"].call({"leave": "3", "countries": "jp,de"}).model_dump(mode="json")
+    plan = (await ops["/api/pro/trip-plan"].call({"leave": "3", "countries": "jp,de"})).model_dump(mode="json")
     assert plan["countries"] == ["JP", "DE"] and len(plan["options"]) == 5
     first = plan["options"][0]
     assert first["plan"]["leave_days"] <= 3
@@ -250,7 +237,7 @@ async def test_pro_operations_directly(client):
         assert d["crowd_level"] in ("low", "medium", "high", "very high")
         assert d["flight"] is not None or d["flight_note"]
     assert plan["sources"]
-    export = ops["/api/pro/export"].call({}).model_dump(mode="json")
+    export = (await ops["/api/pro/export"].call({})).model_dump(mode="json")
     assert export["calendar"]["count"] == 121 and len(export["long_weekends"]) == 9
     assert {d["country"] for d in export["destinations"]} >= {"JP", "KR", "US"}
     assert len(export["flight_rules"]) == 2 and len(export["tickets_guide"]) == 3

@@ -12,8 +12,6 @@ from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar, YearSource
 from twlookup.services.holiday.logic import (
     CROWD_RULE,
-    FlightRule,
-    Peak,
     YearGrid,
     assess_crowd,
     crowd_level,
@@ -23,6 +21,7 @@ from twlookup.services.holiday.logic import (
     plan_leave,
     rank_key,
 )
+from twlookup.services.holiday.records import FlightRule, Peak
 
 DOC = yaml.safe_load((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))
 ONE = timedelta(days=1)
@@ -143,7 +142,7 @@ def test_strategy_for_lunar_new_year_with_five_days():
 
 
 def peak(level: str, start: date, end: date, name: str = "Peak") -> Peak:
-    return Peak("JP", name, name, start, end, level, "why", "https://example.org", date(2026, 11, 22))
+    return Peak(country="JP", name_en=name, name_zh=name, start=start, end=end, level=level, why="why", source="https://example.org", checked=date(2026, 11, 22))
 
 
 @pytest.mark.parametrize(
@@ -179,8 +178,9 @@ def test_crowd_single_holiday_is_medium_and_long_weekend_high():
 
 # ---------------------------------------------------------------- flight verdicts
 
-SHORT = FlightRule("short_haul", ("JP",), 21, 56, 180, "e", "https://s", None, "https://p", None, date(2026, 11, 22))
-LONG = FlightRule("long_haul", ("US",), 50, 101, 129, "e", "https://s", None, "https://p", None, date(2026, 11, 22))
+RULE = {"explain": "e", "source": "https://s", "peak_source": "https://p", "checked": date(2026, 11, 22)}
+SHORT = FlightRule(haul="short_haul", countries=("JP",), best_min_days=21, best_max_days=56, peak_min_days=180, **RULE)
+LONG = FlightRule(haul="long_haul", countries=("US",), best_min_days=50, best_max_days=101, peak_min_days=129, **RULE)
 TODAY = date(2026, 11, 22)
 
 

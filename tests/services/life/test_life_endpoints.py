@@ -10,24 +10,11 @@ from mcp import Client
 
 from twlookup.app import create_app
 from twlookup.platform.schemas import today_taipei
+from conftest import assert_problem, assert_sources
 
 pytestmark = pytest.mark.asyncio
 
 BASE = "/life/api"
-
-
-def assert_problem(r, status, parameter=None):
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"] == "application/problem+json"
-    if parameter:
-        assert r.json()["errors"][0]["parameter"] == parameter
-    return r.json()
-
-
-def assert_sources(sources):
-    assert sources
-    for s in sources:
-        assert s["url"].startswith(("https://", "http://")) and s["checked"]
 
 
 # ---------------------------------------------------------------- holidays
@@ -95,12 +82,16 @@ async def test_is_holiday_errors(client, value):
 # ---------------------------------------------------------------- receipt lottery
 
 
-async def test_invoice_latest_and_period(client):
+@pytest.mark.parametrize(("today", "status"), [(date(2026, 5, 5), "open"), (date(2026, 5, 6), "expired")])
+async def test_invoice_latest_and_period(client, pin_today, today, status):
+    from twlookup.services.life import operations
+
+    pin_today(operations, today)
     latest = (await client.get(f"{BASE}/invoice/latest")).json()
     assert latest["period"] == "114-11-12" and latest["special"] == "97023797" and latest["grand"] == "00507588"
     assert latest["first"] == ["92377231", "05232592", "78125249"] and latest["additional_sixth"] == []
     assert (latest["draw_date"], latest["claim_start"], latest["claim_end"]) == ("2026-01-25", "2026-02-06", "2026-05-05")
-    assert latest["claim_status"] == ("expired" if today_taipei() > date(2026, 5, 5) else "open")
+    assert latest["claim_status"] == status  # claims run to 2026-05-05 inclusive
     assert latest["sample"] is False and latest["source"]["url"].startswith("https://www.etax.nat.gov.tw/")
     assert latest["reported_by"].startswith("https://tw.news.yahoo.com/")
     assert {p["prize"] for p in latest["prizes"]} == {"special", "grand", "first", "second", "third", "fourth", "fifth", "sixth"}
@@ -191,14 +182,14 @@ async def test_pro_operations_directly(client):
     ops = {op.path: op for op in SERVICE.operations}
     receipts = [{"number": "97023797"}, {"number": "15232592", "period": "114-11-12"}, {"number": "12345678", "period": "113-01-02"},
                 {"number": "12345678", "period": "114-09-10"}]  # fmt: skip
-    batch = ops["/api/pro/invoice/check-batch"].call({"receipts": receipts}).model_dump(mode="json")
+    batch = (await ops["/api/pro/invoice/check-batch"].call({"receipts": receipts})).model_dump(mode="json")
     assert batch["checked"] == 3 and batch["won"] == 2 and batch["total_amount"] == 10_040_000
     assert [r["index"] for r in batch["results"]] == [0, 1, 2, 3]
     assert batch["results"][2]["result"] is None and "113-01-02" in batch["results"][2]["error"]
     assert batch["results"][1]["result"]["prize"] == "second"
     assert batch["results"][3]["result"]["won"] is False
     assert_sources(batch["sources"])
-    full = ops["/api/pro/fuel/history"].call({"product": "diesel"}).model_dump(mode="json")
+    full = (await ops["/api/pro/fuel/history"].call({"product": "diesel"})).model_dump(mode="json")
     assert full["limit"] is None and full["weeks"] == 9 and full["history"][-1]["effective"] == "2025-11-03"
 
 

@@ -11,17 +11,19 @@ from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.taiwan_calendar import DayOff, TaiwanCalendar, YearSource
 from twlookup.platform.store.seed import load_yaml
 from twlookup.services.life import logic
+from twlookup.services.life.data import GAMES, INVOICE_PRIZES
+from twlookup.services.life.records import Draw, FuelPrice, InvoicePeriod
 
 # The MoF's published numbers of 114-11-12 (November-December 2025), drawn 2026-01-25.
-P_114_11 = logic.InvoicePeriod(
-    "114-11-12", "97023797", "00507588", ("92377231", "05232592", "78125249"), (), "https://example.org", None,
-    date(2026, 11, 22), False,
-)  # fmt: skip
+P_114_11 = InvoicePeriod(
+    period="114-11-12", special="97023797", grand="00507588", first=("92377231", "05232592", "78125249"),
+    source="https://example.org", checked=date(2026, 11, 22),
+)
 # 101-09-10 (September-October 2012) still drew additional sixth prizes 843 and 927.
-P_101_09 = logic.InvoicePeriod(
-    "101-09-10", "15719324", "11661657", ("64718986", "49313179", "29736314"), ("843", "927"), "https://example.org",
-    None, date(2026, 11, 22), False,
-)  # fmt: skip
+P_101_09 = InvoicePeriod(
+    period="101-09-10", special="15719324", grand="11661657", first=("64718986", "49313179", "29736314"),
+    additional_sixth=("843", "927"), source="https://example.org", checked=date(2026, 11, 22),
+)
 
 
 def calendar_2025() -> TaiwanCalendar:
@@ -54,7 +56,7 @@ def calendar_2025() -> TaiwanCalendar:
     ],
 )
 def test_invoice_prizes_114_11_12(number, prize, amount, matched):
-    result = logic.check_invoice(number, P_114_11)
+    result = logic.check_invoice(number, P_114_11, INVOICE_PRIZES)
     assert (result.prize.key if result.prize else None) == prize
     assert (result.prize.amount if result.prize else 0) == amount
     assert result.matched == matched
@@ -62,15 +64,15 @@ def test_invoice_prizes_114_11_12(number, prize, amount, matched):
 
 def test_highest_prize_wins_and_additional_sixth_prizes():
     # 29736314 is a first-prize number; a receipt matching it wins the first prize, not also the sixth.
-    assert logic.check_invoice("29736314", P_101_09).prize.key == "first"
-    assert logic.check_invoice("55555843", P_101_09).prize.key == "additional_sixth"
-    assert logic.check_invoice("55555927", P_101_09).prize.amount == 200
-    assert logic.check_invoice("55555314", P_101_09).prize.key == "sixth"
-    assert logic.check_invoice("55555844", P_101_09).prize is None
+    assert logic.check_invoice("29736314", P_101_09, INVOICE_PRIZES).prize.key == "first"
+    assert logic.check_invoice("55555843", P_101_09, INVOICE_PRIZES).prize.key == "additional_sixth"
+    assert logic.check_invoice("55555927", P_101_09, INVOICE_PRIZES).prize.amount == 200
+    assert logic.check_invoice("55555314", P_101_09, INVOICE_PRIZES).prize.key == "sixth"
+    assert logic.check_invoice("55555844", P_101_09, INVOICE_PRIZES).prize is None
 
 
 def test_prize_table_is_the_mof_table():
-    amounts = {k: p.amount for k, p in logic.INVOICE_PRIZES.items()}
+    amounts = {k: p.amount for k, p in INVOICE_PRIZES.items()}
     assert amounts == {
         "special": 10_000_000, "grand": 2_000_000, "first": 200_000, "second": 40_000, "third": 10_000,
         "fourth": 4_000, "fifth": 1_000, "sixth": 200, "additional_sixth": 200,
@@ -117,7 +119,10 @@ def test_periods():
 
 
 def draw(game, numbers, second=None):
-    return logic.Draw(game, "114000117", date(2025, 12, 26), tuple(numbers), second, "https://example.org", None, date(2026, 11, 22), False)
+    return Draw(
+        game=game, period="114000117", draw_date=date(2025, 12, 26), numbers=tuple(numbers), second=second,
+        source="https://example.org", checked=date(2026, 11, 22),
+    )
 
 
 # Lotto649 draw 114000117 (2025-12-26): 05 07 09 14 17 30, special 47.
@@ -140,7 +145,7 @@ L649 = draw("lotto649", [5, 7, 9, 14, 17, 30], 47)
     ],
 )
 def test_lotto649_tiers(picks, tier, amount):
-    result = logic.check_lottery(logic.GAMES["lotto649"], L649, picks, None)
+    result = logic.check_lottery(GAMES["lotto649"], L649, picks, None)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -166,7 +171,7 @@ SL638 = draw("superlotto638", [3, 11, 19, 24, 30, 38], 6)
     ],
 )
 def test_superlotto638_tiers(picks, second, tier, amount):
-    result = logic.check_lottery(logic.GAMES["superlotto638"], SL638, picks, second)
+    result = logic.check_lottery(GAMES["superlotto638"], SL638, picks, second)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -182,7 +187,7 @@ def test_superlotto638_tiers(picks, second, tier, amount):
     ],
 )
 def test_daily539_tiers(picks, tier, amount):
-    result = logic.check_lottery(logic.GAMES["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
+    result = logic.check_lottery(GAMES["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -205,7 +210,7 @@ def test_daily539_tiers(picks, tier, amount):
     ],
 )
 def test_validate_pick(game, picks, second, problems):
-    assert [p for p, _ in logic.validate_pick(logic.GAMES[game], picks, second)] == problems
+    assert [p for p, _ in logic.validate_pick(GAMES[game], picks, second)] == problems
 
 
 @pytest.mark.parametrize(
@@ -235,7 +240,7 @@ def test_price_change():
     def price(effective, value):
         from decimal import Decimal
 
-        return logic.FuelPrice("92", effective, Decimal(value), "https://example.org", None, date(2026, 11, 22), False)
+        return FuelPrice(product="92", effective=effective, price=Decimal(value), source="https://example.org", checked=date(2026, 11, 22))
 
     # CPC: 2025-12-29 92 unleaded up NT$0.4 from 26.4 to 26.8.
     history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]

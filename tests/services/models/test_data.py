@@ -5,8 +5,7 @@ import yaml
 from twlookup.cli import DEFAULT_DATA
 from typing import get_args
 
-from twlookup.services.models.logic import KINDS
-from twlookup.services.models.schemas import Provider
+from twlookup.services.models.records import Kind, Provider
 
 DOC = yaml.safe_load((DEFAULT_DATA / "models" / "models.yaml").read_text(encoding="utf-8"))
 
@@ -22,7 +21,7 @@ def test_every_record_is_sourced_and_well_formed():
     ids = set()
     for m in DOC["models"]:
         assert m["source"].startswith("https://"), m["id"]
-        assert m["kind"] in KINDS, m["id"]
+        assert m["kind"] in get_args(Kind), m["id"]
         assert m["provider"] in get_args(Provider), m["id"]
         assert m["id"] not in ids, f"duplicate id {m['id']}"
         ids.add(m["id"])

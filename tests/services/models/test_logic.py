@@ -4,11 +4,15 @@ from datetime import date
 
 import pytest
 
-from twlookup.services.models.logic import Catalog, Model, action, month_bounds, status
+from twlookup.services.models.logic import Catalog, action, month_bounds, status
+from twlookup.services.models.records import Model
 
 
 def model(ident: str, *, aliases=(), deprecated=None, retire=None, replacement=None, provider="openai") -> Model:
-    return Model(ident, provider, ident, "chat", tuple(aliases), deprecated, retire, replacement, None, "https://example.org/notice", None, date(2026, 11, 22))
+    return Model(
+        id=ident, provider=provider, name=ident, kind="chat", aliases=tuple(aliases), deprecated_on=deprecated,
+        retirement_date=retire, replacement=replacement, source="https://example.org/notice", checked=date(2026, 11, 22),
+    )
 
 
 TODAY = date(2026, 11, 22)

@@ -12,6 +12,8 @@ from mcp import Client
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.services.price import markdown
+from twlookup.services.price.records import Observation, Product
+from conftest import assert_problem
 
 pytestmark = pytest.mark.asyncio
 
@@ -32,14 +34,6 @@ def expected_series(code: str) -> dict[date, tuple[float, str]]:
         if r["作物代號"] == code:
             per_day.setdefault(roc(r["交易日期"]), []).append((r["平均價"], r["市場代號"], r["市場名稱"]))
     return {d: (min(v)[0], min(v)[2]) for d, v in sorted(per_day.items())}
-
-
-def assert_problem(r: httpx.Response, status: int, parameter: str | None = None) -> dict:
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"] == "application/problem+json"
-    if parameter:
-        assert r.json()["errors"][0]["parameter"] == parameter
-    return r.json()
 
 
 def assert_sample_source(source: dict) -> None:
@@ -145,10 +139,10 @@ async def test_deals_without_drops_on_sample_data_still_say_sample(client, monke
     """A sample-only store where nothing dropped: the empty answer is still read off the sample history."""
     from twlookup.services.price import logic, operations
 
-    product = logic.Product("LA1", "甘藍-初秋", "vegetables", "https://example.org", None, AS_OF, None, True)
+    product = Product(id="LA1", name="甘藍-初秋", category="vegetables", source="https://example.org", source_title=None, checked=AS_OF, licence=None, sample=True)
     rose = [
-        logic.Observation("LA1", "109", "台北一", AS_OF - timedelta(days=1), 0, 0, 0, 10.0, 1, sample=True),
-        logic.Observation("LA1", "109", "台北一", AS_OF, 0, 0, 0, 11.0, 1, sample=True),
+        Observation(product_id="LA1", market_code="109", market_name="台北一", day=AS_OF - timedelta(days=1), upper=0, middle=0, lower=0, average=10.0, volume=1, sample=True),
+        Observation(product_id="LA1", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=11.0, volume=1, sample=True),
     ]
     catalog = logic.Catalog(operations.CATALOG.get().categories, {"LA1": product}, AS_OF, {"LA1": rose})
     monkeypatch.setattr(operations.CATALOG, "get", lambda: catalog)
@@ -194,7 +188,8 @@ async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(client):
     assert (await client.get(f"{BASE}/pro/export/fruits")).json()["accepts"][0]["amount"] == "50000"
     assert_problem(await client.get(f"{BASE}/pro/history/LA1.md"), 422, "id")  # not a page: an invalid id, before payment
     assert_problem(await client.get(f"{BASE}/pro/export/meat"), 422, "slug")
-    assert (await client.get(f"{BASE}/pro/history/NOPE1")).status_code == 402  # validation passes; the lookup is paid for
+    r = await client.get(f"{BASE}/pro/history/NOPE1")  # an unknown product is found before payment
+    assert r.status_code == 404 and "NOPE1" in r.json()["detail"] and "payment-required" not in r.headers
 
 
 async def test_llms_txt(client):

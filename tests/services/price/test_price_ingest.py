@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from twlookup.app import create_app
-from twlookup.cli import DEFAULT_DATA, ensure_ready, main
+from twlookup.cli import DEFAULT_DATA, main
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import seed
 from twlookup.services import load_services
@@ -22,10 +22,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
-async def store(tmp_path, monkeypatch, settings):
+async def store(tmp_path, monkeypatch, settings, fresh_store):
     """A store of its own (ingesting must not change what the other tests read), and a client."""
-    url = f"sqlite:///{tmp_path}/ingest.db"
-    ensure_ready(url, DEFAULT_DATA)
+    url = fresh_store  # a copy of the seeded template store
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", url)
     get_settings.cache_clear()  # the CLI reads its settings (and so the store) from the environment
     app = create_app(Settings(database_url=url, rate_limit_default="100000/minute", _env_file=None))

@@ -10,7 +10,8 @@ import pytest
 
 from twlookup.services.price import logic
 from twlookup.services.price.feed import parse_feed, roc_date
-from twlookup.services.price.logic import DailyPrice, Observation
+from twlookup.services.price.logic import DailyPrice
+from twlookup.services.price.records import Observation, Product
 
 AS_OF = date(2026, 11, 21)  # window start: 2026-11-21 - 89 days = 2026-08-24
 
@@ -20,7 +21,7 @@ def day(d: date, price: float, sample: bool = False) -> DailyPrice:
 
 
 def obs(d: date, market: str, average: float) -> Observation:
-    return Observation("LA1", market, f"market {market}", d, average + 5, average, average - 5, average, 1000.0)
+    return Observation(product_id="LA1", market_code=market, market_name=f"market {market}", day=d, upper=average + 5, middle=average, lower=average - 5, average=average, volume=1000.0)
 
 
 def test_window_is_90_calendar_days_ending_on_as_of():
@@ -113,15 +114,15 @@ def test_no_drop(series):
 
 
 def _catalog() -> logic.Catalog:
-    def product(pid: str, name: str, cat: str) -> logic.Product:
-        return logic.Product(pid, name, cat, "https://example.org", None, AS_OF, None, False)
+    def product(pid: str, name: str, cat: str) -> Product:
+        return Product(id=pid, name=name, category=cat, source="https://example.org", source_title=None, checked=AS_OF, licence=None, sample=False)
 
     products = {p.id: p for p in (product("LA1", "甘藍-初秋", "vegetables"), product("LA2", "甘藍-改良種", "vegetables"),
                                    product("A1", "香蕉", "fruits"), product("FLA", "其他甘藍", "vegetables"))}  # fmt: skip
     observations = {
-        "LA1": [Observation("LA1", "109", "台北一", date(2026, 11, 20), 0, 0, 0, 20.0, 1), Observation("LA1", "109", "台北一", AS_OF, 0, 0, 0, 15.0, 1)],
-        "A1": [Observation("A1", "109", "台北一", date(2026, 11, 20), 0, 0, 0, 30.0, 1), Observation("A1", "109", "台北一", AS_OF, 0, 0, 0, 27.0, 1)],
-        "LA2": [Observation("LA2", "109", "台北一", date(2026, 11, 20), 0, 0, 0, 20.0, 1), Observation("LA2", "109", "台北一", AS_OF, 0, 0, 0, 21.0, 1)],
+        "LA1": [Observation(product_id="LA1", market_code="109", market_name="台北一", day=date(2026, 11, 20), upper=0, middle=0, lower=0, average=20.0, volume=1), Observation(product_id="LA1", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=15.0, volume=1)],
+        "A1": [Observation(product_id="A1", market_code="109", market_name="台北一", day=date(2026, 11, 20), upper=0, middle=0, lower=0, average=30.0, volume=1), Observation(product_id="A1", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=27.0, volume=1)],
+        "LA2": [Observation(product_id="LA2", market_code="109", market_name="台北一", day=date(2026, 11, 20), upper=0, middle=0, lower=0, average=20.0, volume=1), Observation(product_id="LA2", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=21.0, volume=1)],
     }  # fmt: skip
     return logic.Catalog({}, products, AS_OF, observations)
 
@@ -188,7 +189,7 @@ def test_search_lists_at_most_50(monkeypatch):
     from twlookup.services.price import operations
     from twlookup.services.price.schemas import SearchQuery
 
-    products = {f"X{i:02d}": logic.Product(f"X{i:02d}", f"品項{i}", "fruits", "https://example.org", None, AS_OF, None, False) for i in range(60)}
+    products = {f"X{i:02d}": Product(id=f"X{i:02d}", name=f"品項{i}", category="fruits", source="https://example.org", source_title=None, checked=AS_OF, licence=None, sample=False) for i in range(60)}
     monkeypatch.setattr(operations.CATALOG, "get", lambda: logic.Catalog({}, products, AS_OF, {}))
     result = operations.search(SearchQuery(q="x"))
     assert (result.count, len(result.products), result.limit, result.truncated) == (60, 50, 50, True)

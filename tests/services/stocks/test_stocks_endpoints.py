@@ -9,20 +9,12 @@ import pytest
 
 from twlookup.platform.store.reference import Reference
 from twlookup.services.stocks.operations import SERVICE
+from conftest import assert_problem
 
 pytestmark = pytest.mark.asyncio
 BASE = "/stocks/api"
 THEMES = ["ai-server", "semi-equipment", "liquid-cooling", "cpo"]
 NOT_ADVICE = "not investment advice"
-
-
-def assert_problem(r, status, parameter=None):
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"] == "application/problem+json"
-    problem = r.json()
-    if parameter:
-        assert problem["errors"][0]["parameter"] == parameter
-    return problem
 
 
 async def test_themes_summary(client):
@@ -167,15 +159,15 @@ def ops():
 
 
 async def test_pro_history_directly(client):
-    body = ops()["/api/pro/history"].call({"code": "2382", "days": "3"}).model_dump(mode="json")
+    body = (await ops()["/api/pro/history"].call({"code": "2382", "days": "3"})).model_dump(mode="json")
     assert body["count"] == 3 and [c["date"] for c in body["closes"]] == ["2026-11-18", "2026-11-19", "2026-11-20"]
     assert body["first_date"] == "2026-11-18" and body["sample"] is True and NOT_ADVICE in body["notice"]
-    body = ops()["/api/pro/history"].call({"code": "2382", "days": "5000"}).model_dump(mode="json")
+    body = (await ops()["/api/pro/history"].call({"code": "2382", "days": "5000"})).model_dump(mode="json")
     assert body["days"] == 5000 and body["count"] == len(body["closes"]) >= 10
 
 
 async def test_pro_income_plan_directly(client):
-    body = ops()["/api/pro/income-plan"].call({"budget": "300000", "codes": "0056,00878,00713"}).model_dump(mode="json")
+    body = (await ops()["/api/pro/income-plan"].call({"budget": "300000", "codes": "0056,00878,00713"})).model_dump(mode="json")
     assert body["codes"] == ["0056", "00878", "00713"] and len(body["lines"]) == 3
     for line in body["lines"]:
         assert line["allocation"] == 100000.0
@@ -197,7 +189,7 @@ async def test_pro_income_plan_directly(client):
 
 
 async def test_pro_export_directly(client):
-    body = ops()["/api/pro/export"].call({}).model_dump(mode="json")
+    body = (await ops()["/api/pro/export"].call({})).model_dump(mode="json")
     assert [t["id"] for t in body["themes"]] == THEMES and len(body["etfs"]) == 5
     assert all(t["members"] for t in body["themes"]) and all(e["estimate_2027"] for e in body["etfs"])
     assert body["latest_trading_date"] == "2026-11-20" and body["sample"] is True
@@ -233,13 +225,14 @@ async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client
     from datetime import date, timedelta
     from decimal import Decimal
 
-    from twlookup.services.stocks import logic, operations
+    from twlookup.services.stocks import operations
+    from twlookup.services.stocks.records import Close
 
     market = operations.MARKET.get()
-    prov = logic.Provenance("https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL", None, date(2026, 11, 22))
+    prov = {"source": "https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL", "checked": date(2026, 11, 22)}
     days = [date(2026, 8, 3) + timedelta(days=i) for i in range(200)]
     days = [d for d in days if d.weekday() < 5][:70]
-    series = [logic.Close("2382", d, Decimal(200 + i), Decimal(1), "TWSE", prov) for i, d in enumerate(days)]
+    series = [Close(code="2382", date=d, close=Decimal(200 + i), change=Decimal(1), market="TWSE", **prov) for i, d in enumerate(days)]
     longer = replace(market, closes={**market.closes, "2382": series})
     monkeypatch.setattr(operations.MARKET, "get", lambda: longer)
     body = (await client.get(f"{BASE}/stock/2382")).json()

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from twlookup.app import create_app
-from twlookup.cli import DEFAULT_DATA, ensure_ready, main
+from twlookup.cli import main
 from twlookup.platform.store import engine as store_engine
 from twlookup.services.stocks.ingest import parse
 from twlookup.settings import Settings, get_settings
@@ -83,9 +83,8 @@ def test_parse_rejects_what_is_not_a_daily_file(raw, message):
 
 
 @pytest.fixture
-def own_store(tmp_path, monkeypatch, db_url):
-    url = f"sqlite:///{tmp_path / 'stocks.db'}"
-    ensure_ready(url, DEFAULT_DATA)
+def own_store(tmp_path, monkeypatch, db_url, fresh_store):
+    url = fresh_store  # a copy of the seeded template store
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", url)
     get_settings.cache_clear()
     yield url

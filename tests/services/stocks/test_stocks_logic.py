@@ -8,9 +8,10 @@ from decimal import Decimal as D
 import pytest
 
 from twlookup.services.stocks import logic
+from twlookup.services.stocks.records import Close, Etf, Member, Payout, Theme
 
-PROV = logic.Provenance("https://example.test/source", None, date(2026, 11, 22))
-SAMPLE = logic.Provenance("https://example.test/sample", None, date(2026, 11, 22), sample=True)
+PROV = {"source": "https://example.test/source", "checked": date(2026, 11, 22)}
+SAMPLE = {"source": "https://example.test/sample", "checked": date(2026, 11, 22), "sample": True}
 DEDUCTIONS = logic.Deductions(
     nhi_rate=D("0.0211"), nhi_threshold=D(20000), nhi_cap=D(10_000_000), nhi_proposed_yearly_cap=D(50_000_000),
     credit_rate=D("0.085"), credit_cap=D(80000), separate_rate=D("0.28"),
@@ -18,12 +19,12 @@ DEDUCTIONS = logic.Deductions(
 )  # fmt: skip
 
 
-def etf(code: str, frequency: str, *payouts: tuple[str, str]) -> logic.Etf:
-    return logic.Etf(code, "issuer", frequency, "", tuple(logic.Payout(p, None, None, D(a), PROV) for p, a in payouts), PROV)
+def etf(code: str, frequency: str, *payouts: tuple[str, str]) -> Etf:
+    return Etf(code=code, issuer="issuer", frequency=frequency, note="", payouts=tuple(Payout(period=p, amount=D(a), **PROV) for p, a in payouts), **PROV)
 
 
-def close(code: str, price: str, change: str | None = None, day: date = date(2026, 11, 20), prov=PROV) -> logic.Close:
-    return logic.Close(code, day, D(price), None if change is None else D(change), "TWSE", prov)
+def close(code: str, price: str, change: str | None = None, day: date = date(2026, 11, 20), prov=PROV) -> Close:
+    return Close(code=code, date=day, close=D(price), change=None if change is None else D(change), market="TWSE", **prov)
 
 
 # 0056's recorded payouts 2025Q2-2026Q1 (data/stocks/etfs.yaml)
@@ -175,7 +176,7 @@ def test_theme_stats_counts_and_average():
     G +0.3/60 = +0.50%; mean (1 - 1 + 0 + 0.5) / 4 = 0.125 -> 0.13. C last traded on the 19th and E's
     change is an ex-dividend marker: neither is counted as up, down or unchanged, nor averaged. D has no close."""
     codes = ("A", "B", "C", "D", "E", "F", "G")
-    theme = logic.Theme("t", "T", "T", "", tuple(logic.Member(c, "", PROV) for c in codes), PROV)
+    theme = Theme(id="t", name_en="T", name_zh="T", note="", members=tuple(Member(code=c, note="", **PROV) for c in codes), **PROV)
     market = logic.Market(
         securities={},
         themes={"t": theme},

@@ -12,11 +12,12 @@ from mcp import Client
 
 from twlookup import cli
 from twlookup.app import create_app
-from twlookup.cli import DEFAULT_DATA, ensure_ready
+
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.settings import Settings, get_settings
+from conftest import assert_problem, assert_sources
 
 pytestmark = pytest.mark.asyncio
 
@@ -26,21 +27,6 @@ TOOLS = {
     "exchange_rates", "convert_currency", "entry_requirements", "destination_info", "japan_taxfree_rules",
     "themepark_tickets", "esim_estimate", "domestic_travel", "taiwan_holidays",
 }  # fmt: skip
-
-
-def assert_sources(sources):
-    assert sources, "every answer names its sources"
-    for s in sources:
-        assert s["url"].startswith("https://") and s["checked"], s
-
-
-def assert_problem(r, status, parameter=None):
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"] == "application/problem+json"
-    body = r.json()
-    if parameter:
-        assert body["errors"][0]["parameter"] == parameter, body
-    return body
 
 
 # ---------------------------------------------------------------- exchange rates
@@ -137,8 +123,13 @@ async def test_convert_unknown_currency_is_404(client):
 # ---------------------------------------------------------------- entry, places, guides
 
 
-async def test_entry_japan_korea_vietnam(client):
-    today = today_taipei()
+@pytest.mark.parametrize("today", [date(2026, 10, 31), date(2026, 12, 31), date(2027, 1, 1)])
+async def test_entry_japan_korea_vietnam(client, pin_today, today):
+    """Pinned on both sides of Japan's tax-free change (2026-11-01) and of the end of Korea's
+    K-ETA exemption for Taiwan (valid to 2026-12-31)."""
+    from twlookup.services.trip import operations
+
+    pin_today(operations, today)
     jp = (await client.get(f"{BASE}/entry", params={"country": "jp"})).json()
     assert jp["country"] == "JP" and jp["as_of"] == today.isoformat()
     ids = {i["id"] for i in jp["items"]}
@@ -185,10 +176,14 @@ async def test_places_errors(client):
     assert_problem(await client.get(f"{BASE}/places", params={"id": "Tokyo City"}), 422, "id")
 
 
-async def test_japan_taxfree(client):
+@pytest.mark.parametrize("today", [date(2026, 10, 31), date(2026, 11, 1)])
+async def test_japan_taxfree(client, pin_today, today):
+    from twlookup.services.trip import operations
+
+    pin_today(operations, today)
     body = (await client.get(f"{BASE}/japan-taxfree")).json()
     assert body["regime_id"] == "refund-method" and body["in_force_from"] == "2026-11-01"
-    assert body["in_force"] == (today_taipei() >= date(2026, 11, 1))
+    assert body["in_force"] is (today >= date(2026, 11, 1))
     assert body["customs_deadline_days"] == 90 and body["minimum_jpy_excluding_tax"] == 5000
     # ¥5,000 + 10% = ¥5,500, which holds ¥500 of tax; ¥10,800 at 8% holds ¥800
     assert [(e["price_including_tax_jpy"], e["refund_jpy"]) for e in body["examples"]] == [(5500, 500), (10800, 800)]
@@ -301,7 +296,7 @@ async def test_trip_pack_directly(client):
     from twlookup.platform.errors import Problem
 
     today = today_taipei()
-    pack = _ops()["/api/pro/trip-pack"].call({"place": "tokyo", "days": "5", "budget_twd": "20000"}).model_dump(mode="json")
+    pack = (await _ops()["/api/pro/trip-pack"].call({"place": "tokyo", "days": "5", "budget_twd": "20000"})).model_dump(mode="json")
     assert pack["start"] == today.isoformat() and pack["end"] == (today + timedelta(days=4)).isoformat()
     assert pack["place"]["id"] == "tokyo" and pack["sample"] is True
     # 20,000 TWD / 0.2046 = 97,751.71 -> 97,752 JPY cash; / 0.2012 = 99,403.58 -> 99,404 JPY spot
@@ -312,7 +307,7 @@ async def test_trip_pack_directly(client):
     expected = [d.isoformat() for d in sorted(cal.days_off) if today <= d <= today + timedelta(days=4)]
     assert [h["date"] for h in pack["holidays"]] == expected
     assert_sources(pack["sources"])
-    seoul = _ops()["/api/pro/trip-pack"].call({"place": "seoul", "days": "30", "budget_twd": "3000"}).model_dump(mode="json")
+    seoul = (await _ops()["/api/pro/trip-pack"].call({"place": "seoul", "days": "30", "budget_twd": "3000"})).model_dump(mode="json")
     # 3,000 TWD / 0.02464 (KRW cash only) = 121,753.25 -> 121,753 KRW; at the midpoint 0.02269
     # 132,216.83 KRW, so the spread costs (132,216.83 - 121,753.25) x 0.02269 = 237.42 TWD
     assert seoul["japan_taxfree"] is None and seoul["conversion"] == [
@@ -321,12 +316,12 @@ async def test_trip_pack_directly(client):
     if today <= date(2026, 12, 31) < today + timedelta(days=29):
         assert {"k-eta-exempt", "k-eta-after-exemption"} <= {i["id"] for i in seoul["entry"]} and seoul["entry_notes"]
     with pytest.raises(Problem) as err:
-        _ops()["/api/pro/trip-pack"].call({"place": "atlantis", "days": "2", "budget_twd": "1"})
+        await _ops()["/api/pro/trip-pack"].call({"place": "atlantis", "days": "2", "budget_twd": "1"})
     assert err.value.status == 404
 
 
 async def test_export_directly(client):
-    export = _ops()["/api/pro/export"].call({}).model_dump(mode="json")
+    export = (await _ops()["/api/pro/export"].call({})).model_dump(mode="json")
     assert export["fx"]["count"] == 19 and [e["country"] for e in export["entry"]] == ["JP", "KR", "VN"]
     assert export["places"]["count"] == 12 and export["themeparks"]["count"] == 4
     assert [e["usage"] for e in export["esim_levels"]] == ["light", "moderate", "heavy"]
@@ -355,9 +350,8 @@ async def test_mcp_official_client(live_url):
 # ---------------------------------------------------------------- the importer
 
 
-async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, settings):
-    url = f"sqlite:///{tmp_path}/ingest.db"
-    ensure_ready(url, DEFAULT_DATA)
+async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, settings, fresh_store):
+    url = fresh_store  # a copy of the seeded template store
     app = create_app(Settings(database_url=url, rate_limit_default="100000/minute", _env_file=None))
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", url)
     get_settings.cache_clear()
@@ -386,9 +380,8 @@ async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, set
         store_engine.configure(settings.database_url)
 
 
-async def test_history_download_updates_its_currency_only(tmp_path, monkeypatch, settings):
-    url = f"sqlite:///{tmp_path}/history.db"
-    ensure_ready(url, DEFAULT_DATA)
+async def test_history_download_updates_its_currency_only(tmp_path, monkeypatch, settings, fresh_store):
+    url = fresh_store  # a copy of the seeded template store
     app = create_app(Settings(database_url=url, rate_limit_default="100000/minute", _env_file=None))
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", url)
     get_settings.cache_clear()
@@ -414,7 +407,9 @@ async def test_history_download_updates_its_currency_only(tmp_path, monkeypatch,
             usd = board["rates"][0]
             assert (usd["currency"], usd["cash_sell"], usd["source"]["sample"]) == ("USD", 31.97, False)
             assert usd["posted_at"] == "2026-11-21T00:00:00+08:00"
-            assert (await c.get(f"{BASE}/fx/convert", params={"amount": 1000, "cur": "JPY"})).status_code == 200
+            # JPY is still the sample board's: 1,000 TWD / 0.2046 = 4,887.59 -> 4,888 JPY
+            conv = (await c.get(f"{BASE}/fx/convert", params={"amount": 1000, "cur": "JPY"})).json()
+            assert (conv["rate"], conv["get"]["amount"], conv["sample"]) == (0.2046, 4888.0, True)
             # the day board replaces everything; an older history file then cannot overwrite its USD
             assert cli.main(["ingest", "trip.fx", str(FIXTURE)]) == 0
             assert cli.main(["ingest", "trip.fx", str(history)]) == 1

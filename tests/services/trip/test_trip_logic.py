@@ -10,18 +10,17 @@ from pathlib import Path
 import pytest
 
 from twlookup.services.trip import logic
+from twlookup.services.trip.records import Country, EntryItem, EsimProfile, FxRate
 from twlookup.services.trip.ingest import parse_bot_csv
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ExchangeRate@202611221600.csv"
-PROV = logic.Provenance("https://rate.bot.com.tw/xrt?Lang=zh-TW", None, date(2026, 11, 22))
+PROV = {"source": "https://rate.bot.com.tw/xrt?Lang=zh-TW", "checked": date(2026, 11, 22)}
 D = Decimal
 
 
-def board(currency: str, cash_buy, cash_sell, spot_buy, spot_sell) -> logic.FxRate:
-    return logic.FxRate(
-        currency, None, *(None if v is None else D(v) for v in (cash_buy, cash_sell, spot_buy, spot_sell)),
-        datetime(2026, 11, 22, 16, 0), PROV,
-    )  # fmt: skip
+def board(currency: str, cash_buy, cash_sell, spot_buy, spot_sell) -> FxRate:
+    rates = dict(zip(("cash_buy", "cash_sell", "spot_buy", "spot_sell"), (cash_buy, cash_sell, spot_buy, spot_sell)))
+    return FxRate(currency=currency, **{k: None if v is None else D(v) for k, v in rates.items()}, posted_at=datetime(2026, 11, 22, 16, 0), **PROV)
 
 
 JPY = board("JPY", "0.1942", "0.2046", "0.1977", "0.2012")
@@ -72,8 +71,8 @@ def test_spread_percent():
     assert logic.spread_percent(None, D("1")) is None
 
 
-def item(valid_from=None, valid_until=None) -> logic.EntryItem:
-    return logic.EntryItem("KR", "x", "t", "not_required", "d", valid_from, valid_until, PROV)
+def item(valid_from=None, valid_until=None) -> EntryItem:
+    return EntryItem(country="KR", id="x", title="t", requirement="not_required", detail="d", valid_from=valid_from, valid_until=valid_until, **PROV)
 
 
 def test_entry_items_follow_their_dates():
@@ -82,7 +81,7 @@ def test_entry_items_follow_their_dates():
     after = item(valid_from=date(2027, 1, 1))
     assert exempt.in_force(date(2026, 12, 31)) and not exempt.in_force(date(2027, 1, 1))
     assert after.in_force(date(2027, 1, 1)) and not after.in_force(date(2026, 12, 31))
-    country = logic.Country("KR", "Korea", "韓國", (item(), exempt, after))
+    country = Country(code="KR", name_en="Korea", name_zh="韓國", items=(item(), exempt, after))
     assert country.in_force(date(2026, 11, 22)) == [item(), exempt]
     assert country.upcoming_changes(date(2026, 11, 22)) == [after]
     # a trip from 2026-12-28 to 2027-01-03 sees both sides of the change
@@ -100,14 +99,14 @@ def test_tax_inside_a_japanese_price():
 
 def test_esim_estimate():
     sizes = (1, 3, 5, 10, 20, 30, 50)
-    moderate = logic.EsimProfile("moderate", D("1.5"), "")
+    moderate = EsimProfile(id="moderate", gb_per_day=D("1.5"), covers="")
     # 1.5 GB x 5 days = 7.5 GB; +10% = 8.25 -> 8.3 GB; smallest plan holding it: 10 GB
     est = logic.esim_estimate(moderate, 5, D("0.10"), sizes)
     assert (est.base_gb, est.total_gb, est.plan_gb) == (D("7.5"), D("8.3"), 10)
     # light 0.5 GB x 2 days = 1.0; +10% = 1.1 GB -> 3 GB plan
-    assert logic.esim_estimate(logic.EsimProfile("light", D("0.5"), ""), 2, D("0.10"), sizes).plan_gb == 3
+    assert logic.esim_estimate(EsimProfile(id="light", gb_per_day=D("0.5"), covers=""), 2, D("0.10"), sizes).plan_gb == 3
     # heavy 4 GB x 30 days = 120; +10% = 132 GB: above every plan size
-    heavy = logic.esim_estimate(logic.EsimProfile("heavy", D("4"), ""), 30, D("0.10"), sizes)
+    heavy = logic.esim_estimate(EsimProfile(id="heavy", gb_per_day=D("4"), covers=""), 30, D("0.10"), sizes)
     assert heavy.total_gb == D(132) and heavy.plan_gb is None
 
 
@@ -197,7 +196,7 @@ def test_rows_from_the_banks_real_files():
     assert (by["THB"].cash_sell, by["THB"].spot_buy, by["THB"].spot_sell) == (D("1.01180"), D("0.93220"), D("0.97820"))
     assert (by["KRW"].cash_buy, by["KRW"].cash_sell, by["KRW"].spot_buy) == (D("0.02202"), D("0.02592"), None)
     # 10,000 TWD for won banknotes at that day's cash selling rate: 10,000 / 0.02592 = 385,802.47 -> 385,802 KRW
-    krw = logic.FxRate("KRW", None, by["KRW"].cash_buy, by["KRW"].cash_sell, None, None, posted, PROV)
+    krw = FxRate(currency="KRW", cash_buy=by["KRW"].cash_buy, cash_sell=by["KRW"].cash_sell, posted_at=posted, **PROV)
     assert logic.convert(krw, "buy", "cash", D(10000)).get_amount == D(385802)
     posted, rates = parse_bot_csv(REAL_HISTORY.encode("utf-8"), "USD_L6M.csv")
     assert posted == datetime(2026, 6, 12) and (rates[0].cash_buy, rates[0].spot_sell) == (D("31.23000"), D("31.68000"))

@@ -11,16 +11,26 @@ what was asked, verification and settlement by the facilitator, and the response
 - A valid payment: the route runs first; only a successful answer is settled, and only a
   settled payment gets the content, with the `PAYMENT-RESPONSE` header. A route that fails
   (4xx/5xx) charges nothing.
-- The facilitator unreachable or failing: 503 problem, nothing served, nothing charged.
+- The facilitator unreachable or failing: 503 problem, nothing served, nothing charged. Its
+  first contact is off the event loop and bounded, and a failure is remembered with back-off
+  (`GuardedFacilitator`), so free routes never wait on it.
+- A header that is not a well-formed payload (not JSON, not an object, deep nesting, wrong
+  field types, amounts that are not integers) is a 402 `invalid_payload`, never a 5xx.
+- HEAD never settles: it gets the challenge. Error reasons are x402 reason codes with a short
+  sentence of ours; the facilitator's own message and exception text go to the log only.
+- 402 and paid answers carry `Cache-Control: no-store`; the challenge's resource URL is built
+  from the configured public base URL, never from the request's Host header.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
+import jsonschema
 from pydantic import BaseModel, ValidationError
 from x402 import PaymentPayload, ResourceConfig, ResourceInfo, x402ResourceServer
 from x402.http.utils import (
@@ -29,6 +39,7 @@ from x402.http.utils import (
     encode_payment_response_header,
 )
 from x402.extensions.bazaar import bazaar_resource_server_extension, declare_discovery_extension
+from x402.extensions.bazaar.resource_service import OutputConfig
 from x402.mechanisms.evm.exact import ExactEvmServerScheme
 from x402.mechanisms.svm.exact import ExactSvmServerScheme
 from x402.schemas import SchemeNotFoundError
@@ -36,11 +47,28 @@ from x402.schemas import SchemeNotFoundError
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, send_bytes
 from twlookup.platform.operations import Operation
+from twlookup.platform.payments.discovery import (
+    inline_refs,
+    route_template,
+    strip_titles,
+    trim_example,
+    wire_schema,
+    wire_values,
+)
+from twlookup.platform.payments.guard import FacilitatorUnavailable, GuardedFacilitator
+from twlookup.platform.payments.payload import check_payload, reason_text
+from twlookup.platform.store.errors import is_store_error
 from twlookup.settings import Settings
 
 log = logging.getLogger("twlookup.payments")
 T = TypeVar("T")
 PAYMENT_HEADERS = (b"payment-signature", b"x-payment")
+NO_STORE = (b"cache-control", b"no-store")
+BAZAAR_KEY = "bazaar"
+
+
+def _required(op: Operation) -> bool:
+    return any(field.is_required() for field in op.params.model_fields.values())
 
 
 class PaymentGate:
@@ -52,8 +80,15 @@ class PaymentGate:
         prices: dict[str, str],
         solana: bool = False,
         private: bool = False,
+        service: str | None = None,
     ) -> None:
         self.settings = settings
+        self.service = service
+        if not isinstance(facilitator, GuardedFacilitator):  # bounded calls, remembered failures
+            facilitator = GuardedFacilitator(
+                facilitator, settings.facilitator_timeout_seconds, settings.facilitator_retry_max_seconds
+            )
+        self.facilitator = facilitator
         # A private service's query (health readings) stays out of the challenge's resource URL,
         # which the client signs into its payment and a remote facilitator then receives.
         self.private = private
@@ -70,17 +105,20 @@ class PaymentGate:
             self.options.append((settings.svm_mainnet, settings.pay_to_svm))
         self.server.register_extension(bazaar_resource_server_extension)
         self._initialized = False
-        self._discovery: dict[str, dict[str, Any]] = {}
+        self._discovery: dict[tuple[str, str], dict[str, Any]] = {}
         self._requirements: dict[tuple[str, str], list[Any]] = {}
 
-    def requirements(self, op: Operation, price: str | None = None) -> list[Any]:
+    async def requirements(self, op: Operation, price: str | None = None) -> list[Any]:
         price = price or self.prices[op.path]
         if not self._initialized:
             try:
-                self.server.initialize()
-            except Exception as exc:  # facilitator unreachable: tell the client, retry next time
-                log.warning("x402 facilitator unavailable: %s", exc)
-                raise _unavailable() from exc
+                await self.facilitator.prepare()  # off the loop, bounded, remembered on failure
+                self.server.initialize()  # now only reads the facilitator's cached answer
+            except FacilitatorUnavailable as exc:
+                raise _unavailable(exc.retry_after) from None
+            except Exception as exc:  # e.g. it supports none of our networks
+                log.warning("x402 facilitator unusable: %s", type(exc).__name__)
+                raise _unavailable() from None
             self._initialized = True
         cached = self._requirements.get((op.path, price))
         if cached is None:
@@ -102,33 +140,85 @@ class PaymentGate:
             self._requirements[(op.path, price)] = cached
         return cached
 
-    def discovery(self, op: Operation) -> dict[str, Any]:
-        """The bazaar extension: how to call this paid route (method and input schema). The SDK
-        publishes an output schema only beside a sample output, which we do not invent; the
-        output schema is in the service's OpenAPI document and its /api/pro listing."""
-        cached = self._discovery.get(op.path)
+    async def discovery(self, scope: dict[str, Any], op: Operation) -> dict[str, Any]:
+        """The bazaar extension (see platform/payments/discovery.py), built once per route; a
+        route with path parameters gets its `routeTemplate` and this request's `pathParams`."""
+        cached = self._discovery.get((op.method, op.path))  # a path may be paid by GET and POST
         if cached is None:
-            declared = declare_discovery_extension(
-                input_schema=op.params.model_json_schema(), body_type="json" if op.body_params else None
-            )
+            output, final = await self._output(op)
+            schema = op.params.model_json_schema()
+            example = op.example or {}
+            if op.body_params:
+                declared = declare_discovery_extension(
+                    input=example or None, input_schema=inline_refs(schema), body_type="json", output=output
+                )
+            else:
+                query = [n for n in schema.get("properties", {}) if n not in op.path_params]
+                declared = declare_discovery_extension(
+                    input=wire_values(example, query) or None,
+                    input_schema=wire_schema(schema, query),
+                    path_params_schema=wire_schema(schema, list(op.path_params)) if op.path_params else None,
+                    output=output,
+                )
             cached = self.server.enrich_extensions(declared, SimpleNamespace(method=op.method, route_pattern=None))
-            self._discovery[op.path] = cached
-        return cached
+            if final:
+                self._discovery[(op.method, op.path)] = cached
+        if not op.path_params or op.pattern is None:
+            return cached
+        match = op.pattern.match(scope["path"])
+        values = dict(match.groupdict()) if match else {}  # the path arrives decoded once
+        if self.private or not values:
+            values = wire_values(op.example or {}, list(op.path_params))
+        out = copy.deepcopy(cached)
+        bazaar = out[BAZAAR_KEY]
+        bazaar["routeTemplate"] = (f"/{self.service}" if self.service else "") + route_template(op.path)
+        bazaar["info"]["input"]["pathParams"] = values
+        return out
+
+    async def _output(self, op: Operation) -> tuple[OutputConfig | None, bool]:
+        """The output schema with an example: the route's answer to its input example. Returns
+        (config, final): not final when the store could not answer (try again next time)."""
+        if not op.example_output or (op.example is None and _required(op)):
+            return None, True
+        try:
+            result = op.dump(await op.run(op.parse(op.example or {})))
+        except Problem as problem:
+            return None, problem.status < 500
+        except Exception:
+            log.exception("discovery example of %s failed", op.path)
+            return None, True
+        schema = strip_titles(inline_refs(op.result.model_json_schema()))
+        example = trim_example(result)
+        try:
+            jsonschema.validate(example, schema)
+        except jsonschema.ValidationError:
+            example = result  # a list the schema wants longer than one: show it whole
+        return OutputConfig(example=example, schema=schema), True
 
     async def challenge(self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None) -> None:
-        resource = ResourceInfo(url=_url(scope, query=not self.private), description=op.summary, mime_type="application/json")
+        url = self.resource_url(scope, query=not self.private)
+        resource = ResourceInfo(url=url, description=op.summary, mime_type="application/json")
         required = await self.server.create_payment_required_response(
-            self.requirements(op, price), resource, error, self.discovery(op)
+            await self.requirements(op, price), resource, error, await self.discovery(scope, op)
         )
-        body = required.model_dump_json(by_alias=True, exclude_none=True).encode()
+        body = b"" if scope["method"] == "HEAD" else required.model_dump_json(by_alias=True, exclude_none=True).encode()
         encoded = encode_payment_required_header(required).encode()
-        await send_bytes(send, 402, body, b"application/json", [(b"payment-required", encoded)])
+        await send_bytes(send, 402, body, b"application/json", [(b"payment-required", encoded), NO_STORE])
+
+    def resource_url(self, scope: dict[str, Any], query: bool = True) -> str:
+        """The paid resource at the configured public base URL (never the request's Host)."""
+        if self.service is not None:
+            path = f"/{self.service}{scope['path']}"
+        else:
+            path = scope.get("root_path", "") + scope["path"]
+        raw = scope.get("query_string", b"") if query else b""
+        return self.settings.base_url() + path + (("?" + raw.decode("latin-1")) if raw else "")
 
     async def serve(
         self,
         scope: dict[str, Any],
         op: Operation,
-        run: Callable[[], BaseModel],
+        run: Callable[[], Awaitable[BaseModel]],
         send: Any,
         price: str | None = None,
         why: str = "Payment required",
@@ -136,66 +226,103 @@ class PaymentGate:
         """Answer a paid request: challenge, refuse, or run `run`, settle, and send the result.
         `price` overrides the route's own (a free route past its quota); `why` opens the 402 text."""
 
-        async def refuse(reason: str | None, message: str | None, default: str) -> None:
-            await self.challenge(scope, op, send, f"{reason or 'invalid_payment'}: {message or default}", price)
+        async def refuse(reason: str, message: str | None = None) -> None:
+            await self.challenge(scope, op, send, f"{reason}: {message or reason_text(reason)}", price)
 
         raw = next((v for name in PAYMENT_HEADERS if (v := header(scope, name))), None)
-        if raw is None:
+        if raw is None or scope["method"] == "HEAD":  # HEAD never settles: it shows the challenge
             await self.challenge(scope, op, send, f"{why}: send a PAYMENT-SIGNATURE header (x402 version 2).", price)
             return
-        accepts = self.requirements(op, price)
+        accepts = await self.requirements(op, price)
+        payload, problem = _decode(raw)
+        if payload is None:
+            await refuse(*problem)
+            return
         try:
-            payload = decode_payment_signature_header(raw.decode("latin-1"))
-        except (ValueError, ValidationError, UnicodeDecodeError) as exc:
-            await self.challenge(scope, op, send, f"invalid_payment_header: not a base64 JSON x402 payload ({type(exc).__name__}).", price)
-            return
-        if not isinstance(payload, PaymentPayload):
-            await self.challenge(scope, op, send, "unsupported_x402_version: send an x402 version 2 payload.", price)
-            return
-        matched = self.server.find_matching_requirements(accepts, payload)
+            matched = self.server.find_matching_requirements(accepts, payload)
+        except Exception:  # a payload odd enough to trip the matcher is still only a bad payload
+            matched = None
         if matched is None:
-            await self.challenge(
-                scope, op, send,
-                "payment_requirements_mismatch: the payment's scheme, network, asset, amount or receiver "
-                "differs from what this route accepts.",
-                price,
-            )  # fmt: skip
+            await refuse(
+                "invalid_payment_requirements",
+                "the payment's scheme, network, asset, amount or receiver differs from what this route accepts.",
+            )
             return
         verified = (await _at_facilitator("verify", self.server.verify_payment(payload, matched))).verify
-        if not verified.is_valid:
-            await refuse(verified.invalid_reason, verified.invalid_message, "the payment was refused.")
+        if verified is None or not verified.is_valid:
+            await refuse(_code(verified.invalid_reason if verified else None, "unexpected_verify_error"))
             return
-        body = op.dump_json(run())  # a Problem raised here answers 4xx and charges nothing
+        body = op.dump_json(await run())  # a Problem raised here answers 4xx/503 and charges nothing
         settled = await _at_facilitator("settle", self.server.settle_payment(payload, matched))
         if not settled.success:
-            await refuse(settled.error_reason or "settlement_failed", settled.error_message, "the payment could not be settled.")
+            log.warning("x402 settle refused: %s %s", settled.error_reason, (settled.error_message or "")[:200])
+            await refuse(_code(settled.error_reason, "unexpected_settle_error"))
             return
         receipt = encode_payment_response_header(settled).encode()
-        await send_bytes(send, 200, b"" if scope["method"] == "HEAD" else body, b"application/json", [(b"payment-response", receipt)])
+        await send_bytes(
+            send, 200, body, b"application/json", [(b"payment-response", receipt), NO_STORE]
+        )
+
+
+def _decode(raw: bytes) -> tuple[PaymentPayload | None, tuple[str, str]]:
+    """The payment header as a version 2 payload, or the x402 reason and sentence why not."""
+    try:
+        payload = decode_payment_signature_header(raw.decode("latin-1"))
+    except RecursionError:
+        return None, ("invalid_payload", "the payment header nests too deeply to be an x402 payload.")
+    except Exception as exc:  # not base64, not JSON, not an object, wrong field types
+        return None, ("invalid_payload", f"the payment header is not a base64 JSON x402 payload ({_what(exc)}).")
+    if not isinstance(payload, PaymentPayload):
+        return None, ("invalid_x402_version", "send an x402 version 2 payload.")
+    wrong = check_payload(payload)
+    if wrong:
+        return None, ("invalid_payload", wrong)
+    return payload, ("", "")
+
+
+def _what(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors(include_url=False, include_input=False)[0]
+        return "field " + ".".join(str(p) for p in first["loc"]) + ": " + first["msg"] if first["loc"] else first["msg"]
+    if isinstance(exc, (ValueError, UnicodeDecodeError)) and "JSON" in type(exc).__name__:
+        return "not JSON"
+    if isinstance(exc, AttributeError):
+        return "not a JSON object"
+    return "not base64 JSON"
+
+
+def _code(reason: str | None, fallback: str) -> str:
+    """A reason code fit to show: the facilitator's if it looks like an x402 code, else ours."""
+    if reason and len(reason) <= 80 and reason.replace("_", "").isalnum() and reason.islower():
+        return reason
+    return fallback
 
 
 async def _at_facilitator(step: str, call: Awaitable[T]) -> T:
-    """Await a facilitator call; any failure there is a 503 for the client, never a 500."""
+    """Await a facilitator call; any failure there is a 503 for the client, never a 500. The
+    exception text (which may quote SQL from the ledger) goes to the log, not to the client."""
     try:
         return await call
     except Exception as exc:
-        log.warning("x402 %s failed at the facilitator: %s", step, exc)
-        raise _unavailable() from exc
+        what = "no answer in time" if isinstance(exc, TimeoutError) else type(exc).__name__
+        if is_store_error(exc):
+            what = "the ledger store is not answering"
+        log.warning("x402 %s failed at the facilitator: %s", step, what)
+        if step == "settle":
+            raise Problem(
+                503,
+                "The payment could not be settled in time, so the answer was not served. Try again later; "
+                "if the same authorization is refused as already used, it was settled.",
+                kind="facilitator-unavailable",
+                headers={"Retry-After": "30"},
+            ) from None
+        raise _unavailable() from None
 
 
-def _unavailable() -> Problem:
+def _unavailable(retry_after: int = 30) -> Problem:
     return Problem(
         503,
         "The payment facilitator is unavailable; nothing was served and nothing was charged. Try again later.",
         kind="facilitator-unavailable",
-        headers={"Retry-After": "30"},
+        headers={"Retry-After": str(retry_after)},
     )
-
-
-def _url(scope: dict[str, Any], query: bool = True) -> str:
-    host = header(scope, b"host")
-    scheme = scope.get("scheme", "http")
-    base = f"{scheme}://{host.decode('latin-1')}" if host else ""
-    path = scope.get("root_path", "") + scope["path"]
-    raw = scope.get("query_string", b"") if query else b""
-    return base + path + (("?" + raw.decode("latin-1")) if raw else "")

@@ -118,10 +118,10 @@ class LocalFacilitatorClient:
         self.networks = list(networks) if networks else [k.network for k in facilitator.get_supported().kinds]
 
     async def verify(self, payload: PaymentPayload, requirements: PaymentRequirements) -> VerifyResponse:
-        return await anyio.to_thread.run_sync(self.verify_sync, payload, requirements)
+        return await anyio.to_thread.run_sync(self.verify_sync, payload, requirements, abandon_on_cancel=True)
 
     async def settle(self, payload: PaymentPayload, requirements: PaymentRequirements) -> SettleResponse:
-        return await anyio.to_thread.run_sync(self.settle_sync, payload, requirements)
+        return await anyio.to_thread.run_sync(self.settle_sync, payload, requirements, abandon_on_cancel=True)
 
     def get_supported(self) -> SupportedResponse:
         return self.facilitator.get_supported()

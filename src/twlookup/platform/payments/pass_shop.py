@@ -47,7 +47,8 @@ class PassShop:
             )
 
         self.op = build_operation(buy_pass, "GET", "/pass", None, settings.pass_price)
-        self.gate = PaymentGate(settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana)
+        self.op.example_output = False  # running it issues a pass: never done for an example
+        self.gate = PaymentGate(settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana, service="pay")
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
@@ -9,6 +10,36 @@ from sqlalchemy.orm import Session, sessionmaker
 
 _engine: Engine | None = None
 _sessions: sessionmaker[Session] | None = None
+
+
+@dataclass(frozen=True)
+class StoreTimeouts:
+    """Bounds on waiting for the store, so that a stalled database cannot hold a request forever.
+
+    connect: opening a connection (PostgreSQL `connect_timeout`; whole seconds, at least 2).
+    pool: waiting for a free pooled connection. statement: one SQL statement (PostgreSQL
+    `statement_timeout`, SQLite `busy_timeout`). Bounds the server cannot enforce (a connection
+    that stops answering mid-query) are enforced around the request by `Operation.run`.
+    """
+
+    connect: float = 5.0
+    pool: float = 5.0
+    statement: float = 10.0
+
+    @classmethod
+    def from_settings(cls, settings: object) -> StoreTimeouts:
+        return cls(
+            connect=getattr(settings, "store_connect_timeout_seconds", cls.connect),
+            pool=getattr(settings, "store_pool_timeout_seconds", cls.pool),
+            statement=getattr(settings, "store_statement_timeout_seconds", cls.statement),
+        )
+
+
+_timeouts = StoreTimeouts()
+
+
+def timeouts() -> StoreTimeouts:
+    return _timeouts
 
 
 def normalize_url(url: str) -> str:
@@ -19,26 +50,40 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, limits: StoreTimeouts | None = None) -> Engine:
     url = normalize_url(url)
+    limits = limits or _timeouts
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, pool_pre_ping=not url.startswith("sqlite"))
     if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": limits.statement or 5.0})
+    elif url.startswith("postgresql"):
+        connect_args: dict[str, object] = {"connect_timeout": max(2, round(limits.connect))}
+        if limits.statement > 0:  # 0: no bound (maintenance work such as waiting for the schema lock)
+            statement_ms = max(1, int(limits.statement * 1000))
+            connect_args["options"] = f"-c statement_timeout={statement_ms}"
+        engine = create_engine(url, pool_pre_ping=True, pool_timeout=limits.pool, connect_args=connect_args)
+    else:
+        engine = create_engine(url, pool_pre_ping=True, pool_timeout=limits.pool)
+    if url.startswith("sqlite"):
+        busy_ms = max(1, int((limits.statement or 5.0) * 1000))
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute(f"PRAGMA busy_timeout={busy_ms}")
             cur.close()
 
     return engine
 
 
-def configure(url: str) -> Engine:
-    global _engine, _sessions
-    if _engine is not None and str(_engine.url) == normalize_url(url):
+def configure(url: str, limits: StoreTimeouts | None = None) -> Engine:
+    global _engine, _sessions, _timeouts
+    changed = limits is not None and limits != _timeouts
+    if limits is not None:
+        _timeouts = limits
+    if _engine is not None and str(_engine.url) == normalize_url(url) and not changed:
         return _engine
     if _engine is not None:
         _engine.dispose()

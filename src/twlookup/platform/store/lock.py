@@ -25,7 +25,8 @@ ADVISORY_KEY = 0x7477_6C6B  # "twlk"
 def maintenance_lock(url: str) -> Iterator[None]:
     url = store_engine.normalize_url(url)
     if url.startswith("postgresql"):
-        engine = store_engine.make_engine(url)
+        # waiting for another process's migration or seed may take long: no statement bound here
+        engine = store_engine.make_engine(url, store_engine.StoreTimeouts(connect=store_engine.timeouts().connect, statement=0))
         try:
             with engine.connect() as conn:
                 conn.execute(text("select pg_advisory_lock(:k)"), {"k": ADVISORY_KEY})

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.platform.records import DataFileError
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.health.logic import HealthData, build
@@ -35,8 +36,11 @@ def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
 
 
 def seed_health(session: Session, data_dir: Path) -> int:
+    folder = data_dir / "health"
+    docs = read_documents(folder)
+    check(docs, folder)
     rows = []
-    for topic, doc in read_documents(data_dir / "health").items():
+    for topic, doc in docs.items():
         source = _main_source(topic, doc)
         checked: date = doc["checked"]
         rows.append(
@@ -64,9 +68,20 @@ def _load(session: Session) -> HealthData:
     return build(docs)
 
 
+def check(docs: dict[str, dict[str, Any]], folder: Path) -> HealthData:
+    """The documents parsed as the service will read them: a bad record fails here, when seeding."""
+    paths = {t: folder / f"{t}.yaml" for t in TOPICS}
+    try:
+        return build({t: _jsonable(d) for t, d in docs.items()}, paths)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, DataFileError):
+            raise
+        raise DataFileError(f"{folder}: a health document lacks or misstates {exc}") from None
+
+
 def from_directory(folder: Path) -> HealthData:
     """The same parsed data straight from the YAML files (tests, and a check of the files)."""
-    return build({t: _jsonable(d) for t, d in read_documents(folder).items()})
+    return check(read_documents(folder), folder)
 
 
 HEALTH: Reference[HealthData] = Reference(_load)

@@ -12,36 +12,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 from typing import Any
 
+from twlookup.platform.records import validate_records
+from twlookup.services.health.records import BPBand, Cite, GlucoseTarget, Rule
+
 # ---------------------------------------------------------------- reference data
-
-
-@dataclass(frozen=True)
-class Cite:
-    url: str
-    title: str | None
-    checked: date
-
-
-@dataclass(frozen=True)
-class BPBand:
-    id: str
-    name_en: str
-    name_zh: str
-    systolic_min: int | None
-    diastolic_min: int | None
-    range_en: str
-    advice_en: str
-    advice_zh: str
-
-    def contains(self, systolic: float, diastolic: float) -> bool:
-        """A band with no minimum takes everything below the bands above it."""
-        if self.systolic_min is None and self.diastolic_min is None:
-            return True
-        return (self.systolic_min is not None and systolic >= self.systolic_min) or (
-            self.diastolic_min is not None and diastolic >= self.diastolic_min
-        )
 
 
 @dataclass(frozen=True)
@@ -57,13 +34,6 @@ class BPRules:
     source: Cite
     crisis_source: Cite
     low_source: Cite
-
-
-@dataclass(frozen=True)
-class GlucoseTarget:
-    low: float | None  # in target from this value (inclusive)
-    high: float | None  # ... up to this value (inclusive)
-    high_below: float | None  # ... or below this value
 
 
 @dataclass(frozen=True)
@@ -83,15 +53,6 @@ class GlucoseRules:
     diagnosis_source: Cite
     a1c_source: Cite
     very_high_source: Cite
-
-
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    en: str
-    zh: str
-    conditions: dict[str, Any]
-    interval_en: str | None
 
 
 @dataclass(frozen=True)
@@ -125,7 +86,7 @@ class HealthData:
 
 
 def _cite(src: dict[str, Any], checked: date) -> Cite:
-    return Cite(src["url"], src.get("title"), date.fromisoformat(src["checked"]) if "checked" in src else checked)
+    return Cite.model_validate({"checked": checked, **src})
 
 
 def _en_pattern(keyword: str) -> re.Pattern[str]:
@@ -133,15 +94,15 @@ def _en_pattern(keyword: str) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])" + re.escape(keyword.lower()) + r"(?:s|es)?(?![a-z])")
 
 
-def build(docs: dict[str, dict[str, Any]]) -> HealthData:
-    """Parse the documents (JSON-shaped: dates as ISO strings) into the rule objects."""
+def build(docs: dict[str, dict[str, Any]], paths: dict[str, Path] | None = None) -> HealthData:
+    """Parse the documents (JSON-shaped: dates as ISO strings) into the rule objects; a record that
+    does not match its model raises DataFileError naming the file (`paths`, by topic), the record
+    and the field."""
+    paths = {t: (paths or {}).get(t, Path(f"{t}.yaml")) for t in docs}
     mon = docs["monitoring"]
     checked = date.fromisoformat(mon["checked"])
     bp = mon["blood_pressure"]
-    bands = tuple(
-        BPBand(b["id"], b["name_en"], b["name_zh"], b["systolic_min"], b["diastolic_min"], b["range_en"], b["advice_en"], b["advice_zh"])
-        for b in bp["bands"]
-    )
+    bands = tuple(validate_records(paths["monitoring"], bp["bands"], BPBand))
     bp_rules = BPRules(
         bands=bands,
         target_systolic_below=bp["target"]["systolic_below"],
@@ -159,7 +120,7 @@ def build(docs: dict[str, dict[str, Any]]) -> HealthData:
     targets: dict[str, GlucoseTarget | None] = {}
     for when, t in gl["targets"].items():
         has_target = any(t.get(k) is not None for k in ("low", "high", "high_below"))
-        targets[when] = GlucoseTarget(t.get("low"), t.get("high"), t.get("high_below")) if has_target else None
+        targets[when] = validate_records(paths["monitoring"], [t], GlucoseTarget, label="label_en")[0] if has_target else None
     diag = gl["diagnosis"]
     a1c = gl["estimated_a1c"]
     glucose = GlucoseRules(
@@ -185,7 +146,7 @@ def build(docs: dict[str, dict[str, Any]]) -> HealthData:
         Programme(
             p["id"],
             p,
-            tuple(Rule(r["id"], r["en"], r["zh"], dict(r["conditions"]), r.get("interval_en")) for r in p["rules"]),
+            tuple(validate_records(paths["screening"], p["rules"], Rule)),
             _cite(p["source"], scr_checked),
         )
         for p in scr["programmes"]

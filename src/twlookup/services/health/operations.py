@@ -381,7 +381,7 @@ def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/bp-report", price="$0.01")
+@SERVICE.operation("GET", "/api/pro/bp-report", price="$0.01", example={"readings": "m:135/85,e:128/82,m:138/88,e:126/80"})
 def bp_report(p: BPReportQuery) -> BPReport:
     """Home blood pressure report: morning and evening averages, morning hypertension, trend, a summary for a doctor."""
     h = HEALTH.get()
@@ -406,7 +406,7 @@ def bp_report(p: BPReportQuery) -> BPReport:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/glucose-report", price="$0.01")
+@SERVICE.operation("GET", "/api/pro/glucose-report", price="$0.01", example={"readings": "f:112,a:168,b:96,r:65"})
 def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
     """Glucose report: time in target, hypoglycaemia events, estimated HbA1c (ADAG formula) and a summary for a doctor."""
     h = HEALTH.get()

@@ -13,70 +13,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar
+from twlookup.services.holiday.records import Destination, FlightNotes, FlightRule, GuideSection, Peak
 
 ONE = timedelta(days=1)
 
-# ---------------------------------------------------------------- reference data (plain records)
-
-
-@dataclass(frozen=True)
-class Peak:
-    country: str
-    name_en: str
-    name_zh: str
-    start: date
-    end: date
-    level: str  # high | medium
-    why: str
-    source: str
-    checked: date
-
-    def overlaps(self, start: date, end: date) -> bool:
-        return self.start <= end and start <= self.end
-
-
-@dataclass(frozen=True)
-class Destination:
-    code: str
-    name_en: str
-    name_zh: str
-    peaks: tuple[Peak, ...]
-
-
-@dataclass(frozen=True)
-class FlightRule:
-    haul: str  # short_haul | long_haul
-    countries: tuple[str, ...]
-    best_min_days: int
-    best_max_days: int
-    peak_min_days: int
-    explain: str
-    source: str
-    source_title: str | None
-    peak_source: str
-    peak_source_title: str | None
-    checked: date
-
-
-@dataclass(frozen=True)
-class FlightNotes:
-    last_minute_days: int
-    source: str
-    source_title: str | None
-    notes: str
-    notes_sources: tuple[tuple[str, str], ...]  # (title, url)
-    checked: date
-
-
-@dataclass(frozen=True)
-class GuideSection:
-    id: str
-    title_zh: str
-    title_en: str
-    tips_zh: tuple[str, ...]
-    summary_en: str
-    sources: tuple[tuple[str, str], ...]  # (title, url)
-    checked: date
+# ---------------------------------------------------------------- reference data (records.py)
 
 
 @dataclass(frozen=True)

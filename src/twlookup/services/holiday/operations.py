@@ -201,7 +201,7 @@ def rule_out(r: logic.FlightRule) -> FlightRuleOut:
 def guide_out(g: logic.GuideSection) -> GuideSectionOut:
     return GuideSectionOut(
         id=g.id, title_zh=g.title_zh, title_en=g.title_en, tips_zh=list(g.tips_zh), summary_en=g.summary_en,
-        sources=[Source(url=url, title=title, checked=g.checked) for title, url in g.sources],
+        sources=[Source(url=c.url, title=c.title, checked=g.checked) for c in g.sources],
     )  # fmt: skip
 
 
@@ -423,7 +423,7 @@ def flight_timing(p: FlightQuery) -> FlightTiming:
             Source(url=rule.source, title=rule.source_title, checked=rule.checked),
             Source(url=rule.peak_source, title=rule.peak_source_title, checked=rule.checked),
             Source(url=notes.source, title=notes.source_title, checked=notes.checked),
-            *(Source(url=url, title=title, checked=notes.checked) for title, url in notes.notes_sources),
+            *(Source(url=c.url, title=c.title, checked=notes.checked) for c in notes.notes_sources),
         ],
     )
 
@@ -441,7 +441,7 @@ def tickets_guide() -> TicketsGuide:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/trip-plan", price="$0.02")
+@SERVICE.operation("GET", "/api/pro/trip-plan", price="$0.02", example={"leave": 2, "countries": "JP,KR"})
 def trip_plan(p: TripPlanQuery) -> TripPlan:
     """The best 2027 leave windows for `leave` days, the crowd level in each country and when to book.
 
@@ -509,7 +509,7 @@ def export() -> Export:
             last_minute_days=notes.last_minute_days,
             last_minute_source=Source(url=notes.source, title=notes.source_title, checked=notes.checked),
             notes=notes.notes,
-            notes_sources=[Source(url=url, title=title, checked=notes.checked) for title, url in notes.notes_sources],
+            notes_sources=[Source(url=c.url, title=c.title, checked=notes.checked) for c in notes.notes_sources],
         ),
         tickets_guide=guide,
         sources=sources,

@@ -8,88 +8,57 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.cli import DEFAULT_DATA
+from twlookup.platform.records import file_defaults, load_records, read_data_file, to_row, validate_records
 from twlookup.platform.store.reference import Reference
-from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.life.logic import Draw, FuelPrice, InvoicePeriod, LifeData
+from twlookup.platform.store.seed import replace_rows
+from twlookup.services.life.logic import LifeData
+from twlookup.services.life.records import Draw, FuelPrice, Game, InvoicePeriod, InvoicePrize
 from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
+
+
+# The games' rules and the receipt prizes are fixed reference data read once from the shipped data folder (no feed changes them).
+GAMES: dict[str, Game] = {g.key: g for g in load_records(DEFAULT_DATA / "life" / "games.yaml", Game, "games", label="key")}
+INVOICE_PRIZES: dict[str, InvoicePrize] = {
+    p.key: p for p in load_records(DEFAULT_DATA / "life" / "invoice_prizes.yaml", InvoicePrize, "prizes", label="key")
+}
 
 
 def seed_life(session: Session, data_dir: Path) -> int:
     folder = data_dir / "life"
-    inv = load_yaml(folder / "invoice.yaml")
-    periods = [
-        InvoicePeriodRecord(
-            period=p["period"],
-            special=p["special"],
-            grand=p["grand"],
-            first=list(p["first"]),
-            additional_sixth=list(p.get("additional_sixth") or []),
-            reported_by=p.get("reported_by"),
-            source=p["source"],
-            source_title=p.get("source_title"),
-            checked=p.get("checked", inv["checked"]),
-            sample=bool(p.get("sample", False)),
-        )
-        for p in inv["periods"]
-    ]
-    lot = load_yaml(folder / "lottery.yaml")
-    draws = [
-        LotteryDrawRecord(
-            game=d["game"],
-            period=str(d["period"]),
-            draw_date=d["draw_date"],
-            numbers=sorted(d["numbers"]),
-            second=d.get("second"),
-            reported_by=d.get("reported_by"),
-            source=d.get("source", lot["sample_source"]),
-            source_title=d.get("source_title", lot["sample_source_title"] if d.get("sample") else None),
-            checked=d.get("checked", lot["checked"]),
-            sample=bool(d.get("sample", False)),
-        )
+    periods = load_records(folder / "invoice.yaml", InvoicePeriod, "periods", label="period")
+    path = folder / "lottery.yaml"
+    lot = read_data_file(path)
+    # a draw without its own source is a generated sample: it cites the sample source and says so
+    items = [
+        {"source": lot["sample_source"], **({"source_title": lot["sample_source_title"]} if d.get("sample") else {}), **d}
         for d in lot["draws"]
     ]
-    fuel = load_yaml(folder / "fuel.yaml")
-    prices = [
-        FuelPriceRecord(
-            product=str(product),
-            effective=w["effective"],
-            price=Decimal(str(price)),
-            note=w.get("note"),
-            reported_by=w.get("reported_by"),
-            source=w.get("source", fuel["source"]),
-            source_title=w.get("source_title", fuel["source_title"]),
-            checked=w.get("checked", fuel["checked"]),
-            sample=bool(w.get("sample", False)),
-        )
+    draws = validate_records(path, items, Draw, file_defaults(lot, Draw), label="period")
+    path = folder / "fuel.yaml"
+    fuel = read_data_file(path)
+    weeks = [
+        {**{k: v for k, v in w.items() if k != "prices"}, "product": product, "price": Decimal(str(price))}
         for w in fuel["weeks"]
         for product, price in w["prices"].items()
     ]
+    prices = validate_records(path, weeks, FuelPrice, file_defaults(fuel, FuelPrice), label="effective")
     return (
-        replace_rows(session, InvoicePeriodRecord, periods)
-        + replace_rows(session, LotteryDrawRecord, draws)
-        + replace_rows(session, FuelPriceRecord, prices)
+        replace_rows(session, InvoicePeriodRecord, (to_row(p, InvoicePeriodRecord) for p in periods))
+        + replace_rows(session, LotteryDrawRecord, (to_row(d, LotteryDrawRecord) for d in draws))
+        + replace_rows(session, FuelPriceRecord, (to_row(f, FuelPriceRecord) for f in prices))
     )
 
 
 def _load(session: Session) -> LifeData:
-    periods = {
-        r.period: InvoicePeriod(
-            r.period, r.special, r.grand, tuple(r.first), tuple(r.additional_sixth or ()), r.source, r.source_title,
-            r.checked, r.sample, r.reported_by,
-        )  # fmt: skip
-        for r in session.scalars(select(InvoicePeriodRecord))
-    }
+    periods = {r.period: InvoicePeriod.model_validate(r) for r in session.scalars(select(InvoicePeriodRecord))}
     draws: dict[str, list[Draw]] = {}
     query = select(LotteryDrawRecord).order_by(LotteryDrawRecord.draw_date.desc(), LotteryDrawRecord.period.desc())
     for r in session.scalars(query):
-        draws.setdefault(r.game, []).append(
-            Draw(r.game, r.period, r.draw_date, tuple(r.numbers), r.second, r.source, r.source_title, r.checked, r.sample, r.reported_by)
-        )
+        draws.setdefault(r.game, []).append(Draw.model_validate(r))
     fuel: dict[str, list[FuelPrice]] = {}
     for r in session.scalars(select(FuelPriceRecord).order_by(FuelPriceRecord.effective.desc())):
-        fuel.setdefault(r.product, []).append(
-            FuelPrice(r.product, r.effective, Decimal(r.price), r.source, r.source_title, r.checked, r.sample, r.note, r.reported_by)
-        )
+        fuel.setdefault(r.product, []).append(FuelPrice.model_validate(r))
     return LifeData(periods, draws, fuel)
 
 

@@ -1,8 +1,9 @@
 """Domain rules of the life service: the uniform-invoice (receipt) lottery, Taiwan Lottery draws
-and fuel prices. Pure functions over plain dataclasses; `today` and the calendar are passed in.
+and fuel prices. Pure functions over the records (records.py) and plain dataclasses; `today` and the calendar are passed in.
 
 Rules and their sources (checked 2026-11-22):
-- Receipt lottery: Ministry of Finance (MoF) uniform-invoice award rules. Each period draws one
+- Receipt lottery: Ministry of Finance (MoF) uniform-invoice award rules (the prize table is
+  data/life/invoice_prizes.yaml). Each period draws one
   special prize (NT$10,000,000, all 8 digits), one grand prize (NT$2,000,000, all 8 digits) and
   three first-prize numbers (NT$200,000); the second to sixth prizes match the last 7, 6, 5, 4
   and 3 digits of any first-prize number (NT$40,000 / 10,000 / 4,000 / 1,000 / 200). The draw is
@@ -10,16 +11,18 @@ Rules and their sources (checked 2026-11-22):
   the month after the draw for three months, a last day on a day off moving to the next workday.
   Periods of 2026 (ROC 115) draw no additional sixth prizes (增開六獎); older periods did, so the
   data model keeps them.
-- Lotto649, superlotto638, daily539: Taiwan Lottery game rules (prize tiers below).
+- Lotto649, superlotto638, daily539: Taiwan Lottery game rules (data/life/games.yaml, with sources).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+
+from twlookup.services.life.records import Draw, FuelPrice, Game, InvoicePeriod, InvoicePrize, Tier
 
 # ---------------------------------------------------------------- receipt lottery
 
@@ -28,52 +31,8 @@ PERIOD_MONTHS = ("01-02", "03-04", "05-06", "07-08", "09-10", "11-12")
 PERIOD_PATTERN = r"^[0-9]{3}-(01-02|03-04|05-06|07-08|09-10|11-12)$"  # ASCII digits only: \d would take full-width ones
 
 
-@dataclass(frozen=True)
-class InvoicePrize:
-    key: str
-    name_zh: str
-    amount: int
-    rule: str
-
-
-INVOICE_PRIZES = {
-    p.key: p
-    for p in (
-        InvoicePrize("special", "特別獎", 10_000_000, "all 8 digits equal the special prize number"),
-        InvoicePrize("grand", "特獎", 2_000_000, "all 8 digits equal the grand prize number"),
-        InvoicePrize("first", "頭獎", 200_000, "all 8 digits equal a first-prize number"),
-        InvoicePrize("second", "二獎", 40_000, "last 7 digits equal those of a first-prize number"),
-        InvoicePrize("third", "三獎", 10_000, "last 6 digits equal those of a first-prize number"),
-        InvoicePrize("fourth", "四獎", 4_000, "last 5 digits equal those of a first-prize number"),
-        InvoicePrize("fifth", "五獎", 1_000, "last 4 digits equal those of a first-prize number"),
-        InvoicePrize("sixth", "六獎", 200, "last 3 digits equal those of a first-prize number"),
-        InvoicePrize("additional_sixth", "增開六獎", 200, "last 3 digits equal an additional sixth-prize number"),
-    )
-}
 # Suffix length of a first-prize number -> prize, longest first (8 digits is the first prize itself).
 SUFFIX_PRIZES = ((8, "first"), (7, "second"), (6, "third"), (5, "fourth"), (4, "fifth"), (3, "sixth"))
-
-
-@dataclass(frozen=True)
-class InvoicePeriod:
-    period: str  # e.g. 114-11-12
-    special: str
-    grand: str
-    first: tuple[str, ...]
-    additional_sixth: tuple[str, ...]
-    source: str
-    source_title: str | None
-    checked: date
-    sample: bool
-    reported_by: str | None = None
-
-    @property
-    def roc_year(self) -> int:
-        return int(self.period[:3])
-
-    @property
-    def first_month(self) -> int:
-        return int(self.period[4:6])
 
 
 def parse_period(period: str) -> tuple[int, int]:
@@ -147,120 +106,27 @@ class InvoiceMatch:
     matched: str | None  # the winning number (or suffix) that matched
 
 
-def check_invoice(number: str, period: InvoicePeriod) -> InvoiceMatch:
-    """The highest prize an 8-digit receipt number wins in a period (one prize per receipt)."""
+def check_invoice(number: str, period: InvoicePeriod, prizes: Mapping[str, InvoicePrize]) -> InvoiceMatch:
+    """The highest prize an 8-digit receipt number wins in a period (one prize per receipt), from
+    the prize table (`data.INVOICE_PRIZES`)."""
     if number == period.special:
-        return InvoiceMatch(INVOICE_PRIZES["special"], period.special)
+        return InvoiceMatch(prizes["special"], period.special)
     if number == period.grand:
-        return InvoiceMatch(INVOICE_PRIZES["grand"], period.grand)
+        return InvoiceMatch(prizes["grand"], period.grand)
     for length, key in SUFFIX_PRIZES:
         for winning in period.first:
             if number[-length:] == winning[-length:]:
-                return InvoiceMatch(INVOICE_PRIZES[key], winning)
+                return InvoiceMatch(prizes[key], winning)
     for extra in period.additional_sixth:
         if number[-3:] == extra:
-            return InvoiceMatch(INVOICE_PRIZES["additional_sixth"], extra)
+            return InvoiceMatch(prizes["additional_sixth"], extra)
     return InvoiceMatch(None, None)
 
 
 # ---------------------------------------------------------------- lottery
 
 
-@dataclass(frozen=True)
-class Tier:
-    name_zh: str
-    main: int  # main numbers matched
-    extra: bool | None  # special number (lotto649) or zone-2 number (superlotto638); None: not used
-    amount: int | None  # fixed prize in NT$, None when pari-mutuel
-
-    @property
-    def label(self) -> str:
-        extra = {True: " + special", False: "", None: ""}[self.extra]
-        return f"{self.main}{extra}"
-
-
-@dataclass(frozen=True)
-class Game:
-    key: str
-    name_zh: str
-    name_en: str
-    picks: int
-    maximum: int
-    second_maximum: int | None  # superlotto638 zone 2 (1..8)
-    has_special: bool  # lotto649 draws a special number from the same pool
-    price: int  # NT$ per bet
-    tiers: tuple[Tier, ...]
-    pool_rule: str
-    source: str  # the official site (its game pages moved in 2024, so the site root is cited)
-    source_title: str
-    verified_by: str  # the page the tier amounts were checked against on `checked`
-    checked: date
-
-    def tier_for(self, main: int, extra: bool) -> Tier | None:
-        for tier in self.tiers:
-            if tier.main == main and (tier.extra is None or tier.extra == extra):
-                return tier
-        return None
-
-
 CHECKED = date(2026, 11, 22)
-OFFICIAL = "https://www.taiwanlottery.com/"
-GAMES = {
-    g.key: g
-    for g in (
-        Game(
-            "lotto649", "大樂透", "Lotto 6/49", 6, 49, None, True, 50,
-            (
-                Tier("頭獎", 6, None, None),
-                Tier("貳獎", 5, True, None),
-                Tier("參獎", 5, False, None),
-                Tier("肆獎", 4, True, None),
-                Tier("伍獎", 4, False, 2_000),
-                Tier("陸獎", 3, True, 1_000),
-                Tier("柒獎", 2, True, 400),
-                Tier("普獎", 3, False, 400),
-            ),
-            "Six numbers and a special number are drawn from 1-49. The fifth prize to the general prize "
-            "are fixed; the first to fourth prizes share what is left of the prize pool (82%, 6.5%, 7% "
-            "and 4.5% of it), split among the winning bets, and roll over when nobody wins them.",
-            OFFICIAL, "台灣彩券 (Taiwan Lottery): 大樂透 game rules",
-            "https://tw.news.yahoo.com/%E5%A4%A7%E6%A8%82%E9%80%8F%E9%96%8B%E7%8D%8E%E4%BA%86%EF%BC%811226%E4%B8%AD%E7%8D%8E%E8%99%9F%E7%A2%BC%E5%87%BA%E7%88%90%E3%80%81%E4%B8%AD%E7%8D%8E%E6%80%8E%E9%BA%BC%E7%9C%8B%E3%80%81%E5%88%86%E9%85%8D%E6%96%B9%E5%BC%8F%E3%80%81%E5%A6%82%E4%BD%95%E9%A0%98%E4%B8%80%E6%AC%A1%E7%9C%8B%EF%BC%9F-080056784.html", CHECKED,
-        ),
-        Game(
-            "superlotto638", "威力彩", "Super Lotto 638", 6, 38, 8, False, 100,
-            (
-                Tier("頭獎", 6, True, None),
-                Tier("貳獎", 6, False, None),
-                Tier("參獎", 5, True, 150_000),
-                Tier("肆獎", 5, False, 20_000),
-                Tier("伍獎", 4, True, 4_000),
-                Tier("陸獎", 4, False, 800),
-                Tier("柒獎", 3, True, 400),
-                Tier("捌獎", 2, True, 200),
-                Tier("玖獎", 3, False, 100),
-                Tier("普獎", 1, True, 100),
-            ),
-            "Six numbers from 1-38 (zone 1) and one from 1-8 (zone 2). The third prize to the general "
-            "prize are fixed; the first and second prizes share the rest of the pool (89% and 11%), split "
-            "among the winning bets.",
-            OFFICIAL, "台灣彩券 (Taiwan Lottery): 威力彩 game rules",
-            "https://tw.news.yahoo.com/%E5%A8%81%E5%8A%9B%E5%BD%A9%E9%96%8B%E7%8D%8E%E4%BA%86%EF%BC%81121%E4%B8%AD%E7%8D%8E%E8%99%9F%E7%A2%BC%E5%87%BA%E7%88%90%E3%80%81%E5%A8%81%E5%8A%9B%E5%BD%A9%E7%9B%B4%E6%92%AD%E3%80%81%E4%B8%AD%E7%8D%8E%E6%80%8E%E9%BA%BC%E7%9C%8B%E3%80%81%E5%88%86%E9%85%8D%E6%96%B9%E5%BC%8F%E3%80%81%E5%A6%82%E4%BD%95%E9%A0%98%E4%B8%80%E6%AC%A1%E7%9C%8B%EF%BC%9F-080000326.html", CHECKED,
-        ),
-        Game(
-            "daily539", "今彩539", "Daily Cash 539", 5, 39, None, False, 50,
-            (
-                Tier("頭獎", 5, None, 8_000_000),
-                Tier("貳獎", 4, None, 20_000),
-                Tier("參獎", 3, None, 300),
-                Tier("肆獎", 2, None, 50),
-            ),
-            "Five numbers from 1-39, drawn six days a week. All prizes are fixed; when the first-prize "
-            "bets of one draw would together exceed NT$24,000,000, they share NT$24,000,000 equally instead.",
-            OFFICIAL, "台灣彩券 (Taiwan Lottery): 今彩539 game rules",
-            "https://udn.com/news/story/7266/9249573", CHECKED,
-        ),
-    )
-}
 LOTTERY_CLAIM_RULE = (
     "Claim within three months counted from the first workday after the draw (a last day that is a day off "
     "moves to the next workday); unclaimed prizes go to the public-welfare lottery surplus. Prizes over NT$5,000 per bet "
@@ -274,20 +140,6 @@ INVOICE_CLAIM_NOTES = (
     "the military or businesses cannot claim. The cloud-invoice exclusive prizes (雲端發票專屬獎) are drawn "
     "separately for invoices stored on a carrier and are not part of this check."
 )
-
-
-@dataclass(frozen=True)
-class Draw:
-    game: str
-    period: str
-    draw_date: date
-    numbers: tuple[int, ...]  # main numbers, ascending
-    second: int | None  # lotto649 special number or superlotto638 zone-2 number
-    source: str
-    source_title: str | None
-    checked: date
-    sample: bool
-    reported_by: str | None = None
 
 
 def lottery_claim_until(drawn: date, is_day_off: Callable[[date], bool]) -> date:
@@ -366,19 +218,6 @@ FUEL_PRODUCTS = {
     "diesel": ("超級柴油", "premium diesel"),
 }
 FREE_FUEL_WEEKS = 12
-
-
-@dataclass(frozen=True)
-class FuelPrice:
-    product: str
-    effective: date
-    price: Decimal  # NT$ per litre, tax included
-    source: str
-    source_title: str | None
-    checked: date
-    sample: bool
-    note: str | None = None
-    reported_by: str | None = None
 
 
 @dataclass

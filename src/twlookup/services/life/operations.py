@@ -10,7 +10,8 @@ from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.life import logic
-from twlookup.services.life.data import LIFE_DATA, seed_life
+from twlookup.services.life.data import GAMES, INVOICE_PRIZES, LIFE_DATA, seed_life
+from twlookup.services.life.records import Draw, DrawFacts, FuelPrice, Game, GameFacts, InvoicePeriod, Tier
 from twlookup.services.life.ingest import import_fuel, import_invoice, import_lottery
 from twlookup.services.life.schemas import (
     LOTTERY_DRAWS,
@@ -200,11 +201,11 @@ def is_holiday(p: DateQuery) -> IsHoliday:
 # ---------------------------------------------------------------- receipt lottery
 
 
-def _period_source(p: logic.InvoicePeriod) -> Source:
+def _period_source(p: InvoicePeriod) -> Source:
     return Source(url=p.source, title=p.source_title, checked=p.checked, sample=p.sample)
 
 
-def _find_period(data: logic.LifeData, period: str | None) -> logic.InvoicePeriod:
+def _find_period(data: logic.LifeData, period: str | None) -> InvoicePeriod:
     if period is None or period == "latest":
         latest = data.latest_period()
         if latest is None:
@@ -244,10 +245,10 @@ def invoice_period(p: PeriodQuery) -> InvoiceNumbers:
     return _invoice_numbers(_find_period(LIFE_DATA.get(), p.period), latest=p.period == "latest")
 
 
-def _invoice_numbers(period: logic.InvoicePeriod, latest: bool) -> InvoiceNumbers:
+def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
     data, today = LIFE_DATA.get(), today_taipei()
     start, end = _window(period.period)
-    prizes = [k for k in logic.INVOICE_PRIZES if k != "additional_sixth" or period.additional_sixth]
+    prizes = [k for k in INVOICE_PRIZES if k != "additional_sixth" or period.additional_sixth]
     return InvoiceNumbers(
         period=period.period,
         months=_months(period.period),
@@ -259,8 +260,8 @@ def _invoice_numbers(period: logic.InvoicePeriod, latest: bool) -> InvoiceNumber
         claim_start=start,
         claim_end=end,
         claim_status=logic.claim_status(start, end, today),  # type: ignore[arg-type]
-        prizes=[PrizeRuleOut(prize=k, name_zh=logic.INVOICE_PRIZES[k].name_zh, amount=logic.INVOICE_PRIZES[k].amount,
-                             rule=logic.INVOICE_PRIZES[k].rule) for k in prizes],  # fmt: skip
+        prizes=[PrizeRuleOut(prize=k, name_zh=INVOICE_PRIZES[k].name_zh, amount=INVOICE_PRIZES[k].amount,
+                             rule=INVOICE_PRIZES[k].rule) for k in prizes],  # fmt: skip
         claim_notes=logic.INVOICE_CLAIM_NOTES,
         known_periods=data.known_periods(),
         newest_drawn_period=logic.newest_drawn_period(today),
@@ -272,8 +273,8 @@ def _invoice_numbers(period: logic.InvoicePeriod, latest: bool) -> InvoiceNumber
     )
 
 
-def _check(number: str, period: logic.InvoicePeriod, today: date, latest: bool) -> InvoiceCheck:
-    match = logic.check_invoice(number, period)
+def _check(number: str, period: InvoicePeriod, today: date, latest: bool) -> InvoiceCheck:
+    match = logic.check_invoice(number, period, INVOICE_PRIZES)
     start, end = _window(period.period)
     prize = match.prize
     return InvoiceCheck(
@@ -306,7 +307,10 @@ def invoice_check(p: InvoiceCheckQuery) -> InvoiceCheck:
     return _check(p.number, period, today_taipei(), latest=p.period is None)
 
 
-@SERVICE.operation("POST", "/api/pro/invoice/check-batch", price="$0.02")
+@SERVICE.operation(
+    "POST", "/api/pro/invoice/check-batch", price="$0.02",
+    example={"receipts": [{"number": "97023797", "period": "114-11-12"}, {"number": "12345678"}]},
+)
 def invoice_check_batch(p: BatchBody) -> BatchResult:
     """Check up to 500 receipts in one call; each may name its period (default: the latest).
 
@@ -314,7 +318,7 @@ def invoice_check_batch(p: BatchBody) -> BatchResult:
     A receipt whose period has no numbers gets an `error` instead of a result."""
     data, today = LIFE_DATA.get(), today_taipei()
     items: list[BatchItem] = []
-    used: dict[str, logic.InvoicePeriod] = {}
+    used: dict[str, InvoicePeriod] = {}
     for i, receipt in enumerate(p.receipts):
         try:
             period = _find_period(data, receipt.period)
@@ -338,35 +342,31 @@ def invoice_check_batch(p: BatchBody) -> BatchResult:
 # ---------------------------------------------------------------- lottery
 
 
-def _tier(t: logic.Tier) -> TierOut:
+def _tier(t: Tier) -> TierOut:
     return TierOut(name_zh=t.name_zh, match=t.label, amount=t.amount, pari_mutuel=t.amount is None)
 
 
-def _game_sources(g: logic.Game) -> list[Source]:
+def _game_sources(g: Game) -> list[Source]:
     return [
         Source(url=g.source, title=g.source_title, checked=g.checked),
         Source(url=g.verified_by, title="Report the prize tiers were checked against", checked=g.checked),
     ]
 
 
-def _game(g: logic.Game) -> GameInfo:
-    return GameInfo(
-        game=g.key, name_zh=g.name_zh, name_en=g.name_en, picks=g.picks, maximum=g.maximum,
-        second_maximum=g.second_maximum, price=g.price, tiers=[_tier(t) for t in g.tiers], pool_rule=g.pool_rule,
-        sources=_game_sources(g),
-    )  # fmt: skip
+def _game(g: Game) -> GameInfo:
+    facts = g.model_dump(include=set(GameFacts.model_fields))
+    return GameInfo(**facts, game=g.key, tiers=[_tier(t) for t in g.tiers], pool_rule=g.pool_rule, sources=_game_sources(g))
 
 
-def _draw(d: logic.Draw) -> DrawOut:
+def _draw(d: Draw) -> DrawOut:
     return DrawOut(
-        game=d.game, period=d.period, draw_date=d.draw_date, numbers=list(d.numbers), second=d.second,
+        **d.model_dump(include=set(DrawFacts.model_fields) | {"reported_by"}),
         claim_until=logic.lottery_claim_until(d.draw_date, _calendar().is_day_off),
         sample=d.sample, source=Source(url=d.source, title=d.source_title, checked=d.checked, sample=d.sample),
-        reported_by=d.reported_by,
     )  # fmt: skip
 
 
-def _draws(game: str) -> list[logic.Draw]:
+def _draws(game: str) -> list[Draw]:
     draws = LIFE_DATA.get().draws.get(game) or []
     if not draws:
         raise Problem(503, f"No {game} draws are in the store; run `twlookup ingest life.lottery FILE`.")
@@ -398,9 +398,9 @@ def _lottery_stale(games: list[str]) -> str | None:
 @SERVICE.operation("GET", "/api/lottery/latest")
 def lottery_latest() -> LatestDraws:
     """The latest draw of lotto649, superlotto638 and daily539."""
-    draws = [_draw(_draws(g)[0]) for g in logic.GAMES]
+    draws = [_draw(_draws(g)[0]) for g in GAMES]
     return LatestDraws(
-        draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE, stale_note=_lottery_stale(list(logic.GAMES)),
+        draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE, stale_note=_lottery_stale(list(GAMES)),
         sample=any(d.sample for d in draws),
         sources=_unique_sources([d.source for d in draws]),
     )  # fmt: skip
@@ -409,7 +409,7 @@ def lottery_latest() -> LatestDraws:
 @SERVICE.operation("GET", "/api/lottery/{game}", tool="get_lottery_results")
 def lottery_game(p: GameQuery) -> GameDraws:
     """The latest 20 draws of one game (lotto649, superlotto638 or daily539), newest first, with its prize tiers."""
-    game = logic.GAMES[p.game]
+    game = GAMES[p.game]
     draws = [_draw(d) for d in _draws(p.game)[:LOTTERY_DRAWS]]
     return GameDraws(
         game=_game(game), count=len(draws), limit=LOTTERY_DRAWS, draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE,
@@ -428,7 +428,7 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
 
     lotto649: 6 of 1-49; superlotto638: 6 of 1-38 plus `second` (1-8); daily539: 5 of 1-39.
     Counts, ranges and repeats are checked; fixed prizes give the NT$ amount, pari-mutuel tiers say so."""
-    game = logic.GAMES[p.game]
+    game = GAMES[p.game]
     numbers = _parse_numbers(p.numbers)
     problems = logic.validate_pick(game, numbers, p.second)
     if problems:
@@ -472,11 +472,11 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
 # ---------------------------------------------------------------- fuel
 
 
-def _fuel_source(f: logic.FuelPrice) -> Source:
+def _fuel_source(f: FuelPrice) -> Source:
     return Source(url=f.source, title=f.source_title, checked=f.checked, sample=f.sample)
 
 
-def _fuel(product: str) -> list[logic.FuelPrice]:
+def _fuel(product: str) -> list[FuelPrice]:
     history = LIFE_DATA.get().fuel.get(product) or []
     if not history:
         raise Problem(503, f"No {product} fuel prices are in the store; run `twlookup ingest life.fuel FILE`.")
@@ -537,7 +537,7 @@ def fuel_history(p: FuelQuery) -> FuelHistory:
     return _history(p.product, logic.FREE_FUEL_WEEKS)
 
 
-@SERVICE.operation("GET", "/api/pro/fuel/history", price="$0.01")
+@SERVICE.operation("GET", "/api/pro/fuel/history", price="$0.01", example={"product": "diesel"})
 def fuel_history_full(p: FuelQuery) -> FuelHistory:
     """Every posted week of one product the store holds (92, 95, 98 or diesel), newest first."""
     return _history(p.product, None)

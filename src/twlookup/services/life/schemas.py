@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.life.records import DrawFacts, GameFacts, InvoiceNumbersFacts, Reported
 from twlookup.services.life.logic import FREE_FUEL_WEEKS, PERIOD_PATTERN
 
 BATCH_LIMIT = 500
@@ -129,14 +130,9 @@ class PrizeRuleOut(BaseModel):
     rule: str
 
 
-class InvoiceNumbers(BaseModel):
-    period: str
+class InvoiceNumbers(InvoiceNumbersFacts, Reported):
     months: str = Field(description="Gregorian year and months, e.g. 2025-11/12")
     draw_date: date
-    special: str = Field(description="特別獎 NT$10,000,000")
-    grand: str = Field(description="特獎 NT$2,000,000")
-    first: list[str] = Field(description="頭獎 NT$200,000; their last 7..3 digits give the second to sixth prizes")
-    additional_sixth: list[str] = Field(description="增開六獎 (3 digits); none in current periods")
     claim_start: date
     claim_end: date
     claim_status: Literal["not yet open", "open", "expired"]
@@ -147,7 +143,6 @@ class InvoiceNumbers(BaseModel):
     note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
     sample: bool
     source: Source
-    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
     sources: list[Source]
 
 
@@ -159,7 +154,7 @@ class InvoiceCheckQuery(Params):
     _check_period = field_validator("period", mode="before")(_period)
 
 
-class InvoiceCheck(BaseModel):
+class InvoiceCheck(Reported):
     number: str
     period: str
     won: bool
@@ -176,7 +171,6 @@ class InvoiceCheck(BaseModel):
     note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
     sample: bool
     source: Source
-    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
 class Receipt(BaseModel):
@@ -226,26 +220,14 @@ class TierOut(BaseModel):
     pari_mutuel: bool
 
 
-class DrawOut(BaseModel):
-    game: str
-    period: str
-    draw_date: date
-    numbers: list[int] = Field(description="Main numbers, ascending")
-    second: int | None = Field(description="lotto649 special number, superlotto638 zone-2 number, null for daily539")
+class DrawOut(DrawFacts, Reported):
     claim_until: date
     sample: bool
     source: Source
-    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
-class GameInfo(BaseModel):
+class GameInfo(GameFacts):
     game: str
-    name_zh: str
-    name_en: str
-    picks: int
-    maximum: int
-    second_maximum: int | None
-    price: int = Field(description="NT$ per bet")
     tiers: list[TierOut]
     pool_rule: str
     sources: list[Source]
@@ -300,17 +282,16 @@ class LotteryCheck(BaseModel):
 # ---------------------------------------------------------------- fuel
 
 
-class FuelWeekOut(BaseModel):
+class FuelWeekOut(Reported):
     effective: date = Field(description="Monday the posted price took effect")
     price: float = Field(description="NT$ per litre, tax included")
     change: float | None = Field(description="Against the posted week before (7 days earlier); null when that week is not in the store")
     note: str | None = None
     sample: bool
     source: Source
-    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
-class FuelNow(BaseModel):
+class FuelNow(Reported):
     product: str
     name_zh: str
     name_en: str
@@ -320,7 +301,6 @@ class FuelNow(BaseModel):
     change: float | None = Field(description="NT$ per litre against the week before; null when that week is not in the store")
     sample: bool
     source: Source
-    reported_by: str | None = Field(None, description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file")
 
 
 class FuelPrices(BaseModel):

@@ -12,27 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
+from twlookup.services.models.records import Model
+
 STATUSES = ("scheduled", "active", "retired", "deprecated")
-KINDS = (
-    "chat", "reasoning", "embedding", "image", "audio", "speech", "transcription",
-    "realtime", "moderation", "completion", "video", "code",
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Model:
-    id: str
-    provider: str
-    name: str
-    kind: str
-    aliases: tuple[str, ...]
-    deprecated_on: date | None
-    retirement_date: date | None
-    replacement: str | None
-    note: str | None
-    source: str
-    source_title: str | None
-    checked: date
 
 
 def status(model: Model, today: date) -> str:
@@ -55,12 +37,16 @@ PREFIXES = ("us.", "eu.", "apac.", "global.", "anthropic.", "openai.", "google."
 class Catalog:
     models: dict[str, Model]
     lookup: dict[str, str] = field(default_factory=dict)  # lowercased id or alias -> id
+    bigrams: dict[str, list[str]] = field(default_factory=dict)  # two letters -> names holding them
 
     def __post_init__(self) -> None:
         for model in self.models.values():
             self.lookup[model.id.lower()] = model.id
             for alias in model.aliases:
                 self.lookup.setdefault(alias.lower(), model.id)
+        for key in self.lookup:  # built once, so that an unknown name costs about what a hit does
+            for gram in {key[i : i + 2] for i in range(len(key) - 1)}:
+                self.bigrams.setdefault(gram, []).append(key)
 
     @property
     def providers(self) -> list[str]:
@@ -87,7 +73,15 @@ class Catalog:
         return None
 
     def suggestions(self, name: str, n: int = 5) -> list[str]:
-        return difflib.get_close_matches(name.lower(), list(self.lookup), n=n, cutoff=0.6)
+        """Known names close to `name`: difflib's ranking over the 40 names sharing the most
+        letter pairs with it (a close name shares many), not over every name."""
+        word = name.lower()[:200]
+        shared: dict[str, int] = {}
+        for gram in {word[i : i + 2] for i in range(len(word) - 1)}:
+            for key in self.bigrams.get(gram, ()):
+                shared[key] = shared.get(key, 0) + 1
+        shortlist = sorted(shared, key=lambda k: (-shared[k], k))[:40]
+        return difflib.get_close_matches(word, shortlist, n=n, cutoff=0.6)
 
     def find_in_text(self, text: str) -> list[tuple[Model, str, str]]:
         """Every distinct model named in `text`, in order of first mention: (model, as written, match)."""

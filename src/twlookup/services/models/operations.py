@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from twlookup.platform.errors import NotFound
-from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.models import logic
 from twlookup.services.models.data import CATALOG, seed_models
+from twlookup.services.models.records import Model, ModelFacts
 from twlookup.services.models.schemas import (
     FREE_CHECK_LIMIT,
     PAID_AUDIT_LIMIT,
@@ -42,24 +43,16 @@ SERVICE = Service(
 SERVICE.seeder(seed_models)
 
 
-def model_out(m: logic.Model, today: date) -> ModelOut:
+def model_out(m: Model, today: date) -> ModelOut:
     return ModelOut(
-        id=m.id,
-        provider=m.provider,
-        name=m.name,
-        kind=m.kind,
+        **m.model_dump(include=set(ModelFacts.model_fields)),
         status=logic.status(m, today),  # type: ignore[arg-type]
-        aliases=list(m.aliases),
-        deprecated_on=m.deprecated_on,
-        retirement_date=m.retirement_date,
         days_until_retirement=(m.retirement_date - today).days if m.retirement_date else None,
-        replacement=m.replacement,
-        note=m.note,
-        source=Source(url=m.source, title=m.source_title, checked=m.checked),
+        source=m.source_ref,
     )
 
 
-def _resolve(catalog: logic.Catalog, name: str, param: str) -> tuple[logic.Model, str]:
+def _resolve(catalog: logic.Catalog, name: str, param: str) -> tuple[Model, str]:
     hit = catalog.resolve(name)
     if hit is None:
         close = catalog.suggestions(name)
@@ -131,7 +124,7 @@ def calendar(p: CalendarQuery) -> Calendar:
     )
 
 
-def _check(catalog: logic.Catalog, hits: list[tuple[logic.Model, str, str]], limit: int, unknown: list[str]) -> CheckResult:
+def _check(catalog: logic.Catalog, hits: list[tuple[Model, str, str]], limit: int, unknown: list[str]) -> CheckResult:
     today = today_taipei()
     reported = hits[:limit]
     truncated = len(hits) > limit
@@ -163,7 +156,7 @@ def check(p: CheckBody) -> CheckResult:
     return _check(catalog, catalog.find_in_text(p.text), FREE_CHECK_LIMIT, [])
 
 
-@SERVICE.operation("POST", "/api/pro/audit", price="$0.02")
+@SERVICE.operation("POST", "/api/pro/audit", price="$0.02", example={"ids": ["gpt-4-0613", "claude-2.1"]})
 def audit(p: AuditBody) -> CheckResult:
     """Audit up to 200 models, from code (`text`) or a list of ids (`ids`)."""
     catalog = CATALOG.get()

@@ -9,34 +9,19 @@ from pydantic import BaseModel, Field, model_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.models.records import Kind, ModelFacts, Provider
 
-# Providers this service knows; the data test checks every record's provider is one of these.
-Provider = Literal[
-    "openai", "anthropic", "google", "google-vertex", "azure-openai", "aws-bedrock", "mistral", "cohere",
-    "meta", "xai", "deepseek",
-]  # fmt: skip
 Status = Literal["scheduled", "active", "retired", "deprecated"]
-Kind = Literal[
-    "chat", "reasoning", "embedding", "image", "audio", "speech", "transcription",
-    "realtime", "moderation", "completion", "video", "code",
-]  # fmt: skip
 
 FREE_CHECK_LIMIT = 10
 PAID_AUDIT_LIMIT = 200
 
 
-class ModelOut(BaseModel):
-    id: str
-    provider: str
-    name: str
-    kind: str
+class ModelOut(ModelFacts):
+    """A model record as answers give it: its facts, its status today and its source."""
+
     status: Status = Field(description="Derived from today's date in Taiwan and the announced dates")
-    aliases: list[str]
-    deprecated_on: date | None = Field(description="Date the deprecation was announced")
-    retirement_date: date | None = Field(description="Shutdown date: requests fail from this day")
     days_until_retirement: int | None = Field(description="Negative once retired")
-    replacement: str | None = Field(description="The provider's recommended replacement")
-    note: str | None
     source: Source
 
 

@@ -16,23 +16,18 @@ from sqlalchemy.orm import Session
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
+from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.price.feed import FEED_LICENCE, FEED_TITLE, FEED_URL, FeedRow, parse_feed
-from twlookup.services.price.logic import Catalog, Category, Observation, Product, window_start
+from twlookup.services.price.logic import Catalog, window_start
+from twlookup.services.price.records import Category, Observation, Product
 from twlookup.services.price.tables import CategoryRecord, ObservationRecord, ProductRecord
 
 
 def seed_price(session: Session, data_dir: Path) -> int:
     folder = data_dir / "price"
-    doc = load_yaml(folder / "categories.yaml")
-    categories = [
-        CategoryRecord(
-            slug=c["slug"], code=c["code"], position=i, name_zh=c["name_zh"], name_en=c["name_en"],
-            source=doc["source"], source_title=doc.get("source_title"), checked=doc["checked"], licence=doc.get("licence"),
-        )  # fmt: skip
-        for i, c in enumerate(doc["categories"])
-    ]
-    count = replace_rows(session, CategoryRecord, categories)
+    categories = load_records(folder / "categories.yaml", Category, "categories", label="slug")
+    count = replace_rows(session, CategoryRecord, (to_row(c, CategoryRecord, position=i) for i, c in enumerate(categories)))
     sample = load_yaml(folder / "sample.yaml")
     rows = parse_feed((folder / sample["file"]).read_bytes())
     real = set(session.scalars(select(ProductRecord.id).where(ProductRecord.sample.is_(False))))
@@ -86,28 +81,17 @@ def import_daily(session: Session, path: Path) -> int:
 
 
 def _observation(r: FeedRow, provenance: dict[str, object]) -> dict[str, object]:
-    return {
-        "product_id": r.product_id, "market_code": r.market_code, "day": r.day, "market_name": r.market_name,
-        "upper": r.upper, "middle": r.middle, "lower": r.lower, "average": r.average, "volume": r.volume, **provenance,
-    }  # fmt: skip
+    return {**r.model_dump(exclude={"name", "type_code"}), **provenance}
 
 
 def _to_logic(rows: Iterable[ObservationRecord]) -> list[Observation]:
-    return [
-        Observation(r.product_id, r.market_code, r.market_name, r.day, r.upper, r.middle, r.lower, r.average, r.volume, r.sample)
-        for r in rows
-    ]
+    return [Observation.model_validate(r) for r in rows]
 
 
 def _load(session: Session) -> Catalog:
-    categories = {
-        r.slug: Category(r.slug, r.code, r.name_zh, r.name_en, r.source, r.source_title, r.checked, r.licence)
-        for r in session.scalars(select(CategoryRecord).order_by(CategoryRecord.position))
-    }
-    products = {
-        r.id: Product(r.id, r.name, r.category, r.source, r.source_title, r.checked, r.licence, r.sample)
-        for r in session.scalars(select(ProductRecord).order_by(ProductRecord.id))
-    }
+    query = select(CategoryRecord).order_by(CategoryRecord.position)
+    categories = {r.slug: Category.model_validate(r) for r in session.scalars(query)}
+    products = {r.id: Product.model_validate(r) for r in session.scalars(select(ProductRecord).order_by(ProductRecord.id))}
     as_of = session.scalar(select(func.max(ObservationRecord.day)))
     observations: dict[str, list[Observation]] = {}
     if as_of is not None:

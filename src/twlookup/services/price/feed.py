@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from datetime import date
+
+from twlookup.services.price.records import Trade
 
 FEED_URL = "https://data.moa.gov.tw/Service/OpenData/FromM/FarmTransData.aspx"
 FEED_TITLE = "農產品交易行情 FarmTransData (農業部資料開放平臺, dataset 037)"
@@ -27,19 +28,11 @@ PRICE_FIELDS = ("上價", "中價", "下價", "平均價")
 ROC_DATE = re.compile(r"^(\d{2,3})\.(\d{1,2})\.(\d{1,2})$")
 
 
-@dataclass(frozen=True)
-class FeedRow:
-    product_id: str
+class FeedRow(Trade):
+    """One trading record of the feed: a trade, with the crop's name and kind as the feed gives them."""
+
     name: str
     type_code: str | None  # 種類代碼, e.g. N04 vegetables, N05 fruits
-    market_code: str
-    market_name: str
-    day: date
-    upper: float
-    middle: float
-    lower: float
-    average: float
-    volume: float
 
 
 def roc_date(text: str) -> date:

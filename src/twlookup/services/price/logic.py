@@ -1,5 +1,5 @@
 """Domain rules of the price service: the daily price of a product, the 90-day summary, price
-drops and search. Pure functions over plain dataclasses; `as_of` is always passed in.
+drops and search. Pure functions over the records and plain dataclasses; `as_of` is always passed in.
 
 Definitions (also stated in the responses):
 - A product's price on a trading day is the lowest average price (平均價, NT$/kg) among the
@@ -22,23 +22,14 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+from pydantic import Field
+
+from twlookup.platform.records import Record
+from twlookup.services.price.records import Category, Observation, Product
+
 WINDOW_DAYS = 90
 SEARCH_LIMIT = 50
 CENT = Decimal("0.01")
-
-
-@dataclass(frozen=True)
-class Observation:
-    product_id: str
-    market_code: str
-    market_name: str
-    day: date
-    upper: float
-    middle: float
-    lower: float
-    average: float
-    volume: float
-    sample: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,8 +42,7 @@ class DailyPrice:
     sample: bool
 
 
-@dataclass(frozen=True)
-class Summary:
+class SummaryFigures(Record):
     start: date
     end: date
     days_observed: int
@@ -62,8 +52,11 @@ class Summary:
     low_date: date
     current: float
     current_date: date
-    above_low: float
-    above_low_percent: float
+    above_low: float = Field(description="current - min, NT$/kg")
+    above_low_percent: float = Field(description="(current - min) / min x 100")
+
+
+class Summary(SummaryFigures):
     sample: bool
 
 
@@ -161,30 +154,6 @@ def drop(product_id: str, series: list[DailyPrice], as_of: date, days: int = WIN
         percent=money(amount / dec(previous.price) * 100),
         sample=current.sample or previous.sample,
     )
-
-
-@dataclass(frozen=True)
-class Category:
-    slug: str
-    code: str
-    name_zh: str
-    name_en: str
-    source: str
-    source_title: str | None
-    checked: date
-    licence: str | None
-
-
-@dataclass(frozen=True)
-class Product:
-    id: str
-    name: str
-    category: str
-    source: str
-    source_title: str | None
-    checked: date
-    licence: str | None
-    sample: bool
 
 
 @dataclass

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date
 
 from twlookup.platform.errors import NotFound
-from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.services.price import logic, markdown
 from twlookup.services.price.data import CATALOG, history, import_daily, seed_price
+from twlookup.services.price.records import Category, CategoryFacts, Observation, Prices, Product, ProductFacts
 from twlookup.services.price.schemas import (
     DEFINITIONS,
     Categories,
@@ -46,49 +46,35 @@ SERVICE.seeder(seed_price)
 SERVICE.importer("daily")(import_daily)
 
 
-def _source(p: logic.Product) -> Source:
-    return Source(url=p.source, title=p.source_title, checked=p.checked, licence=p.licence, sample=p.sample)
+def _category_out(catalog: logic.Catalog, c: Category) -> CategoryOut:
+    facts = c.model_dump(include=set(CategoryFacts.model_fields))
+    return CategoryOut(**facts, product_count=len(catalog.in_category(c.slug)), source=c.source_ref)
 
 
-def _category_out(catalog: logic.Catalog, c: logic.Category) -> CategoryOut:
-    return CategoryOut(
-        slug=c.slug, code=c.code, name_zh=c.name_zh, name_en=c.name_en,
-        product_count=len(catalog.in_category(c.slug)),
-        source=Source(url=c.source, title=c.source_title, checked=c.checked, licence=c.licence),
-    )  # fmt: skip
+def _market(o: Observation) -> MarketPrice:
+    return MarketPrice(**o.model_dump(include=set(Prices.model_fields)), market_code=o.market_code, market=o.market_name, date=o.day)
 
 
-def _market(o: logic.Observation) -> MarketPrice:
-    return MarketPrice(
-        market_code=o.market_code, market=o.market_name, date=o.day,
-        upper=o.upper, middle=o.middle, lower=o.lower, average=o.average, volume=o.volume,
-    )  # fmt: skip
-
-
-def _brief(catalog: logic.Catalog, p: logic.Product) -> ProductBrief:
+def _brief(catalog: logic.Catalog, p: Product) -> ProductBrief:
     series = catalog.series.get(p.id)
     last = series[-1] if series else None
     return ProductBrief(
-        id=p.id, name=p.name, category=p.category,
+        **p.model_dump(include=set(ProductFacts.model_fields)),
         price=logic.money(last.price) if last else None,
         price_date=last.day if last else None,
         market=last.market_name if last else None,
         sample=p.sample or bool(last and last.sample),
-        source=_source(p),
+        source=p.source_ref,
     )  # fmt: skip
 
 
 def _summary(s: logic.Summary | None) -> SummaryOut | None:
     if s is None:
         return None
-    return SummaryOut(
-        start=s.start, end=s.end, days_observed=s.days_observed, min=s.min, max=s.max, mean=s.mean,
-        low_date=s.low_date, current=s.current, current_date=s.current_date,
-        above_low=s.above_low, above_low_percent=s.above_low_percent,
-    )  # fmt: skip
+    return SummaryOut(**s.model_dump(exclude={"sample"}))
 
 
-def _product(catalog: logic.Catalog, ident: str) -> logic.Product:
+def _product(catalog: logic.Catalog, ident: str) -> Product:
     product = catalog.products.get(ident.upper())
     if product is None:
         raise NotFound("product", ident, "Find crop codes with /api/search?q=... or /api/category/{slug}.")
@@ -155,7 +141,7 @@ def deals(p: DealsQuery) -> Deals:
             DropOut(
                 id=item.id, name=item.name, category=item.category, date=d.day, price=d.price, market=d.market_name,
                 previous_date=d.previous_day, previous_price=d.previous_price, drop_amount=d.amount,
-                drop_percent=d.percent, sample=d.sample, source=_source(item),
+                drop_percent=d.percent, sample=d.sample, source=item.source_ref,
             )  # fmt: skip
         )
     return Deals(
@@ -165,13 +151,17 @@ def deals(p: DealsQuery) -> Deals:
     )  # fmt: skip
 
 
-@SERVICE.operation("GET", "/api/pro/history/{id}", price="$0.01")
+def _known_product(p: ProductQuery) -> None:
+    _product(CATALOG.get(), p.id)  # an unknown crop code is a 404 before payment is asked for
+
+
+@SERVICE.operation("GET", "/api/pro/history/{id}", price="$0.01", check=_known_product, example={"id": "LA1"}, blocking=True)
 def pro_history(p: ProductQuery) -> History:
     """The product's full daily price history: every stored trading day with each market's prices."""
     catalog = CATALOG.get()
     item = _product(catalog, p.id)
     rows = history(item.id)
-    by_day: dict[date, list[logic.Observation]] = {}
+    by_day: dict[date, list[Observation]] = {}
     for o in rows:
         by_day.setdefault(o.day, []).append(o)
     days = []
@@ -182,7 +172,7 @@ def pro_history(p: ProductQuery) -> History:
     return History(product=brief, count=len(days), days=days, sample=brief.sample or any(o.sample for o in rows))
 
 
-@SERVICE.operation("GET", "/api/pro/export/{slug}", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export/{slug}", price="$0.05", example={"slug": "vegetables"})
 def pro_export(p: ExportQuery) -> Export:
     """The whole category: every product's current prices per market and its 90-day statistics."""
     catalog = CATALOG.get()

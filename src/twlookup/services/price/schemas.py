@@ -9,6 +9,8 @@ from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.price.logic import SummaryFigures as SummaryOut
+from twlookup.services.price.records import CategoryFacts, Prices, ProductFacts
 
 CategorySlug = Literal["vegetables", "fruits"]
 CATEGORY_SLUGS = ("vegetables", "fruits")
@@ -28,11 +30,7 @@ DEFINITIONS = {
 }
 
 
-class CategoryOut(BaseModel):
-    slug: str
-    code: str = Field(description="種類代碼 of the feed")
-    name_zh: str
-    name_en: str
+class CategoryOut(CategoryFacts):
     product_count: int
     source: Source
 
@@ -46,10 +44,7 @@ class Categories(BaseModel):
     sample: bool = Field(description="True when any product counted is sample data, not published prices")
 
 
-class ProductBrief(BaseModel):
-    id: str = Field(description="Crop code (作物代號)")
-    name: str = Field(description="Crop name as the feed writes it (作物名稱)")
-    category: str
+class ProductBrief(ProductFacts):
     price: float | None = Field(description="Current lowest average price, NT$/kg (None: no trade in the last 90 days)")
     price_date: date | None = Field(description="Trading day of that price")
     market: str | None = Field(description="Market where that lowest price was recorded")
@@ -57,29 +52,10 @@ class ProductBrief(BaseModel):
     source: Source
 
 
-class MarketPrice(BaseModel):
+class MarketPrice(Prices):
     market_code: str
     market: str
     date: date
-    upper: float = Field(description="上價, NT$/kg")
-    middle: float = Field(description="中價, NT$/kg")
-    lower: float = Field(description="下價, NT$/kg")
-    average: float = Field(description="平均價, NT$/kg")
-    volume: float = Field(description="交易量, kg")
-
-
-class SummaryOut(BaseModel):
-    start: date
-    end: date
-    days_observed: int
-    min: float
-    max: float
-    mean: float
-    low_date: date
-    current: float
-    current_date: date
-    above_low: float = Field(description="current - min, NT$/kg")
-    above_low_percent: float = Field(description="(current - min) / min x 100")
 
 
 class SearchQuery(Params):
@@ -130,10 +106,7 @@ class DealsQuery(Params):
     cat: CategorySlug | None = Field(None, description="Only drops in this category")
 
 
-class DropOut(BaseModel):
-    id: str
-    name: str
-    category: str
+class DropOut(ProductFacts):
     date: date
     price: float
     market: str

@@ -9,9 +9,11 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from twlookup.platform.records import file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.stocks import logic
+from twlookup.services.stocks.records import Close, Etf, EtfEntry, Import, Member, Payout, Security, Theme, ThemeEntry
 from twlookup.services.stocks.tables import (
     CloseRecord,
     DeductionRecord,
@@ -24,37 +26,36 @@ from twlookup.services.stocks.tables import (
 )
 
 
-def _prov(item: dict[str, Any], doc: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "source": item["source"],
-        "source_title": item.get("source_title"),
-        "checked": item.get("checked", doc["checked"]),
-        "sample": bool(item.get("sample", doc.get("sample", False))),
-    }
+PROVENANCE = ("source", "source_title", "checked", "licence", "sample")
+
+
+def _inherit(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """A nested item with the provenance of the item it sits in, unless it gives its own."""
+    return {**{k: parent[k] for k in PROVENANCE if k in parent}, **child}
 
 
 def seed_stocks(session: Session, data_dir: Path) -> int:
     folder = data_dir / "stocks"
-    themes_doc = load_yaml(folder / "themes.yaml")
-    etfs_doc = load_yaml(folder / "etfs.yaml")
+    path = folder / "themes.yaml"
+    themes_doc = load_yaml(path)
+    items = [{**t, "members": [_inherit({**file_defaults(themes_doc, Theme), **t}, m) for m in t["members"]]} for t in themes_doc["themes"]]
+    themes = validate_records(path, items, ThemeEntry, file_defaults(themes_doc, Theme))
+    path = folder / "etfs.yaml"
+    etfs_doc = load_yaml(path)
+    items = [{**e, "payouts": [_inherit(file_defaults(etfs_doc, Payout), p) for p in e["payouts"]]} for e in etfs_doc["etfs"]]
+    etfs = validate_records(path, items, EtfEntry, file_defaults(etfs_doc, Etf), label="code")
     securities: dict[str, SecurityRecord] = {}
-    themes, members = [], []
-    for i, t in enumerate(themes_doc["themes"]):
-        themes.append(ThemeRecord(id=t["id"], position=i, name_en=t["name_en"], name_zh=t["name_zh"], note=" ".join(t["note"].split()), **_prov(t, themes_doc)))
-        for j, m in enumerate(t["members"]):
-            members.append(MemberRecord(theme=t["id"], code=m["code"], position=j, note=m["note"], **_prov({**t, **m}, themes_doc)))
-            securities[m["code"]] = SecurityRecord(code=m["code"], name_zh=m["name_zh"], name_en=m["name_en"], kind="stock", **_prov({**t, **m}, themes_doc))
-    etfs, payouts = [], []
-    for e in etfs_doc["etfs"]:
-        etfs.append(EtfRecord(code=e["code"], issuer=e["issuer"], frequency=e["frequency"], note=e["note"], **_prov(e, etfs_doc)))
-        securities[e["code"]] = SecurityRecord(code=e["code"], name_zh=e["name_zh"], name_en=e["name_en"], kind="etf", **_prov(e, etfs_doc))
-        for p in e["payouts"]:
-            payouts.append(
-                PayoutRecord(
-                    code=e["code"], period=str(p["period"]), ex_date=p.get("ex_date"), pay_date=p.get("pay_date"),
-                    amount=Decimal(str(p["amount"])), **_prov(p, etfs_doc),
-                )  # fmt: skip
-            )
+    theme_rows, members = [], []
+    for i, t in enumerate(themes):
+        theme_rows.append(to_row(t, ThemeRecord, position=i))
+        for j, m in enumerate(t.members):
+            members.append(to_row(m, MemberRecord, theme=t.id, position=j))
+            securities[m.code] = to_row(m, SecurityRecord, kind="stock")
+    etf_rows, payouts = [], []
+    for e in etfs:
+        etf_rows.append(to_row(e, EtfRecord))
+        securities[e.code] = to_row(e, SecurityRecord, kind="etf")
+        payouts.extend(to_row(p, PayoutRecord, code=e.code) for p in e.payouts)
     deductions = []
     for key, d in etfs_doc["deductions"].items():
         params = {k: str(v) for k, v in d.items() if k not in ("note", "sources")}
@@ -66,9 +67,9 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
             )  # fmt: skip
         )
     count = replace_rows(session, SecurityRecord, securities.values())
-    count += replace_rows(session, ThemeRecord, themes)
+    count += replace_rows(session, ThemeRecord, theme_rows)
     count += replace_rows(session, MemberRecord, members)
-    count += replace_rows(session, EtfRecord, etfs)
+    count += replace_rows(session, EtfRecord, etf_rows)
     count += replace_rows(session, PayoutRecord, payouts)
     count += replace_rows(session, DeductionRecord, deductions)
     return count + seed_sample_closes(session, folder / "closes_sample.yaml")
@@ -80,20 +81,16 @@ def seed_sample_closes(session: Session, path: Path) -> int:
     doc = load_yaml(path)
     session.execute(delete(CloseRecord).where(CloseRecord.sample.is_(True)))
     imported = set(session.scalars(select(CloseRecord.code).distinct()))
-    prov = {"source": doc["source"], "source_title": doc["source_title"], "checked": doc["checked"], "sample": True}
-    rows = [
-        CloseRecord(code=str(code), date=day, close=Decimal(close), change=Decimal(change), market=None, **prov)
+    items = [
+        {"code": str(code), "date": day, "close": close, "change": change}
         for code, series in doc["closes"].items()
         for day, (close, change) in series.items()
         if str(code) not in imported
     ]
+    rows = [to_row(c, CloseRecord) for c in validate_records(path, items, Close, {**file_defaults(doc, Close), "sample": True}, label="code")]
     session.add_all(rows)
     session.flush()
     return len(rows)
-
-
-def _provenance(r: Any) -> logic.Provenance:
-    return logic.Provenance(r.source, r.source_title, r.checked, bool(r.sample))
 
 
 def _sources(items: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -101,27 +98,24 @@ def _sources(items: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
 
 
 def _load(session: Session) -> logic.Market:
-    securities = {
-        r.code: logic.Security(r.code, r.name_zh, r.name_en, r.kind, _provenance(r)) for r in session.scalars(select(SecurityRecord))
-    }
-    members: dict[str, list[logic.Member]] = {}
+    securities = {r.code: Security.model_validate(r) for r in session.scalars(select(SecurityRecord))}
+    members: dict[str, list[Member]] = {}
     for r in session.scalars(select(MemberRecord).order_by(MemberRecord.theme, MemberRecord.position)):
-        members.setdefault(r.theme, []).append(logic.Member(r.code, r.note, _provenance(r)))
+        members.setdefault(r.theme, []).append(Member.model_validate(r))
     themes = {
-        r.id: logic.Theme(r.id, r.name_en, r.name_zh, r.note, tuple(members.get(r.id, ())), _provenance(r))
+        r.id: Theme.model_validate(r).model_copy(update={"members": tuple(members.get(r.id, ()))})
         for r in session.scalars(select(ThemeRecord).order_by(ThemeRecord.position))
     }
-    payouts: dict[str, list[logic.Payout]] = {}
+    payouts: dict[str, list[Payout]] = {}
     for r in session.scalars(select(PayoutRecord)):
-        payouts.setdefault(r.code, []).append(logic.Payout(r.period, r.ex_date, r.pay_date, Decimal(r.amount), _provenance(r)))
+        payouts.setdefault(r.code, []).append(Payout.model_validate(r))
     etfs = {}
     for r in session.scalars(select(EtfRecord).order_by(EtfRecord.code)):
         ordered = sorted(payouts.get(r.code, []), key=lambda p: logic.period_index(p.period, r.frequency))
-        etfs[r.code] = logic.Etf(r.code, r.issuer, r.frequency, r.note, tuple(ordered), _provenance(r))
-    closes: dict[str, list[logic.Close]] = {}
+        etfs[r.code] = Etf.model_validate(r).model_copy(update={"payouts": tuple(ordered)})
+    closes: dict[str, list[Close]] = {}
     for r in session.scalars(select(CloseRecord).order_by(CloseRecord.code, CloseRecord.date)):
-        change = None if r.change is None else Decimal(r.change)
-        closes.setdefault(r.code, []).append(logic.Close(r.code, r.date, Decimal(r.close), change, r.market, _provenance(r)))
+        closes.setdefault(r.code, []).append(Close.model_validate(r))
     ded = {r.key: r for r in session.scalars(select(DeductionRecord))}
     if set(ded) != {"nhi", "income_tax"}:
         raise RuntimeError("the stocks deductions are not seeded; run `twlookup seed`")
@@ -140,10 +134,7 @@ def _load(session: Session) -> logic.Market:
         tax_sources=_sources(tax.sources),
         checked=nhi.checked,
     )
-    imports = [
-        logic.Import(r.market, r.trading_date, r.imported_at, r.rows, r.source)
-        for r in session.scalars(select(ImportRecord).order_by(ImportRecord.id.desc()).limit(50))
-    ]
+    imports = [Import.model_validate(r) for r in session.scalars(select(ImportRecord).order_by(ImportRecord.id.desc()).limit(50))]
     return logic.Market(securities, themes, etfs, closes, deductions, imports)
 
 

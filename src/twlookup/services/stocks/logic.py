@@ -1,7 +1,7 @@
 """Domain rules of the stocks service: daily change, theme statistics, the 2027 payout estimate,
 the income plan and the deductions on dividend income.
 
-Pure functions over plain dataclasses built from the store; nothing here reads a clock or a database.
+Pure functions over the records (records.py) and plain dataclasses; nothing here reads a clock or a database.
 """
 
 from __future__ import annotations
@@ -11,71 +11,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-from twlookup.domain.provenance import Provenance
+from pydantic import Field
+
+from twlookup.platform.records import Record
+
+from twlookup.services.stocks.records import CENT, Close, Etf, Import, Payout, Security, Theme, change_pct
 
 PER_YEAR = {"quarterly": 4, "monthly": 12}
 ESTIMATE_YEAR = 2027
-CENT = Decimal("0.01")
 PERIOD = re.compile(r"^(\d{4})(?:Q([1-4])|-(0[1-9]|1[0-2]))$")
-
-
-@dataclass(frozen=True)
-class Security:
-    code: str
-    name_zh: str
-    name_en: str
-    kind: str  # stock | etf
-    provenance: Provenance
-
-
-@dataclass(frozen=True)
-class Close:
-    code: str
-    date: date
-    close: Decimal
-    change: Decimal | None  # against the previous trading day's close, as the exchange reports it
-    market: str | None  # TWSE or TPEx for imported closes, None for the sample snapshot
-    provenance: Provenance
-
-    @property
-    def change_pct(self) -> Decimal | None:
-        return change_pct(self.close, self.change)
-
-
-@dataclass(frozen=True)
-class Member:
-    code: str
-    note: str
-    provenance: Provenance
-
-
-@dataclass(frozen=True)
-class Theme:
-    id: str
-    name_en: str
-    name_zh: str
-    note: str
-    members: tuple[Member, ...]
-    provenance: Provenance
-
-
-@dataclass(frozen=True)
-class Payout:
-    period: str  # YYYYQn (quarterly) or YYYY-MM (monthly)
-    ex_date: date | None
-    pay_date: date | None
-    amount: Decimal  # NT$ per unit
-    provenance: Provenance
-
-
-@dataclass(frozen=True)
-class Etf:
-    code: str
-    issuer: str
-    frequency: str  # quarterly | monthly
-    note: str
-    payouts: tuple[Payout, ...]  # oldest first
-    provenance: Provenance
 
 
 @dataclass(frozen=True)
@@ -92,15 +36,6 @@ class Deductions:
     nhi_sources: tuple[tuple[str, str], ...]  # (title, url)
     tax_sources: tuple[tuple[str, str], ...]
     checked: date
-
-
-@dataclass(frozen=True)
-class Import:
-    market: str
-    trading_date: date
-    imported_at: datetime
-    rows: int
-    source: str
 
 
 @dataclass
@@ -128,26 +63,21 @@ class Market:
         return max(dates) if dates else None
 
 
-def change_pct(close: Decimal, change: Decimal | None) -> Decimal | None:
-    """Percentage change against the previous close (close - change), to two decimals."""
-    if change is None:
-        return None
-    previous = close - change
-    if previous <= 0:
-        return None
-    return (change / previous * 100).quantize(CENT, ROUND_HALF_UP)
+class ThemeCounts(Record):
+    count: int = Field(description="Member stocks")
+    advancing: int = Field(description="Members that closed above the previous close on latest_date")
+    declining: int = Field(description="Members that closed below the previous close on latest_date")
+    unchanged: int = Field(description="Members that closed at the previous close on latest_date")
+    without_close: int = Field(description="Members with no close in the store")
+    not_compared: int = Field(
+        description="Members left out of the counts and the average: no trade on latest_date (their latest close is older) "
+        "or no comparable change reported (ex-dividend / ex-rights day)"
+    )
+    average_change_pct: Decimal | None = Field(description="Mean of the counted members' percentage changes on latest_date")
+    latest_date: date | None = Field(description="The trading day the counts and the average are for: the most recent among the members' closes")
 
 
-@dataclass(frozen=True)
-class ThemeStats:
-    count: int
-    advancing: int
-    declining: int
-    unchanged: int
-    without_close: int
-    not_compared: int  # a close, but not on latest_date (no trade that day) or with no comparable change
-    average_change_pct: Decimal | None  # mean of the compared members' percentage changes on latest_date
-    latest_date: date | None
+class ThemeStats(ThemeCounts):
     sample: bool
 
 
@@ -171,7 +101,7 @@ def theme_stats(theme: Theme, market: Market) -> ThemeStats:
         not_compared=len(known) - len(compared),
         average_change_pct=average,
         latest_date=latest_date,
-        sample=any(c.provenance.sample for c in known),
+        sample=any(c.sample for c in known),
     )
 
 

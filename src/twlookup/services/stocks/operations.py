@@ -9,6 +9,7 @@ from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
+from twlookup.services.stocks.records import Close, Etf, Security, Theme
 from twlookup.services.stocks.data import MARKET, seed_stocks
 from twlookup.services.stocks.ingest import FEEDS, import_closes
 from twlookup.services.stocks.schemas import (
@@ -67,11 +68,7 @@ ESTIMATE_METHOD = (
 # ---------------------------------------------------------------- helpers
 
 
-def source(p: logic.Provenance) -> Source:
-    return Source(url=p.source, title=p.source_title, checked=p.checked, sample=p.sample)
-
-
-def close_out(c: logic.Close | None) -> CloseOut | None:
+def close_out(c: Close | None) -> CloseOut | None:
     if c is None:
         return None
     pct = c.change_pct
@@ -81,37 +78,28 @@ def close_out(c: logic.Close | None) -> CloseOut | None:
         change=None if c.change is None else float(c.change),
         change_pct=None if pct is None else float(pct),
         market=c.market,  # type: ignore[arg-type]
-        sample=c.provenance.sample,
+        sample=c.sample,
     )
 
 
 def stats_out(s: logic.ThemeStats) -> ThemeStatsOut:
-    return ThemeStatsOut(
-        count=s.count,
-        advancing=s.advancing,
-        declining=s.declining,
-        unchanged=s.unchanged,
-        without_close=s.without_close,
-        not_compared=s.not_compared,
-        average_change_pct=None if s.average_change_pct is None else float(s.average_change_pct),
-        latest_date=s.latest_date,
-    )
+    return ThemeStatsOut(**s.model_dump(exclude={"sample"}))
 
 
-def security(market: logic.Market, code: str) -> logic.Security:
+def security(market: logic.Market, code: str) -> Security:
     found = market.securities.get(code)
     if found is None:
         raise NotFound("stock", code, f"Followed codes: {', '.join(sorted(market.securities))}.")
     return found
 
 
-def theme_detail(market: logic.Market, theme: logic.Theme, today: date) -> ThemeDetail:
+def theme_detail(market: logic.Market, theme: Theme, today: date) -> ThemeDetail:
     stats = logic.theme_stats(theme, market)
     members = []
     for m in theme.members:
         sec = market.securities[m.code]
         members.append(
-            MemberOut(code=m.code, name_zh=sec.name_zh, name_en=sec.name_en, note=m.note, latest=close_out(market.latest(m.code)), source=source(m.provenance))
+            MemberOut(code=m.code, name_zh=sec.name_zh, name_en=sec.name_en, note=m.note, latest=close_out(market.latest(m.code)), source=m.source_ref)
         )
     return ThemeDetail(
         sample=stats.sample,
@@ -122,11 +110,11 @@ def theme_detail(market: logic.Market, theme: logic.Theme, today: date) -> Theme
         note=theme.note,
         stats=stats_out(stats),
         members=members,
-        source=source(theme.provenance),
+        source=theme.source_ref,
     )
 
 
-def estimate_out(est: logic.Estimate | None, etf: logic.Etf, latest: logic.Close | None) -> EstimateOut | None:
+def estimate_out(est: logic.Estimate | None, etf: Etf, latest: Close | None) -> EstimateOut | None:
     if est is None:
         return None
     price = latest.close if latest else None
@@ -144,7 +132,7 @@ def estimate_out(est: logic.Estimate | None, etf: logic.Etf, latest: logic.Close
     )
 
 
-def etf_out(market: logic.Market, etf: logic.Etf) -> EtfOut:
+def etf_out(market: logic.Market, etf: Etf) -> EtfOut:
     sec = market.securities[etf.code]
     latest = market.latest(etf.code)
     return EtfOut(
@@ -156,16 +144,16 @@ def etf_out(market: logic.Market, etf: logic.Etf) -> EtfOut:
         note=etf.note,
         latest=close_out(latest),
         payouts=[
-            PayoutOut(period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=source(p.provenance))
+            PayoutOut(period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=p.source_ref)
             for p in etf.payouts
         ],
         estimate_2027=estimate_out(logic.estimate(etf), etf, latest),
-        source=source(etf.provenance),
+        source=etf.source_ref,
     )
 
 
 def _etf_sample(market: logic.Market, codes: list[str]) -> bool:
-    return any((c := market.latest(code)) is not None and c.provenance.sample for code in codes)
+    return any((c := market.latest(code)) is not None and c.sample for code in codes)
 
 
 def _titled_sources(items: tuple[tuple[str, str], ...], checked: date) -> list[Source]:
@@ -197,7 +185,7 @@ def list_themes() -> ThemeList:
                     MemberClose(code=m.code, name_zh=market.securities[m.code].name_zh, name_en=market.securities[m.code].name_en, latest=close_out(market.latest(m.code)))
                     for m in theme.members
                 ],
-                source=source(theme.provenance),
+                source=theme.source_ref,
             )
         )
     return ThemeList(sample=sample, as_of=today, count=len(themes), themes=themes)
@@ -220,9 +208,9 @@ def get_stock(p: StockQuery) -> StockDetail:
     sec = security(market, p.code)
     closes = market.history(p.code, STOCK_DAYS)
     latest = closes[-1] if closes else None
-    feeds = {(c.provenance.source, c.provenance.sample): c.provenance for c in closes}
+    feeds = {(c.source, c.sample): c.source_ref for c in closes}
     return StockDetail(
-        sample=any(c.provenance.sample for c in closes),
+        sample=any(c.sample for c in closes),
         code=sec.code,
         name_zh=sec.name_zh,
         name_en=sec.name_en,
@@ -233,8 +221,8 @@ def get_stock(p: StockQuery) -> StockDetail:
         etf_payouts=f"/api/etf/{sec.code}" if sec.code in market.etfs else None,
         days=len(closes),
         closes=[c for c in map(close_out, closes) if c is not None],
-        source=source(sec.provenance),
-        close_sources=[source(prov) for prov in feeds.values()],
+        source=sec.source_ref,
+        close_sources=list(feeds.values()),
     )
 
 
@@ -276,7 +264,7 @@ def status() -> Status:
         )
     latest_closes = [series[-1] for series in market.closes.values() if series and series[-1].date == latest_date]
     return Status(
-        sample=any(c.provenance.sample for c in latest_closes),
+        sample=any(c.sample for c in latest_closes),
         as_of=today_taipei(),
         latest_trading_date=latest_date,
         updated_at=_utc(market.imports[0].imported_at) if market.imports else None,
@@ -290,14 +278,14 @@ def status() -> Status:
 # ---------------------------------------------------------------- paid operations
 
 
-@SERVICE.operation("GET", "/api/pro/history", price="$0.01")
+@SERVICE.operation("GET", "/api/pro/history", price="$0.01", example={"code": "0056", "days": 30})
 def history(p: HistoryQuery) -> History:
     """Accumulated daily closes of a followed stock or ETF: the latest `days` trading days, oldest first."""
     market = MARKET.get()
     sec = security(market, p.code)
     closes = market.history(p.code, p.days)
     return History(
-        sample=any(c.provenance.sample for c in closes),
+        sample=any(c.sample for c in closes),
         code=sec.code,
         name_zh=sec.name_zh,
         name_en=sec.name_en,
@@ -309,7 +297,7 @@ def history(p: HistoryQuery) -> History:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/income-plan", price="$0.01")
+@SERVICE.operation("GET", "/api/pro/income-plan", price="$0.01", example={"budget": 300000, "codes": "0056,00878,00713"})
 def income_plan(p: IncomePlanQuery) -> IncomePlan:
     """Split a budget equally over chosen ETFs, buy whole units at the latest close, estimate 2027 cash income and deductions."""
     market = MARKET.get()
@@ -339,12 +327,12 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             payouts_2027=[float(x) for x in line.payouts_2027],
             income_2027=float(line.income_2027),
             nhi_premium=float(line.nhi_premium),
-            sample_price=close.provenance.sample,
+            sample_price=close.sample,
         )
         for line, (_, close, _) in zip(plan.lines, picks, strict=True)
     ]
     return IncomePlan(
-        sample=any(close.provenance.sample for _, close, _ in picks),
+        sample=any(close.sample for _, close, _ in picks),
         as_of=today_taipei(),
         budget=p.budget,
         codes=codes,

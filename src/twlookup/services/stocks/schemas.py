@@ -9,6 +9,8 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.stocks.logic import ThemeCounts
+from twlookup.services.stocks.records import SecurityNames, ThemeNames
 
 ThemeId = Literal["ai-server", "semi-equipment", "liquid-cooling", "cpo"]
 STOCK_DAYS = 60  # spec document 1, limits: the stock endpoint shows the latest 60 trading days
@@ -32,31 +34,16 @@ class CloseOut(BaseModel):
     sample: bool
 
 
-class ThemeRef(BaseModel):
-    id: str
-    name_en: str
-    name_zh: str
+class ThemeRef(ThemeNames):
+    pass
 
 
-class MemberClose(BaseModel):
-    code: str
-    name_zh: str
-    name_en: str
+class MemberClose(SecurityNames):
     latest: CloseOut | None
 
 
-class ThemeStatsOut(BaseModel):
-    count: int = Field(description="Member stocks")
-    advancing: int = Field(description="Members that closed above the previous close on latest_date")
-    declining: int = Field(description="Members that closed below the previous close on latest_date")
-    unchanged: int = Field(description="Members that closed at the previous close on latest_date")
-    without_close: int = Field(description="Members with no close in the store")
-    not_compared: int = Field(
-        description="Members left out of the counts and the average: no trade on latest_date (their latest close is older) "
-        "or no comparable change reported (ex-dividend / ex-rights day)"
-    )
+class ThemeStatsOut(ThemeCounts):
     average_change_pct: float | None = Field(description="Mean of the counted members' percentage changes on latest_date")
-    latest_date: date | None = Field(description="The trading day the counts and the average are for: the most recent among the members' closes")
 
 
 class ThemeSummary(BaseModel):
@@ -78,10 +65,7 @@ class ThemeQuery(Params):
     theme: ThemeId = Field(description="Theme id: ai-server, semi-equipment, liquid-cooling or cpo")
 
 
-class MemberOut(BaseModel):
-    code: str
-    name_zh: str
-    name_en: str
+class MemberOut(SecurityNames):
     note: str = Field(description="What the company does in this theme (written for this service)")
     latest: CloseOut | None
     source: Source = Field(description="Where the company's membership of the theme is reported")
@@ -102,10 +86,7 @@ class StockQuery(Params):
     code: str = Field(pattern=CODE, description="Listed code of a followed stock or ETF, e.g. 2382 or 0056")
 
 
-class StockDetail(Answer):
-    code: str
-    name_zh: str
-    name_en: str
+class StockDetail(Answer, SecurityNames):
     kind: Literal["stock", "etf"]
     market: Literal["TWSE", "TPEx"] | None = Field(description="Exchange of the latest imported close; null while only sample closes exist")
     latest: CloseOut | None
@@ -201,10 +182,7 @@ class HistoryQuery(Params):
     days: int = Field(250, ge=1, le=MAX_HISTORY_DAYS, description="Latest trading days to return (1 to 5000; default 250)")
 
 
-class History(Answer):
-    code: str
-    name_zh: str
-    name_en: str
+class History(Answer, SecurityNames):
     days: int = Field(description="Trading days asked for")
     count: int = Field(description="Trading days returned (fewer when the store holds fewer)")
     first_date: date | None

@@ -11,18 +11,21 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.schemas import TAIPEI
+from twlookup.platform.records import FILE_DEFAULTS, R, file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.trip.logic import (
+from twlookup.services.trip.logic import Provenance, TaxFree
+from twlookup.services.trip.records import (
+    BookingTip,
     Country,
     EntryItem,
     EsimProfile,
     FxRate,
-    Provenance,
-    TaxFree,
+    Place,
+    RailMode,
     TaxFreeRule,
-    as_decimal,
+    Themepark,
+    TicketSale,
 )
 from twlookup.services.trip.tables import FxRateRecord, GuideRecord
 
@@ -32,25 +35,23 @@ def seed_fx(session: Session, data_dir: Path) -> int:
     `twlookup ingest trip.fx` loaded from the bank's file."""
     if session.scalar(select(FxRateRecord.currency).where(FxRateRecord.sample.is_(False)).limit(1)) is not None:
         return 0
-    doc = load_yaml(data_dir / "trip" / "fx_rates.yaml")
-    rows = [
-        FxRateRecord(
-            currency=r["currency"],
-            position=i,
-            name_zh=r.get("name_zh"),
-            cash_buy=r.get("cash_buy"),
-            cash_sell=r.get("cash_sell"),
-            spot_buy=r.get("spot_buy"),
-            spot_sell=r.get("spot_sell"),
-            posted_at=doc["posted_at"],
-            source=doc["source"],
-            source_title=doc.get("source_title"),
-            checked=doc["checked"],
-            sample=bool(doc.get("sample", False)),
-        )
-        for i, r in enumerate(doc["rates"])
-    ]
+    path = data_dir / "trip" / "fx_rates.yaml"
+    doc = load_yaml(path)
+    board = {**file_defaults(doc, FxRate), "posted_at": doc["posted_at"]}
+    rates = validate_records(path, doc["rates"], FxRate, board, label="currency")
+    rows = [fx_row(r, i) for i, r in enumerate(rates)]
     return replace_rows(session, FxRateRecord, rows)
+
+
+def fx_row(rate: FxRate, position: int) -> FxRateRecord:
+    """The stored row of a rate: floats, and the posting time in Taiwan time without an offset."""
+    kinds = {k: None if v is None else float(v) for k, v in rate.model_dump(include={"cash_buy", "cash_sell", "spot_buy", "spot_sell"}).items()}
+    return to_row(rate, FxRateRecord, **kinds, position=position, posted_at=rate.posted_at.replace(tzinfo=None))
+
+
+def _inherit(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """A nested item with the provenance of the item it sits in, unless it gives its own."""
+    return {**{k: parent[k] for k in FILE_DEFAULTS if k in parent}, **child}
 
 
 def _record(kind: str, ident: str, position: int, body: dict[str, Any], item: dict[str, Any], doc: dict[str, Any]) -> GuideRecord:
@@ -81,7 +82,8 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     folder = data_dir / "trip"
     rows: list[GuideRecord] = []
     entry = load_yaml(folder / "entry.yaml")
-    for code, country in entry["countries"].items():
+    for code, country in entry["countries"].items():  # validated against the record; stored as its body
+        validate_records(folder / "entry.yaml", [{"country": code, **i} for i in country["items"]], EntryItem, file_defaults(entry, EntryItem))
         rows.append(_record("country", code, len(rows), {"name_en": country["name_en"], "name_zh": country["name_zh"]}, country["items"][0], entry))
         for item in country["items"]:
             rows.append(_record("entry", f"{code}:{item['id']}", len(rows), {"country": code, **_json(item)}, item, entry))
@@ -89,25 +91,33 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     rows.append(_record("taxfree", "regime", len(rows), _json(tax["regime"]), tax["regime"], tax))
     rows.append(_record("taxfree", "parameters", len(rows), _json(tax["parameters"]), tax["parameters"], tax))
     rows.append(_record("taxfree", "consumption-tax", len(rows), _json(tax["consumption_tax"]), tax["consumption_tax"], tax))
+    rules = [rule if "source" in rule else _inherit(tax["regime"], rule) for rule in tax["rules"]]
+    validate_records(folder / "japan_taxfree.yaml", rules, TaxFreeRule, file_defaults(tax, TaxFreeRule))
     for rule in tax["rules"]:
         # A rule cites its own page where it names one, else the regime's.
         rows.append(_record("taxfree-rule", rule["id"], len(rows), _json(rule), rule if "source" in rule else tax["regime"], tax))
     parks = load_yaml(folder / "themeparks.yaml")
+    validate_records(folder / "themeparks.yaml", parks["parks"], Themepark, file_defaults(parks, Themepark))
     for park in parks["parks"]:
         rows.append(_record("themepark", park["id"], len(rows), _json(park), park, parks))
     places = load_yaml(folder / "places.yaml")
+    validate_records(folder / "places.yaml", places["places"], Place, file_defaults(places, Place))
     for place in places["places"]:
         rows.append(_record("place", place["id"], len(rows), _json(place), place, places))
     domestic = load_yaml(folder / "domestic.yaml")
+    validate_records(folder / "domestic.yaml", domestic["modes"], RailMode, file_defaults(domestic, RailMode))
     for mode in domestic["modes"]:
         rows.append(_record("domestic", mode["id"], len(rows), _json(mode), mode, domestic))
     sales_source = {"source": domestic["holiday_sales_source"], "source_title": domestic["holiday_sales_source_title"]}
+    validate_records(folder / "domestic.yaml", domestic["holiday_sales"], TicketSale, {**file_defaults(domestic, TicketSale), **sales_source})
     for sale in domestic["holiday_sales"]:
         rows.append(_record("holiday-sale", sale["id"], len(rows), _json(sale), sales_source, domestic))
     booking = load_yaml(folder / "booking.yaml")
+    validate_records(folder / "booking.yaml", booking["items"], BookingTip, file_defaults(booking, BookingTip))
     for item in booking["items"]:
         rows.append(_record("booking", item["id"], len(rows), _json(item), item, booking))
     esim = load_yaml(folder / "esim.yaml")
+    validate_records(folder / "esim.yaml", esim["profiles"], EsimProfile)
     settings = {"margin": esim["margin"], "plan_sizes_gb": esim["plan_sizes_gb"]}
     rows.append(_record("esim", "settings", len(rows), settings, esim, esim))
     for profile in esim["profiles"]:
@@ -119,24 +129,15 @@ def seed_guides(session: Session, data_dir: Path) -> int:
 
 
 @dataclass(frozen=True)
-class Guide:
-    """One guide record as the operations use it: its body and provenance."""
-
-    id: str
-    body: dict[str, Any]
-    provenance: Provenance
-
-
-@dataclass(frozen=True)
 class TripData:
     rates: dict[str, FxRate]  # in the bank's board order
     countries: dict[str, Country]
     taxfree: TaxFree
-    themeparks: tuple[Guide, ...]
-    places: dict[str, Guide]
-    domestic: tuple[Guide, ...]
-    holiday_sales: tuple[Guide, ...]
-    booking: tuple[Guide, ...]
+    themeparks: tuple[Themepark, ...]
+    places: dict[str, Place]
+    domestic: tuple[RailMode, ...]
+    holiday_sales: tuple[TicketSale, ...]
+    booking: tuple[BookingTip, ...]
     esim_profiles: dict[str, EsimProfile]
     esim_margin: Decimal
     esim_plan_sizes: tuple[int, ...]
@@ -148,25 +149,19 @@ class TripData:
 
     @property
     def sample_rates(self) -> bool:
-        return any(r.provenance.sample for r in self.rates.values())
+        return any(r.sample for r in self.rates.values())
 
 
 def _prov(r: FxRateRecord | GuideRecord) -> Provenance:
     return Provenance(r.source, r.source_title, r.checked, r.sample)
 
 
-def _day(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value else None
+def _provenance(r: GuideRecord) -> dict[str, Any]:
+    return {k: getattr(r, k) for k in FILE_DEFAULTS}
 
 
 def _load(session: Session) -> TripData:
-    rates = {
-        r.currency: FxRate(
-            r.currency, r.name_zh, as_decimal(r.cash_buy), as_decimal(r.cash_sell), as_decimal(r.spot_buy),
-            as_decimal(r.spot_sell), r.posted_at.replace(tzinfo=TAIPEI), _prov(r),
-        )  # fmt: skip
-        for r in session.scalars(select(FxRateRecord).order_by(FxRateRecord.position))
-    }
+    rates = {r.currency: FxRate.model_validate(r) for r in session.scalars(select(FxRateRecord).order_by(FxRateRecord.position))}
     by_kind: dict[str, list[GuideRecord]] = {}
     for g in session.scalars(select(GuideRecord).order_by(GuideRecord.position)):
         by_kind.setdefault(g.kind, []).append(g)
@@ -174,12 +169,10 @@ def _load(session: Session) -> TripData:
         raise RuntimeError("the trip guides are not seeded; run `twlookup seed`")
     items: dict[str, list[EntryItem]] = {}
     for g in by_kind.get("entry", []):
-        b = g.body
-        items.setdefault(b["country"], []).append(
-            EntryItem(b["country"], b["id"], b["title"], b["requirement"], b["detail"], _day(b.get("valid_from")), _day(b.get("valid_until")), _prov(g))
-        )
+        items.setdefault(g.body["country"], []).append(EntryItem.model_validate({**g.body, **_provenance(g)}))
     countries = {
-        g.id: Country(g.id, g.body["name_en"], g.body["name_zh"], tuple(items.get(g.id, ()))) for g in by_kind.get("country", [])
+        g.id: Country(code=g.id, name_en=g.body["name_en"], name_zh=g.body["name_zh"], items=tuple(items.get(g.id, ())))
+        for g in by_kind.get("country", [])
     }
     tax = {g.id: g for g in by_kind["taxfree"]}
     regime, params, ctax = tax["regime"], tax["parameters"], tax["consumption-tax"]
@@ -188,26 +181,24 @@ def _load(session: Session) -> TripData:
         int(params.body["minimum_jpy_excluding_tax"]), int(params.body["customs_deadline_days"]),
         int(params.body["high_value_unit_jpy_excluding_tax"]), Decimal(str(ctax.body["standard_rate"])),
         Decimal(str(ctax.body["reduced_rate"])), ctax.body["reduced_applies_to"],
-        tuple(TaxFreeRule(g.body["id"], g.body["title"], g.body["detail"], _prov(g)) for g in by_kind.get("taxfree-rule", [])),
+        tuple(TaxFreeRule.model_validate({**g.body, **_provenance(g)}) for g in by_kind.get("taxfree-rule", [])),
         _prov(regime), _prov(ctax),
     )  # fmt: skip
     esim = by_kind["esim"][0]
 
-    def guides(kind: str) -> tuple[Guide, ...]:
-        return tuple(Guide(g.id, g.body, _prov(g)) for g in by_kind.get(kind, []))
+    def guides(kind: str, model: type[R]) -> tuple[R, ...]:
+        return tuple(model.model_validate({**g.body, **_provenance(g)}) for g in by_kind.get(kind, []))
 
     return TripData(
         rates=rates,
         countries=countries,
         taxfree=taxfree,
-        themeparks=guides("themepark"),
-        places={g.id: g for g in guides("place")},
-        domestic=guides("domestic"),
-        holiday_sales=guides("holiday-sale"),
-        booking=guides("booking"),
-        esim_profiles={
-            g.id: EsimProfile(g.id, Decimal(str(g.body["gb_per_day"])), g.body["covers"]) for g in by_kind.get("esim-profile", [])
-        },
+        themeparks=guides("themepark", Themepark),
+        places={g.id: g for g in guides("place", Place)},
+        domestic=guides("domestic", RailMode),
+        holiday_sales=guides("holiday-sale", TicketSale),
+        booking=guides("booking", BookingTip),
+        esim_profiles={g.id: EsimProfile.model_validate(g.body) for g in by_kind.get("esim-profile", [])},
         esim_margin=Decimal(str(esim.body["margin"])),
         esim_plan_sizes=tuple(int(s) for s in esim.body["plan_sizes_gb"]),
         esim_provenance=_prov(esim),

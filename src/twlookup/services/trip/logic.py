@@ -7,12 +7,10 @@ import math
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal
 
 from twlookup.domain.provenance import Provenance
+from twlookup.services.trip.records import Direction, EsimProfile, FxRate, RateType, TaxFreeRule
 
-Direction = Literal["buy", "sell"]
-RateType = Literal["cash", "spot"]
 
 # ISO 4217 minor units of the currencies where they are not 2 (the bank's board has these three).
 ZERO_DECIMAL = {"JPY", "KRW", "VND"}
@@ -30,28 +28,6 @@ RATE_TYPES = {
 
 
 # ---------------------------------------------------------------- exchange rates
-
-
-@dataclass(frozen=True)
-class FxRate:
-    """One currency on the bank's board, TWD per unit; None where the bank posts no such rate."""
-
-    currency: str
-    name_zh: str | None
-    cash_buy: Decimal | None
-    cash_sell: Decimal | None
-    spot_buy: Decimal | None
-    spot_sell: Decimal | None
-    posted_at: datetime
-    provenance: Provenance
-
-    def rate(self, direction: Direction, kind: RateType) -> Decimal | None:
-        """The rate the traveller gets: the bank sells to a buyer and buys from a seller."""
-        side = "sell" if direction == "buy" else "buy"
-        return getattr(self, f"{kind}_{side}")
-
-    def posted_types(self) -> list[str]:
-        return [k for k in ("cash", "spot") if getattr(self, f"{k}_buy") is not None and getattr(self, f"{k}_sell") is not None]
 
 
 @dataclass(frozen=True)
@@ -114,52 +90,7 @@ def spread_percent(buy: Decimal | None, sell: Decimal | None) -> Decimal | None:
 # ---------------------------------------------------------------- entry rules
 
 
-@dataclass(frozen=True)
-class EntryItem:
-    country: str
-    id: str
-    title: str
-    requirement: str  # required | not_required | recommended | conditional
-    detail: str
-    valid_from: date | None
-    valid_until: date | None
-    provenance: Provenance
-
-    def in_force(self, day: date) -> bool:
-        return (self.valid_from is None or self.valid_from <= day) and (self.valid_until is None or day <= self.valid_until)
-
-    def overlaps(self, start: date, end: date) -> bool:
-        return (self.valid_from is None or self.valid_from <= end) and (self.valid_until is None or start <= self.valid_until)
-
-
-@dataclass(frozen=True)
-class Country:
-    code: str
-    name_en: str
-    name_zh: str
-    items: tuple[EntryItem, ...]
-
-    def in_force(self, day: date) -> list[EntryItem]:
-        return [i for i in self.items if i.in_force(day)]
-
-    def for_window(self, start: date, end: date) -> list[EntryItem]:
-        """Items that apply on some day of [start, end] (both sides of a rule change show)."""
-        return [i for i in self.items if i.overlaps(start, end)]
-
-    def upcoming_changes(self, day: date) -> list[EntryItem]:
-        """Items that start after `day`: rule changes already announced."""
-        return [i for i in self.items if i.valid_from is not None and i.valid_from > day]
-
-
 # ---------------------------------------------------------------- Japan tax-free
-
-
-@dataclass(frozen=True)
-class TaxFreeRule:
-    id: str
-    title: str
-    detail: str
-    provenance: Provenance
 
 
 @dataclass(frozen=True)
@@ -193,13 +124,6 @@ def price_excl_tax(price_incl_tax: int, rate: Decimal) -> int:
 
 
 @dataclass(frozen=True)
-class EsimProfile:
-    id: str
-    gb_per_day: Decimal
-    covers: str
-
-
-@dataclass(frozen=True)
 class EsimEstimate:
     usage: str
     days: int
@@ -227,6 +151,3 @@ def trip_window(today: date, days: int) -> tuple[date, date]:
     return today, today + timedelta(days=days - 1)
 
 
-def as_decimal(value: Any) -> Decimal | None:
-    """A stored float rate as the exact decimal it was written as (0.2046, not its binary neighbour)."""
-    return None if value is None else Decimal(repr(float(value)))

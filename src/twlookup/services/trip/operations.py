@@ -11,7 +11,17 @@ from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.trip import logic
-from twlookup.services.trip.data import TRIP_DATA, Guide, TripData, seed_fx, seed_guides
+from twlookup.services.trip.data import TRIP_DATA, TripData, seed_fx, seed_guides
+from twlookup.services.trip.records import (
+    BookingTipFacts,
+    EntryItem,
+    FxRate,
+    Place,
+    PlaceFacts,
+    RailModeFacts,
+    ThemeparkFacts,
+    TicketSaleFacts,
+)
 from twlookup.services.trip.ingest import import_fx
 from twlookup.services.trip.schemas import (
     Booking,
@@ -99,7 +109,7 @@ def _num(value: Decimal | None) -> float | None:
     return None if value is None else float(value)
 
 
-def rate_out(r: logic.FxRate) -> FxRateOut:
+def rate_out(r: FxRate) -> FxRateOut:
     return FxRateOut(
         currency=r.currency,
         name_zh=r.name_zh,
@@ -111,11 +121,11 @@ def rate_out(r: logic.FxRate) -> FxRateOut:
         spot_spread_percent=_num(logic.spread_percent(r.spot_buy, r.spot_sell)),
         posted_types=r.posted_types(),
         posted_at=r.posted_at,
-        source=source(r.provenance),
+        source=r.source_ref,
     )
 
 
-def _rate(data: TripData, code: str) -> logic.FxRate:
+def _rate(data: TripData, code: str) -> FxRate:
     rate = data.rates.get(code)
     if rate is None:
         raise NotFound("currency", code, f"Bank of Taiwan posts: {', '.join(data.rates)}.")
@@ -124,21 +134,21 @@ def _rate(data: TripData, code: str) -> logic.FxRate:
 
 def _board(data: TripData, codes: list[str] | None) -> FxBoard:
     rates = [_rate(data, c) for c in codes] if codes else list(data.rates.values())
-    sample = any(r.provenance.sample for r in rates)
+    sample = any(r.sample for r in rates)
     return FxBoard(
         posted_at=max((r.posted_at for r in rates), default=None),
         count=len(rates),
         sample=sample,
         note=SAMPLE_NOTE if sample else BOARD_NOTE,
         rates=[rate_out(r) for r in rates],
-        sources=dedupe([source(r.provenance) for r in rates]),
+        sources=dedupe([r.source_ref for r in rates]),
     )
 
 
-def entry_item_out(i: logic.EntryItem) -> EntryItemOut:
+def entry_item_out(i: EntryItem) -> EntryItemOut:
     return EntryItemOut(
         id=i.id, title=i.title, requirement=i.requirement, detail=i.detail, valid_from=i.valid_from,
-        valid_until=i.valid_until, source=source(i.provenance),
+        valid_until=i.valid_until, source=i.source_ref,
     )  # fmt: skip
 
 
@@ -156,37 +166,30 @@ def _entry(data: TripData, code: str, today: date) -> Entry:
         passport=PASSPORT,
         items=[entry_item_out(i) for i in items],
         upcoming_changes=[entry_item_out(i) for i in upcoming],
-        sources=dedupe([source(i.provenance) for i in [*items, *upcoming]]),
+        sources=dedupe([i.source_ref for i in [*items, *upcoming]]),
     )
 
 
-def place_out(data: TripData, g: Guide) -> PlaceOut:
-    b = g.body
-    fx = data.rates.get(b["currency"])
-    country = data.countries.get(b["country"])
+def place_out(data: TripData, g: Place) -> PlaceOut:
+    fx = data.rates.get(g.currency)
+    country = data.countries.get(g.country)
     return PlaceOut(
-        id=g.id,
-        name_en=b["name_en"],
-        name_zh=b["name_zh"],
-        country=b["country"],
+        **g.model_dump(include=set(PlaceFacts.model_fields)),
         country_name_en=country.name_en if country else None,
-        currency=b["currency"],
-        timezone=b["timezone"],
-        utc_offset_hours=b["utc_offset_hours"],
-        hours_from_taiwan=b["utc_offset_hours"] - TAIWAN_UTC_OFFSET,
+        hours_from_taiwan=g.utc_offset_hours - TAIWAN_UTC_OFFSET,
         fx=FxSummary(
             currency=fx.currency, cash_sell=_num(fx.cash_sell), spot_sell=_num(fx.spot_sell), posted_at=fx.posted_at,
-            sample=fx.provenance.sample,
+            sample=fx.sample,
         )  # fmt: skip
         if fx
         else None,
-        themeparks=[p.id for p in data.themeparks if p.body["place"] == g.id],
-        entry=f"/api/entry?country={b['country']}",
-        source=source(g.provenance),
+        themeparks=[p.id for p in data.themeparks if p.place == g.id],
+        entry=f"/api/entry?country={g.country}",
+        source=g.source_ref,
     )
 
 
-def _place(data: TripData, ident: str) -> Guide:
+def _place(data: TripData, ident: str) -> Place:
     place = data.places.get(ident)
     if place is None:
         raise NotFound("place", ident, f"Known places: {', '.join(data.places)}.")
@@ -229,9 +232,9 @@ def _taxfree(data: TripData, today: date) -> JapanTaxFree:
         standard_rate=float(t.standard_rate),
         reduced_rate=float(t.reduced_rate),
         reduced_applies_to=t.reduced_applies_to,
-        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=source(r.provenance)) for r in t.rules],
+        rules=[TaxFreeRuleOut(id=r.id, title=r.title, detail=r.detail, source=r.source_ref) for r in t.rules],
         examples=examples,
-        sources=dedupe([source(t.provenance), *(source(r.provenance) for r in t.rules), source(t.tax_provenance)]),
+        sources=dedupe([source(t.provenance), *(r.source_ref for r in t.rules), source(t.tax_provenance)]),
     )
 
 
@@ -311,24 +314,17 @@ def _holidays(cal: TaiwanCalendar, today: date) -> Holidays:
 
 def _domestic(data: TripData, today: date) -> Domestic:
     modes = [
-        DomesticMode(
-            id=g.id, name_en=g.body["name_en"], name_zh=g.body["name_zh"], booking_window_days=g.body["booking_window_days"],
-            booking_rule=g.body["booking_rule"], holiday_rule=g.body["holiday_rule"], source=source(g.provenance),
-        )  # fmt: skip
-        for g in data.domestic
+        DomesticMode(**g.model_dump(include=set(RailModeFacts.model_fields)), source=g.source_ref) for g in data.domestic
     ]
     sales = []
     for g in data.holiday_sales:
-        b = g.body
-        end = date.fromisoformat(b["end"])
-        if end < today:
+        if g.end < today:
             continue
-        tra, thsr = date.fromisoformat(b["tra_opens"]), date.fromisoformat(b["thsr_opens"])
         sales.append(
             HolidaySale(
-                id=g.id, name_en=b["name_en"], start=date.fromisoformat(b["start"]), end=end, tra_opens=tra, thsr_opens=thsr,
-                tra_on_sale=tra <= today, thsr_on_sale=thsr <= today, source=source(g.provenance),
-            )  # fmt: skip
+                **g.model_dump(include=set(TicketSaleFacts.model_fields)),
+                tra_on_sale=g.tra_opens <= today, thsr_on_sale=g.thsr_opens <= today, source=g.source_ref,
+            )
         )
     window = min((m.booking_window_days for m in modes), default=28)
     return Domestic(
@@ -342,11 +338,7 @@ def _domestic(data: TripData, today: date) -> Domestic:
 
 def _themeparks(data: TripData) -> Themeparks:
     parks = [
-        ThemeparkOut(
-            id=g.id, name_en=g.body["name_en"], name_zh=g.body["name_zh"], place=g.body["place"], country=g.body["country"],
-            ticket_rules=list(g.body["ticket_rules"]), tickets_url=g.body["tickets_url"], source=source(g.provenance),
-        )  # fmt: skip
-        for g in data.themeparks
+        ThemeparkOut(**g.model_dump(include=set(ThemeparkFacts.model_fields)), source=g.source_ref) for g in data.themeparks
     ]
     return Themeparks(
         count=len(parks),
@@ -358,11 +350,7 @@ def _themeparks(data: TripData) -> Themeparks:
 
 def _booking(data: TripData) -> Booking:
     items = [
-        BookingItem(
-            id=g.id, title=g.body["title"], country=g.body["country"], lead_time=g.body["lead_time"], detail=g.body["detail"],
-            source=source(g.provenance),
-        )  # fmt: skip
-        for g in data.booking
+        BookingItem(**g.model_dump(include=set(BookingTipFacts.model_fields)), source=g.source_ref) for g in data.booking
     ]
     return Booking(count=len(items), items=items, sources=dedupe([i.source for i in items]))
 
@@ -420,8 +408,8 @@ def convert_currency(p: ConvertQuery) -> ConvertResult:
         at_midpoint=Money(currency=c.get_currency, amount=float(c.mid_amount)),
         spread_cost_twd=float(c.spread_cost_twd),
         rounding=ROUNDING,
-        sample=fx.provenance.sample,
-        source=source(fx.provenance),
+        sample=fx.sample,
+        source=fx.source_ref,
     )
 
 
@@ -478,7 +466,7 @@ def booking() -> Booking:
 # ---------------------------------------------------------------- paid operations
 
 
-@SERVICE.operation("GET", "/api/pro/trip-pack", price="$0.03")
+@SERVICE.operation("GET", "/api/pro/trip-pack", price="$0.03", example={"place": "tokyo", "days": 5, "budget_twd": 20000})
 def trip_pack(p: TripPackQuery) -> TripPack:
     """Everything for one trip starting today, in one answer.
 
@@ -508,9 +496,9 @@ def trip_pack(p: TripPackQuery) -> TripPack:
     holiday_notes = [f"The official calendar for {y} is not in the store yet; only weekends are known." for y in uncovered]
     taxfree = _taxfree(data, today) if place.country == "JP" else None
     esim = _esim(data, p.days, "moderate")
-    sources = [place.source, *(source(i.provenance) for i in entry_items), esim.source]
+    sources = [place.source, *(i.source_ref for i in entry_items), esim.source]
     if fx is not None:
-        sources.append(source(fx.provenance))
+        sources.append(fx.source_ref)
     if taxfree:
         sources += taxfree.sources
     sources += calendar_sources(cal, list(range(start.year, end.year + 1)))
@@ -528,7 +516,7 @@ def trip_pack(p: TripPackQuery) -> TripPack:
         holidays=[day_off_out(cal, d) for d in days_off],
         long_weekends=[break_out(cal, b) for b in _breaks_overlapping(cal, start, end)],
         holiday_notes=holiday_notes,
-        sample=fx.provenance.sample if fx else False,
+        sample=fx.sample if fx else False,
         sources=dedupe(sources),
     )
 

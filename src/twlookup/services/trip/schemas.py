@@ -9,6 +9,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.trip.records import BookingTipFacts, PlaceFacts, RailModeFacts, ThemeparkFacts, TicketSaleFacts
 
 COUNTRIES = ("JP", "KR", "VN")
 MAX_AMOUNT = 100_000_000
@@ -169,15 +170,8 @@ class FxSummary(BaseModel):
     sample: bool
 
 
-class PlaceOut(BaseModel):
-    id: str
-    name_en: str
-    name_zh: str
-    country: str
+class PlaceOut(PlaceFacts):
     country_name_en: str | None
-    currency: str
-    timezone: str
-    utc_offset_hours: int
     hours_from_taiwan: int = Field(description="Local time minus Taiwan time (UTC+8)")
     fx: FxSummary | None = Field(description="Bank of Taiwan's selling rates for the local currency")
     themeparks: list[str] = Field(description="Theme-park ids near this place (see /api/themepark)")
@@ -223,14 +217,7 @@ class JapanTaxFree(BaseModel):
     sources: list[Source]
 
 
-class ThemeparkOut(BaseModel):
-    id: str
-    name_en: str
-    name_zh: str
-    place: str
-    country: str
-    ticket_rules: list[str]
-    tickets_url: str
+class ThemeparkOut(ThemeparkFacts):
     price: None = Field(None, description="Not given: prices vary by date; the official site lists them")
     source: Source
 
@@ -257,23 +244,11 @@ class EsimResult(BaseModel):
     source: Source
 
 
-class DomesticMode(BaseModel):
-    id: str
-    name_en: str
-    name_zh: str
-    booking_window_days: int
-    booking_rule: str
-    holiday_rule: str
+class DomesticMode(RailModeFacts):
     source: Source
 
 
-class HolidaySale(BaseModel):
-    id: str
-    name_en: str
-    start: date
-    end: date
-    tra_opens: date
-    thsr_opens: date
+class HolidaySale(TicketSaleFacts):
     tra_on_sale: bool = Field(description="Taiwan Railway tickets for this break are on sale today")
     thsr_on_sale: bool
     source: Source
@@ -314,12 +289,7 @@ class Holidays(BaseModel):
     sources: list[Source]
 
 
-class BookingItem(BaseModel):
-    id: str
-    title: str
-    country: str
-    lead_time: str
-    detail: str
+class BookingItem(BookingTipFacts):
     source: Source
 
 

@@ -10,34 +10,17 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.platform.records import file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.wellness.logic import (
-    Band,
-    ExtraItem,
-    FlagRule,
-    Instrument,
-    Ref,
-    SleepMethod,
-    Situation,
-)
+from twlookup.services.wellness.logic import SleepMethod
+from twlookup.services.wellness.records import CrisisLine, Instrument, Ref, Situation
 from twlookup.services.wellness.tables import (
     CrisisLineRecord,
     GuideRecord,
     InstrumentRecord,
     TelehealthSituationRecord,
 )
-
-
-@dataclass(frozen=True)
-class CrisisLine:
-    number: str
-    name_zh: str
-    name_en: str
-    hours: str
-    purpose: str
-    source: Ref
-    checked: date
 
 
 @dataclass(frozen=True)
@@ -79,16 +62,11 @@ def _refs(items: list[dict[str, str]]) -> list[dict[str, str]]:
 
 def seed_wellness(session: Session, data_dir: Path) -> int:
     folder = data_dir / "wellness"
-    tele = load_yaml(folder / "telehealth.yaml")
+    path = folder / "telehealth.yaml"
+    tele = load_yaml(path)
     situations = [
-        TelehealthSituationRecord(
-            id=s["id"], position=i, article=s["article"], name_zh=s["name_zh"], name_en=s["name_en"],
-            special_case=s["special_case"], remote_consultation_allowed=s["remote_consultation_allowed"],
-            prescribing=s["prescribing"], first_visit_allowed=s["first_visit_allowed"],
-            description=" ".join(s["description"].split()), sources=_refs(s["sources"]),
-            source=s["sources"][0]["url"], source_title=s["sources"][0]["title"], checked=s.get("checked", tele["checked"]),
-        )  # fmt: skip
-        for i, s in enumerate(tele["situations"])
+        to_row(x, TelehealthSituationRecord, position=i)
+        for i, x in enumerate(validate_records(path, tele["situations"], Situation, file_defaults(tele, Situation)))
     ]
     reg = tele["regulation"]
     guides = [
@@ -100,26 +78,14 @@ def seed_wellness(session: Session, data_dir: Path) -> int:
             source=reg["source"], source_title=reg["source_title"], checked=tele["checked"],
         )  # fmt: skip
     ]
-    doc = load_yaml(folder / "instruments.yaml")
-    instruments = [
-        InstrumentRecord(
-            id=x["id"], name_zh=x["name_zh"], name_en=x["name_en"], period=x["period"],
-            item_min=x["item_min"], item_max=x["item_max"], answer_scale=x["answer_scale"], items=list(x["items"]),
-            bands=list(x["bands"]), flag_items=[dict(f, message=" ".join(f["message"].split())) for f in x.get("flag_items") or []],
-            extra_item=dict(x["extra_item"], message=" ".join(x["extra_item"]["message"].split())) if x.get("extra_item") else None,
-            sources=_refs(x["sources"]), source=x["sources"][0]["url"], source_title=x["sources"][0]["title"],
-            checked=x.get("checked", doc["checked"]),
-        )  # fmt: skip
-        for x in doc["instruments"]
-    ]
-    lines_doc = load_yaml(folder / "crisis_lines.yaml")
+    path = folder / "instruments.yaml"
+    doc = load_yaml(path)
+    instruments = [to_row(x, InstrumentRecord) for x in validate_records(path, doc["instruments"], Instrument, file_defaults(doc, Instrument))]
+    path = folder / "crisis_lines.yaml"
+    lines_doc = load_yaml(path)
     lines = [
-        CrisisLineRecord(
-            number=str(x["number"]), position=i, name_zh=x["name_zh"], name_en=x["name_en"], hours=x["hours"],
-            purpose=x["purpose"], source=x["source"], source_title=x.get("source_title"),
-            checked=x.get("checked", lines_doc["checked"]),
-        )  # fmt: skip
-        for i, x in enumerate(lines_doc["lines"])
+        to_row(x, CrisisLineRecord, position=i)
+        for i, x in enumerate(validate_records(path, lines_doc["lines"], CrisisLine, file_defaults(lines_doc, CrisisLine), label="number"))
     ]
     g = load_yaml(folder / "guides.yaml")
     sleep = g["sleep_method"]
@@ -155,31 +121,15 @@ def seed_wellness(session: Session, data_dir: Path) -> int:
 
 
 def _ref_tuple(items: list[dict[str, str]]) -> tuple[Ref, ...]:
-    return tuple(Ref(s["title"], s["url"]) for s in items)
+    return tuple(Ref(title=s["title"], url=s["url"]) for s in items)
 
 
 def _load(session: Session) -> WellnessData:
-    situations = {
-        r.id: Situation(
-            r.id, r.article, r.name_zh, r.name_en, r.special_case, r.remote_consultation_allowed, r.prescribing,
-            r.first_visit_allowed, r.description, _ref_tuple(r.sources), r.checked,
-        )  # fmt: skip
-        for r in session.scalars(select(TelehealthSituationRecord).order_by(TelehealthSituationRecord.position))
-    }
-    instruments = {
-        r.id: Instrument(
-            r.id, r.name_zh, r.name_en, r.period, r.item_min, r.item_max, r.answer_scale, tuple(r.items),
-            tuple(Band(b["id"], b["min"], b["max"], b["label_zh"], b["label_en"], b["advice"]) for b in r.bands),
-            tuple(FlagRule(f["item"], f["flag_at"], f["message"]) for f in r.flag_items),
-            ExtraItem(**r.extra_item) if r.extra_item else None,
-            _ref_tuple(r.sources), r.checked,
-        )  # fmt: skip
-        for r in session.scalars(select(InstrumentRecord))
-    }
-    lines = tuple(
-        CrisisLine(r.number, r.name_zh, r.name_en, r.hours, r.purpose, Ref(r.source_title or r.number, r.source), r.checked)
-        for r in session.scalars(select(CrisisLineRecord).order_by(CrisisLineRecord.position))
-    )
+    query = select(TelehealthSituationRecord).order_by(TelehealthSituationRecord.position)
+    situations = {r.id: Situation.model_validate(r) for r in session.scalars(query)}
+    instruments = {r.id: Instrument.model_validate(r) for r in session.scalars(select(InstrumentRecord))}
+    query = select(CrisisLineRecord).order_by(CrisisLineRecord.position)
+    lines = tuple(CrisisLine.model_validate(r) for r in session.scalars(query))
     guides = {(r.kind, r.id): r for r in session.scalars(select(GuideRecord).order_by(GuideRecord.kind, GuideRecord.position))}
     if ("telehealth", "regulation") not in guides or ("sleep", "method") not in guides:
         raise RuntimeError("the wellness guides are not seeded; run `twlookup seed`")

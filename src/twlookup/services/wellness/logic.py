@@ -1,6 +1,6 @@
 """Domain rules of the wellness service: scoring self-assessments by their manuals, sleep times.
 
-Pure functions over plain dataclasses built from the store; nothing here keeps an answer.
+Pure functions over the records (records.py) and plain dataclasses; nothing here keeps an answer.
 """
 
 from __future__ import annotations
@@ -9,64 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-
-@dataclass(frozen=True)
-class Ref:
-    """A source: title and URL."""
-
-    title: str
-    url: str
-
-
-@dataclass(frozen=True)
-class Band:
-    id: str
-    min: int
-    max: int
-    label_zh: str
-    label_en: str
-    advice: str
-
-
-@dataclass(frozen=True)
-class FlagRule:
-    """An item whose answer matters on its own: flagged at `flag_at` or above (item is 1-based)."""
-
-    item: int
-    flag_at: int
-    message: str
-
-
-@dataclass(frozen=True)
-class ExtraItem:
-    """An item scored on its own and not added to the total (BSRS-5's suicidal-ideation item)."""
-
-    label: str
-    min: int
-    max: int
-    flag_at: int
-    message: str
-
-
-@dataclass(frozen=True)
-class Instrument:
-    id: str
-    name_zh: str
-    name_en: str
-    period: str
-    item_min: int
-    item_max: int
-    answer_scale: str
-    items: tuple[str, ...]
-    bands: tuple[Band, ...]
-    flag_items: tuple[FlagRule, ...]
-    extra_item: ExtraItem | None
-    sources: tuple[Ref, ...]
-    checked: date
-
-    @property
-    def max_total(self) -> int:
-        return self.item_max * len(self.items)
+from twlookup.services.wellness.records import Band, Instrument, Ref
 
 
 @dataclass(frozen=True)
@@ -165,21 +108,3 @@ def sleep_options(method: SleepMethod, *, wake: time | None = None, bedtime: tim
             start, end = anchor, anchor + latency + asleep
         out.append(SleepOption(n, n * method.cycle_minutes, start.time(), end.time()))
     return out
-
-
-# -- telehealth ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Situation:
-    id: str
-    article: str
-    name_zh: str
-    name_en: str
-    special_case: bool
-    remote_consultation_allowed: bool
-    prescribing: str
-    first_visit_allowed: bool
-    description: str
-    sources: tuple[Ref, ...]
-    checked: date

@@ -13,6 +13,7 @@ from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.services.wellness import logic
 from twlookup.services.wellness.data import WELLNESS, CrisisLine, GuideItem, WellnessData, seed_wellness
+from twlookup.services.wellness.records import Band, Instrument, Ref, Situation
 from twlookup.services.wellness.schemas import (
     AssessmentResult,
     BandOut,
@@ -65,22 +66,22 @@ SERVICE = Service(
 SERVICE.seeder(seed_wellness)
 
 
-def _source(ref: logic.Ref, checked: date) -> Source:
+def _source(ref: Ref, checked: date) -> Source:
     return Source(url=ref.url, title=ref.title, checked=checked)
 
 
 def _line(line: CrisisLine) -> CrisisLineOut:
     return CrisisLineOut(
         number=line.number, name_zh=line.name_zh, name_en=line.name_en, hours=line.hours, purpose=line.purpose,
-        source=_source(line.source, line.checked),
+        source=_source(line.ref, line.checked),
     )  # fmt: skip
 
 
-def _band(b: logic.Band) -> BandOut:
-    return BandOut(id=b.id, min=b.min, max=b.max, label_zh=b.label_zh, label_en=b.label_en, advice=b.advice)
+def _band(b: Band) -> BandOut:
+    return BandOut(**b.model_dump())
 
 
-def _situation(s: logic.Situation) -> SituationOut:
+def _situation(s: Situation) -> SituationOut:
     return SituationOut(
         id=s.id, article=s.article, name_zh=s.name_zh, name_en=s.name_en, special_case=s.special_case,
         remote_consultation_allowed=s.remote_consultation_allowed, prescribing=s.prescribing,  # type: ignore[arg-type]
@@ -89,7 +90,7 @@ def _situation(s: logic.Situation) -> SituationOut:
     )  # fmt: skip
 
 
-def _telehealth(data: WellnessData, situations: list[logic.Situation]) -> TelehealthAnswer:
+def _telehealth(data: WellnessData, situations: list[Situation]) -> TelehealthAnswer:
     reg = data.regulation
     return TelehealthAnswer(
         regulation=RegulationOut(
@@ -251,7 +252,7 @@ def crisis_lines() -> CrisisLines:
     return CrisisLines(count=len(data.crisis_lines), lines=[_line(x) for x in data.crisis_lines], notice=NOTICE)
 
 
-def _instrument(i: logic.Instrument) -> InstrumentOut:
+def _instrument(i: Instrument) -> InstrumentOut:
     extra = i.extra_item
     return InstrumentOut(
         id=i.id, name_zh=i.name_zh, name_en=i.name_en, period=i.period, answer_scale=i.answer_scale,

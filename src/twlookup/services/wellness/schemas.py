@@ -12,6 +12,7 @@ from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.wellness.records import Band
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 
@@ -195,13 +196,8 @@ class TelehealthAnswer(BaseModel):
 # -- self-assessments ----------------------------------------------------------------------------
 
 
-class BandOut(BaseModel):
-    id: str
-    min: int
-    max: int
-    label_zh: str
-    label_en: str
-    advice: str
+class BandOut(Band):
+    """A scoring band as the instrument's manual gives it (the record, unchanged)."""
 
 
 class ItemFlagOut(BaseModel):

@@ -1,0 +1,117 @@
+"""Answer builders the release trackers share: find an item or 404, countdowns, delays, the
+knowledge-base lookup beside the catalogue, and the paid watchlist."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import TypeVar
+
+import anyio
+from pydantic import BaseModel
+
+from twlookup.domain import knowledge_base
+from twlookup.domain.knowledge_base import Domain, KnowledgeResult
+from twlookup.domain.release_dates import When, countdown
+from twlookup.domain.release_schemas import CatalogueMatch, CountdownOut, DelayOut, LookupOut, WatchEntry, Watchlist
+from twlookup.domain.release_tracker import Catalogue, Delay, MatchedAs, TrackedItem
+from twlookup.platform.errors import NotFound, Problem
+from twlookup.platform.schemas import Source
+
+I = TypeVar("I", bound=TrackedItem)
+O = TypeVar("O", bound=BaseModel)
+PARALLEL_LOOKUPS = 4
+
+
+def find(catalogue: Catalogue[I], q: str, what: str) -> tuple[I, MatchedAs]:
+    hit = catalogue.resolve(q)
+    if hit is None:
+        close = catalogue.suggestions(q)
+        hint = f"Did you mean: {', '.join(close)}?" if close else "Try /api/lookup to search the knowledge base."
+        raise NotFound(what, q, hint)
+    return hit
+
+
+def countdown_out(when: When, today: date, counts_to: str) -> CountdownOut:
+    c = countdown(when, today, counts_to)
+    return CountdownOut(as_of=today, target=c.target, days=c.days, precision=c.precision, counts_to=counts_to, note=c.note)
+
+
+def delay_out(delay: Delay, checked: date) -> DelayOut:
+    return DelayOut(
+        old=delay.old,
+        new=delay.new,
+        announced=delay.announced,
+        note=delay.note,
+        source=Source(url=delay.source, title=delay.source_title, checked=checked),
+    )
+
+
+def _match(item: TrackedItem, how: MatchedAs) -> CatalogueMatch:
+    return CatalogueMatch(id=item.id, name=item.name, name_zh=item.name_zh, matched_as=how)
+
+
+def search_term(item: TrackedItem | None, q: str) -> str:
+    """What to search the knowledge base for: the catalogue's name for a catalogue item (an id
+    such as gta-6 searches badly), else the query as given."""
+    return item.name if item is not None else q
+
+
+async def lookup_answer(catalogue: Catalogue[I], q: str, domain: Domain, today: date) -> LookupOut:
+    hit = catalogue.resolve(q)
+    item = hit[0] if hit else None
+    knowledge = await knowledge_base.lookup(search_term(item, q), domain)
+    if hit is None and not knowledge.found:
+        raise NotFound(f"{domain.name} item in the catalogue or in Wikidata", q, "Try another spelling or the English name.")
+    return LookupOut(as_of=today, catalogue=_match(*hit) if hit else None, knowledge=knowledge)
+
+
+async def watchlist(
+    catalogue: Catalogue[I],
+    ids: list[str],
+    domain: Domain,
+    today: date,
+    item_out: Callable[[I], O],
+    item_countdown: Callable[[I], CountdownOut],
+) -> Watchlist[O]:
+    """Per id: the catalogue record (or none), the countdown and the knowledge-base supplement.
+    Lookups run a few at a time; one that cannot reach the upstream fails the call (503) so that
+    nothing is charged for a partial answer."""
+    seen: set[str] = set()
+    wanted: list[tuple[str, I | None, MatchedAs | None]] = []
+    for q in ids:
+        hit = catalogue.resolve(q)
+        key = hit[0].id if hit else "?" + q.strip().casefold()
+        if key in seen:
+            continue
+        seen.add(key)
+        wanted.append((q, hit[0] if hit else None, hit[1] if hit else None))
+    supplements: list[KnowledgeResult | None] = [None] * len(wanted)
+    limiter = anyio.Semaphore(PARALLEL_LOOKUPS)
+
+    async def one(index: int, q: str, item: I | None) -> None:
+        async with limiter:
+            supplements[index] = await knowledge_base.lookup(search_term(item, q), domain)
+
+    try:
+        async with anyio.create_task_group() as group:
+            for index, (q, item, _) in enumerate(wanted):
+                group.start_soon(one, index, q, item)
+    except BaseExceptionGroup as failed:  # the first problem (503) is the answer, not the group
+        for exc in failed.exceptions:
+            if isinstance(exc, Problem):
+                raise exc from None
+        raise
+    entries = []
+    for (q, item, how), supplement in zip(wanted, supplements, strict=True):
+        assert supplement is not None
+        entries.append(
+            WatchEntry[O](
+                query=q,
+                matched_as=how,
+                item=item_out(item) if item is not None else None,
+                countdown=item_countdown(item) if item is not None else None,
+                supplement=supplement,
+            )
+        )
+    return Watchlist[O](as_of=today, count=len(entries), entries=entries)

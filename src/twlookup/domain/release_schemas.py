@@ -1,0 +1,107 @@
+"""Parameters and answer pieces the release trackers share (sports, movie, games)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Annotated, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, Field, WithJsonSchema
+
+from twlookup.domain.knowledge_base import KnowledgeResult
+from twlookup.domain.release_dates import Precision
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+
+WATCHLIST_LIMIT = 30  # spec document 1, Limits: at most 30 events / titles / games per call
+MONTH_PATTERN = r"^(19|20|21)\d{2}-(0[1-9]|1[0-2])$"
+MatchedAs = Literal["id", "name", "alias", "partial"]
+
+
+def _iso_day(value: Any) -> date:
+    if isinstance(value, date):
+        return value
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("must be a date written YYYY-MM-DD")
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value} is not a calendar date") from None
+    if not date(2000, 1, 1) <= day <= date(2099, 12, 31):
+        raise ValueError("must be between 2000-01-01 and 2099-12-31")
+    return day
+
+
+IsoDay = Annotated[
+    date,
+    BeforeValidator(_iso_day),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": r"^20\d{2}-\d{2}-\d{2}$"}),
+]
+
+
+class NameQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Id, English or Chinese name (case and full-width characters do not matter)")
+
+
+class LookupQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Anything to look up in Wikidata and Wikipedia, in the catalogue or not")
+
+
+class MonthQuery(Params):
+    month: str = Field(pattern=MONTH_PATTERN, description="Month as YYYY-MM (1900-01 to 2199-12)")
+
+
+class WatchlistBody(Params):
+    ids: list[str] = Field(
+        min_length=1,
+        max_length=WATCHLIST_LIMIT,
+        description=f"Ids or names (English or Chinese), at most {WATCHLIST_LIMIT}",
+    )
+
+
+class DelayOut(BaseModel):
+    old: str = Field(description="Date or window announced before")
+    new: str = Field(description="Date or window announced by the change")
+    announced: date
+    note: str | None = None
+    source: Source
+
+
+class CountdownOut(BaseModel):
+    as_of: date = Field(description="Today in Asia/Taipei, the day counted from")
+    target: date | None = Field(description="The day counted to: the date, or a window's earliest day; null for tba")
+    days: int | None = Field(description="Whole days from as_of to target (negative once passed); null for tba")
+    precision: Precision
+    counts_to: str = Field(description="What is counted to, e.g. release or start")
+    note: str
+
+
+class CatalogueMatch(BaseModel):
+    id: str
+    name: str
+    name_zh: str | None
+    matched_as: MatchedAs
+
+
+class LookupOut(BaseModel):
+    as_of: date
+    catalogue: CatalogueMatch | None = Field(description="The catalogue's item for the query, if it has one")
+    knowledge: KnowledgeResult
+
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class WatchEntry(BaseModel, Generic[T]):
+    query: str
+    matched_as: MatchedAs | None = Field(description="How the query matched the catalogue; null when it did not")
+    item: T | None = Field(description="The catalogue record, or null when the catalogue does not have it")
+    countdown: CountdownOut | None = Field(description="From the catalogue's dates; null when not in the catalogue")
+    supplement: KnowledgeResult = Field(description="Wikidata and Wikipedia facts")
+
+
+class Watchlist(BaseModel, Generic[T]):
+    as_of: date
+    count: int
+    limit: int = WATCHLIST_LIMIT
+    entries: list[WatchEntry[T]]

@@ -1,0 +1,275 @@
+"""Pages for people: the HTML index, each service's page and the docs, all served from this origin.
+
+A browser (Accept preferring text/html) gets HTML at `/` and at each service's `/<name>/`; every
+other client gets the JSON it got before (`wants_html`). What the pages load (style, the
+copy script, Swagger UI for the docs) is served from this origin by `page_assets`, so no page
+loads anything from another origin; a Content-Security-Policy header says the same to the browser.
+The pages are plain semantic HTML, work without JavaScript (a small script only adds copy buttons)
+and read at phone width.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+from twlookup.platform.page_assets import ASSET_CACHE, docs_page, install_assets
+
+__all__ = ["ASSET_CACHE", "docs_page", "index_html", "install_assets", "service_html", "wants_html"]
+
+if TYPE_CHECKING:
+    from twlookup.platform.router import ServiceRouter
+    from twlookup.services import Entry
+    from twlookup.settings import Settings
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+NETWORK_NAMES = {
+    "eip155:8453": "Base",
+    "eip155:84532": "Base Sepolia (testnet)",
+    "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp": "Solana",
+}
+
+
+def wants_html(request: Request) -> bool:
+    """True when the client prefers text/html to JSON (a browser); `*/*` alone or none means JSON.
+
+    Compares the best quality given to HTML with the best given to JSON (exact type, then
+    `application/*`, then `*/*`); HTML wins only when strictly preferred, so today's JSON
+    clients (no Accept, `*/*`, `application/json`) are answered as before."""
+    accept = request.headers.get("accept", "")
+    html_q = 0.0
+    json_q: dict[str, float] = {}
+    for part in accept.split(","):
+        media, *params = [p.strip() for p in part.split(";")]
+        media = media.lower()
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if media in ("text/html", "application/xhtml+xml"):
+            html_q = max(html_q, q)
+        elif media in ("application/json", "application/*", "*/*"):
+            json_q[media] = max(json_q.get(media, 0.0), q)
+    best_json = next((json_q[m] for m in ("application/json", "application/*", "*/*") if m in json_q), 0.0)
+    return html_q > 0 and html_q > best_json
+
+
+def _page(title: str, base: str, body: str) -> HTMLResponse:
+    assets = f"{base}/docs/assets"
+    page = f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="{escape(assets)}/pages.css">
+<link rel="icon" href="{escape(assets)}/favicon.png">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+{body}
+<script src="{escape(assets)}/copy.js"></script>
+</body>
+</html>
+"""
+    return HTMLResponse(page, headers={"Content-Security-Policy": CSP, "Vary": "Accept"})
+
+
+def origin(request: Request) -> str:
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
+def mcp_snippet(name: str, url: str) -> str:
+    config = {"mcpServers": {f"twlookup-{name}": {"type": "http", "url": url}}}
+    return json.dumps(config, indent=2)
+
+
+def networks(router: ServiceRouter, settings: Settings) -> list[str]:
+    if router.gate is not None:
+        ids = [network for network, _ in router.gate.options]
+    else:
+        ids = [settings.evm_testnet if router.service.network == "testnet" else settings.evm_mainnet]
+    return [f"USDC on {NETWORK_NAMES.get(n, n)} ({n})" for n in ids]
+
+
+def _zh(text: str) -> str:
+    return f'<span lang="zh-Hant-TW">{escape(text)}</span>' if text else ""
+
+
+def _paid_list(paid: list[dict[str, Any]], nets: list[str]) -> str:
+    if not paid:
+        return '<p class="muted">No paid routes.</p>'
+    items = "".join(
+        f"<li><code>{escape(r['method'])} {escape(r['path'])}</code>: {escape(r['price_usd'])} "
+        f"({'open' if r['open'] else 'not open now'})"
+        + (f"<br><span class=\"muted\">{escape(r['summary'])}</span>" if r.get("summary") else "")
+        + "</li>"
+        for r in paid
+    )
+    return f'<ul class="routes">{items}</ul><p class="muted">Paid with x402 in {escape(" or ".join(nets))}.</p>'
+
+
+def _payment_note(settings: Settings) -> str:
+    if not settings.payments_enabled:
+        return "Payments are switched off on this server: every paid route answers that it is not open."
+    if settings.facilitator == "local":
+        return "Payments settle on an in-process test ledger on this server and move no real money."
+    return "Payments settle through a remote x402 facilitator and move real USDC."
+
+
+def index_html(request: Request, settings: Settings, catalog: list[Entry], routers: dict[str, ServiceRouter], version: str) -> HTMLResponse:
+    here = origin(request)
+    available: list[str] = []
+    planned: list[str] = []
+    for entry in catalog:
+        router = routers.get(entry.name)
+        state = "available" if router else "planned"
+        head = (
+            f'<h3 id="{escape(entry.name)}">{escape(entry.name)} {_zh(entry.zh)}'
+            f'<span class="state {state}">{state}</span></h3>'
+            f"<p>{escape(entry.subject)}</p>"
+        )
+        if router is None:
+            planned.append(f"<li>{head}</li>")
+            continue
+        base = f"/{entry.name}"
+        host = settings.host_for(entry.name)
+        host_row = (
+            f'<dt>Host</dt><dd><a href="https://{escape(host)}/">https://{escape(host)}/</a></dd>' if host else ""
+        )
+        snippet = mcp_snippet(entry.name, f"{here}{base}/mcp")
+        available.append(
+            f"<li>{head}"
+            f'<nav class="links" aria-label="{escape(entry.name)} links">'
+            f'<a href="{base}/">Service page</a><a href="{base}/docs">API docs</a>'
+            f'<a href="{base}/openapi.json">OpenAPI</a></nav>'
+            f"<dl><dt>Address</dt><dd><code>{escape(here)}{base}/</code></dd>{host_row}"
+            f"<dt>MCP</dt><dd><code>{escape(here)}{base}/mcp</code> ({len(router.service.tools)} tools)</dd></dl>"
+            f"<details><summary>MCP client configuration for {escape(entry.name)}</summary>"
+            f'<pre data-copy aria-label="MCP configuration for {escape(entry.name)}" tabindex="0">{escape(snippet)}</pre></details>'
+            f"<h4>Paid routes</h4>{_paid_list(router.paid_routes(base), networks(router, settings))}"
+            "</li>"
+        )
+    body = f"""<header>
+<h1>twlookup</h1>
+<p>Twenty lookup services about Taiwan, each with free JSON routes, an MCP endpoint for agents and
+paid <code>/api/pro</code> routes (x402). {len(available)} of {len(catalog)} are available now.</p>
+<nav class="links" aria-label="Site"><a href="#available">Available</a><a href="#planned">Planned</a><a href="/docs">Index API docs</a><a href="/healthz">Health</a></nav>
+</header>
+<main id="main">
+<p class="muted">Clients asking for JSON get this list as JSON at <code>{escape(here)}/</code>. {escape(_payment_note(settings))}</p>
+<section aria-labelledby="available"><h2 id="available">Available now ({len(available)})</h2>
+<ul class="services">{"".join(available)}</ul></section>
+<section aria-labelledby="planned"><h2 id="planned">Planned ({len(planned)})</h2>
+<ul class="services">{"".join(planned)}</ul></section>
+</main>
+<footer><p class="muted">twlookup {escape(version)}. Docs run Swagger UI (Apache License 2.0) served from this server.</p></footer>"""
+    return _page("twlookup: Taiwan lookup services", "", body)
+
+
+def _example(op: Any, base: str, here: str) -> str:
+    """A curl line for the operation; required parameters without a fixed choice stay placeholders."""
+    schema = op.params.model_json_schema()
+    props = schema.get("properties", {})
+    values: dict[str, Any] = {}
+    placeholders: set[str] = set()
+    for name in schema.get("required", []):
+        choices = op.allowed.get(name)
+        if isinstance(choices, list) and choices:
+            values[name] = choices[0]
+        elif "default" in props.get(name, {}):
+            values[name] = props[name]["default"]
+        else:
+            values[name] = f"<{name}>"
+            placeholders.add(name)
+
+    def text(name: str) -> str:
+        return values[name] if name in placeholders else quote(str(values[name]), safe="")
+
+    path = op.path
+    for name in op.path_params:  # a path parameter is always given, required in its schema or not
+        path = path.replace("{" + name + "}", text(name) if name in values else f"<{name}>")
+        values.pop(name, None)
+    url = f"{here}{base}{path}"
+    if op.method == "GET":
+        query = "&".join(f"{name}={text(name)}" for name in values)
+        return f"curl '{url}{'?' + query if query else ''}'"
+    body = json.dumps(values, ensure_ascii=False)
+    return f"curl -X POST -H 'Content-Type: application/json' -d '{body}' '{url}'"
+
+
+def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLResponse:
+    service = router.service
+    base = request.scope.get("root_path", "")
+    here = origin(request)
+    settings = router.settings
+
+    def route_item(op: Any) -> str:
+        tool = f" · MCP tool <code>{escape(op.tool)}</code>" if op.tool else ""
+        price = ""
+        if op.paid:
+            state = "open" if settings.pro_open(service.name, op.path) else "not open now"
+            price = f" · {escape(router.prices[op.path])} ({state})"
+        md = ""
+        if op.markdown:
+            needs = op.path_params or op.params.model_json_schema().get("required")
+            md = (
+                f" · also as Markdown at <code>{escape(base + op.path)}.md</code>"
+                if needs
+                else f' · <a href="{escape(base + op.path)}.md">Markdown page</a>'
+            )
+        example = _example(op, base, here)
+        return (
+            f"<li><code>{escape(op.method)} {escape(base + op.path)}</code>{price}{tool}{md}"
+            f"<br>{escape(op.summary)}"
+            f'<pre data-copy aria-label="Example call of {escape(op.path)}" tabindex="0">{escape(example)}</pre></li>'
+        )
+
+    tools = "".join(f"<li><code>{escape(op.tool)}</code>: {escape(op.summary)}</li>" for op in service.tools)
+    texts = "".join(f'<li><a href="{escape(base + p)}">{escape(base + p)}</a></li>' for p in service.text_routes)
+    notice = f"<p><strong>{escape(service.notice)}</strong></p>" if service.notice else ""
+    free = [op for op in service.operations if not op.paid]
+    paid = [op for op in service.operations if op.paid]
+    paid_note = (
+        f"Paid with x402 in {escape(' or '.join(networks(router, settings)))}; without payment a paid route "
+        f"answers 402 with what to pay. {escape(_payment_note(settings))}"
+        if paid
+        else "None."
+    )
+    home = '<p><a href="/">All twlookup services</a></p>' if base else ""  # a service's own host has no index
+    body = f"""<header>
+{home}
+<h1>{escape(service.name)} {_zh(zh)}</h1>
+<p>{escape(service.title)}. {escape(service.description)}</p>
+{notice}
+<nav class="links" aria-label="{escape(service.name)} links"><a href="{escape(base)}/docs">API docs</a><a href="{escape(base)}/openapi.json">OpenAPI</a><a href="{escape(base)}/api/pro">Paid routes (JSON)</a></nav>
+</header>
+<main id="main">
+<p class="muted">Clients asking for JSON get this summary as JSON at <code>{escape(here + base)}/</code>.</p>
+<h2>MCP</h2>
+<p>Endpoint <code>{escape(here + base)}/mcp</code> (Streamable HTTP, JSON-RPC 2.0). A client configuration:</p>
+<pre data-copy aria-label="MCP configuration" tabindex="0">{escape(mcp_snippet(service.name, here + base + "/mcp"))}</pre>
+<h3>Tools</h3>
+<ul class="routes">{tools or "<li>None.</li>"}</ul>
+<h2>Free routes</h2>
+<p class="muted">Placeholders in angle brackets stand for values you choose; the docs list what each parameter accepts.</p>
+<ul class="routes">{"".join(route_item(op) for op in free)}</ul>
+{"<h3>Text pages</h3><ul class='routes'>" + texts + "</ul>" if texts else ""}
+<h2>Paid routes</h2>
+<p>{paid_note}</p>
+<ul class="routes">{"".join(route_item(op) for op in paid)}</ul>
+</main>
+<footer><p class="muted">twlookup {escape(service.name)}. Docs run Swagger UI (Apache License 2.0) served from this server.</p></footer>"""
+    return _page(f"twlookup {service.name}: {service.title}", base, body)

@@ -1,0 +1,144 @@
+"""One typed model per record: the data file is validated against it, the logic works on it,
+answers are built from it, and the store's table mirrors it.
+
+A service declares each kind of record once, as a `Record` (or `SourcedRecord` when it carries
+provenance). Seeding reads the data file with `load_records`, which names the file, the record
+and the field when a value is wrong; `to_row` turns a record into its table row and
+`Record.model_validate(row)` turns a row back into the record (`from_attributes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from twlookup.platform.schemas import Source
+
+R = TypeVar("R", bound="Record")
+
+
+class DataFileError(ValueError):
+    """A reference data file does not match its record model: says file, record and field."""
+
+
+class Record(BaseModel):
+    """Base of every record model: immutable, strict about unknown fields, readable from rows."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True)
+
+
+class SourcedRecord(Record):
+    """A record with provenance, stored in the flat columns of `store.base.Provenance`."""
+
+    source: str
+    source_title: str | None = None
+    checked: date
+    licence: str | None = None
+    sample: bool = False
+
+    @property
+    def source_ref(self) -> Source:
+        """The record's provenance as the `Source` object answers carry."""
+        return Source(url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample)
+
+
+class Citation(Record):
+    """A page a record cites: its title and address."""
+
+    title: str
+    url: str
+
+
+class CitingRecord(SourcedRecord):
+    """A record that cites several pages (`sources`); its `source` and `source_title` are the first
+    one's unless the data gives them."""
+
+    sources: tuple[Citation, ...]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_source(cls, values: Any) -> Any:
+        if isinstance(values, Mapping) and "source" not in values and values.get("sources"):
+            first = values["sources"][0]
+            if isinstance(first, Mapping):
+                return {**values, "source": first.get("url"), "source_title": first.get("title")}
+        return values
+
+
+def read_data_file(path: Path) -> Any:
+    with path.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def validate_records(
+    path: Path,
+    items: Iterable[Mapping[str, Any]],
+    model: type[R],
+    defaults: Mapping[str, Any] | None = None,
+    label: str = "id",
+) -> list[R]:
+    """Validate each item of a data file against `model`; `defaults` fill fields an item leaves out
+    (e.g. the file-wide `checked` date). The first bad record raises DataFileError."""
+    records: list[R] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise DataFileError(f"{path}: record {index + 1} is not a mapping")
+        values = {**(defaults or {}), **item}
+        try:
+            records.append(model.model_validate(values))
+        except ValidationError as exc:
+            name = item.get(label, f"#{index + 1}")
+            problems = "; ".join(
+                f"field {'.'.join(str(p) for p in err['loc']) or '(record)'}: {err['msg']}" for err in exc.errors()
+            )
+            raise DataFileError(f"{path}: record {name!r} ({model.__name__}): {problems}") from None
+    return records
+
+
+# File-wide values a data file may give once for all its records (its provenance).
+FILE_DEFAULTS = ("source", "source_title", "checked", "licence", "sample")
+
+
+def file_defaults(doc: Mapping[str, Any], model: type[Record]) -> dict[str, Any]:
+    """The file-wide provenance values of `doc` that `model` has fields for."""
+    return {k: doc[k] for k in FILE_DEFAULTS if k in doc and k in model.model_fields}
+
+
+def load_records(path: Path, model: type[R], key: str, label: str = "id") -> list[R]:
+    """Read `key` (a list) from a YAML data file and validate each item against `model`. The file's
+    top-level provenance (`checked`, and `source`, `source_title`, `licence`, `sample` where given)
+    is the default for items that do not give their own."""
+    doc = read_data_file(path)
+    if not isinstance(doc, Mapping) or not isinstance(doc.get(key), list):
+        raise DataFileError(f"{path}: expected a mapping with a list under {key!r}")
+    return validate_records(path, doc[key], model, file_defaults(doc, model), label)
+
+
+def to_row(record: Record, table: type[Any], **extra: Any) -> Any:
+    """The table row mirroring `record`: the fields of the record that the table has, with `extra`
+    (columns the record does not hold, or a stored form of a field) added or taking precedence."""
+    columns = set(table.__table__.columns.keys())
+    values = {k: list(v) if isinstance(v, tuple) else v for k, v in record.model_dump().items() if k in columns}
+    return table(**{**values, **extra})
+
+
+PROVENANCE_FIELDS = frozenset({"source", "source_title", "checked", "licence", "sample"})
+
+
+def answer_model(model: type[SourcedRecord]) -> type[BaseModel]:
+    """The answer shape of a sourced record: its own fields, with provenance nested as `source`
+    (url, title, checked, licence, sample) the way every answer carries it."""
+    from pydantic import create_model
+
+    fields: dict[str, Any] = {n: (f.annotation, f) for n, f in model.model_fields.items() if n not in PROVENANCE_FIELDS}
+    return create_model(f"{model.__name__}Answer", __base__=BaseModel, source=(Source, ...), **fields)
+
+
+def as_answer(record: SourcedRecord, answer: type[BaseModel]) -> Any:
+    """`record` in its answer shape (see `answer_model`)."""
+    return answer.model_validate({**record.model_dump(exclude=set(PROVENANCE_FIELDS)), "source": record.source_ref})

@@ -1,0 +1,40 @@
+"""Who is asking: the calling client and its Authorization header, for the operations that need them.
+
+Operations take only their parameters. The few that must know the caller (a public submission is
+rate limited per client; an operator's decision needs the operator's token) read the request the
+router is serving from this context variable. The router sets it around every REST call; it is
+copied into the worker thread of a plain `def` operation. MCP calls set nothing (no tool needs it).
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from twlookup.platform.errors import Problem
+
+
+@dataclass(frozen=True)
+class RequestInfo:
+    service: str
+    client: str  # the client IP as the rate limiter sees it (trusted proxies resolved)
+    authorization: str | None  # the raw Authorization header, if any
+    settings: Any  # the app's Settings (tests build their own; operations must not read globals)
+
+
+CURRENT: ContextVar[RequestInfo | None] = ContextVar("twlookup_request", default=None)
+
+
+def current() -> RequestInfo:
+    info = CURRENT.get()
+    if info is None:
+        raise Problem(400, "This operation is available over HTTP only (it needs to know the caller).")
+    return info
+
+
+def bearer(info: RequestInfo) -> str | None:
+    if not info.authorization:
+        return None
+    scheme, _, token = info.authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None

@@ -1,0 +1,126 @@
+"""Each service's FastAPI application: everything the operation dispatcher does not answer.
+
+The dispatcher (`platform.router.ServiceRouter`) sits in front and answers the declared
+operations, their Markdown pages, text pages and `/mcp` on its fast path; any other request
+falls through to this FastAPI app. It carries the service's ordinary FastAPI routes
+(`Service.api`, an `APIRouter`, with dependencies as usual), its exception handlers and its
+lifespan, and serves the service's summary (`/`), paid-route list (`/api/pro`), OpenAPI document
+and docs. The OpenAPI document joins the operations' paths to FastAPI's own for `Service.api`.
+Every error here answers RFC 9457 problem+json, as the dispatcher's do.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from twlookup import __version__
+from twlookup.platform import pages
+from twlookup.platform.errors import Problem
+from twlookup.platform.openapi import build_openapi
+
+if TYPE_CHECKING:
+    from twlookup.platform.router import ServiceRouter
+
+log = logging.getLogger("twlookup")
+PROBLEM_JSON = "application/problem+json"
+
+
+def problem_response(problem: Problem) -> JSONResponse:
+    return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_JSON, headers=problem.headers)
+
+
+def log_unhandled(service_name: str, private: bool, path: str, exc: Exception) -> None:
+    """Log a bug of ours (never the client's input). A private service's message or traceback
+    could quote what the client sent, so only the exception's type is logged for it."""
+    if private:
+        log.error("unhandled %s in %s %s (details withheld: private service)", type(exc).__name__, service_name, path)
+    else:
+        log.error("unhandled error in %s %s", service_name, path, exc_info=exc)
+
+
+def build_subapp(router: ServiceRouter) -> FastAPI:
+    service = router.service
+    app = FastAPI(
+        title=f"twlookup {service.name}",
+        version=__version__,
+        openapi_url=None,  # served below: the operations' document joined to FastAPI's own
+        docs_url=None,
+        redoc_url=None,
+        lifespan=service.lifespan,
+    )
+    app.include_router(service.api)
+    documents: dict[str, dict[str, Any]] = {}
+
+    def document(base: str) -> dict[str, Any]:
+        if base not in documents:
+            doc = build_openapi(service, base or "/", router.prices)
+            if service.api.routes:
+                own = get_openapi(title=app.title, version=app.version, routes=service.api.routes)
+                doc["paths"].update(own.get("paths", {}))
+                doc["components"]["schemas"].update(own.get("components", {}).get("schemas", {}))
+            documents[base] = doc
+        return documents[base]
+
+    app.openapi = lambda: document("")  # type: ignore[method-assign]
+
+    @app.get("/", include_in_schema=False)
+    def summary(request: Request, response: Response) -> Any:
+        response.headers["Vary"] = "Accept"
+        if pages.wants_html(request):  # a browser: the service's page (app.state.zh_name set by create_app)
+            return pages.service_html(request, router, getattr(app.state, "zh_name", ""))
+        return router.summary(request.scope.get("root_path", ""))
+
+    @app.get("/api/pro", include_in_schema=False)
+    def paid_routes(request: Request) -> dict[str, Any]:
+        return {"paid_routes": router.paid_routes(request.scope.get("root_path", ""))}
+
+    @app.get("/openapi.json", include_in_schema=False)
+    def openapi(request: Request) -> JSONResponse:
+        return JSONResponse(document(request.scope.get("root_path", "")))
+
+    @app.get("/docs", include_in_schema=False)
+    def docs(request: Request) -> HTMLResponse:
+        return pages.docs_page(request.scope.get("root_path", ""), f"twlookup {service.name}")
+
+    pages.install_assets(app)  # Swagger UI and the pages' style, from this origin
+
+    @app.exception_handler(Problem)
+    async def on_problem(_request: Request, exc: Problem) -> Response:
+        return problem_response(exc)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            base = request.scope.get("root_path", "")
+            return problem_response(Problem(404, f"{service.name} has no route {request.scope['path']}; see {base}/docs."))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            allowed = headers.get("Allow", "GET")
+            return problem_response(Problem(405, f"{request.scope['path']} accepts {allowed}.", headers={"Allow": allowed}))
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        return problem_response(Problem(exc.status_code, detail, headers=headers))
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(_request: Request, exc: RequestValidationError) -> Response:
+        entries = []
+        for err in exc.errors():
+            loc = [str(p) for p in err.get("loc", ()) if p not in ("query", "path", "body", "header")]
+            entries.append({"parameter": ".".join(loc) or "body", "message": err.get("msg", "invalid")})
+        detail = "; ".join(f"{e['parameter']}: {e['message']}" for e in entries)
+        return problem_response(Problem(422, detail, kind="invalid-parameter", errors=entries))
+
+    @app.exception_handler(Exception)
+    async def on_bug(request: Request, exc: Exception) -> Response:
+        log_unhandled(service.name, service.private, request.scope["path"], exc)
+        return problem_response(Problem(500, "An internal error occurred; it has been logged."))
+
+    for kind, handler in service.exception_handlers.items():
+        app.add_exception_handler(kind, handler)
+    return app

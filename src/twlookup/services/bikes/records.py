@@ -1,0 +1,76 @@
+"""The bikes service's records, each declared once. Every figure carries the page it was read on;
+a field a page does not state is absent, never guessed."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from twlookup.platform.records import Record, SourcedRecord
+
+FACTS_LICENCE = "facts (not copyrightable); the cited page's text and images remain its owner's"
+
+
+class Spec(BaseModel):
+    """Engine and chassis figures as the cited page states them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    displacement_cc: float | None = None
+    bore_mm: float | None = None
+    stroke_mm: float | None = None
+    layout: str | None = None
+    cooling: Literal["air", "liquid"] | None = None
+    compression: str | None = None
+    induction: str | None = None
+    oil_supply: Literal["oil injection", "premix"] | None = None
+    oil_system: str | None = Field(None, description="The maker's name for it (Autolube, Injectolube, ...)")
+    premix_ratio: str | None = None
+    power_hp: float | None = None
+    power_rpm: int | None = None
+    power_note: str | None = None
+    torque_nm: float | None = None
+    torque_rpm: int | None = None
+    torque_note: str | None = None
+    weight_kg: float | None = None
+    weight_basis: Literal["dry", "wet", "unstated"] | None = None
+    fuel_l: float | None = None
+    transmission: str | None = None
+
+
+class BikeModel(SourcedRecord):
+    slug: str = Field(pattern=r"^[a-z0-9-]{3,60}$")
+    name: str
+    maker: str
+    years: str
+    spec: Spec
+    note: str | None = None
+    licence: str | None = FACTS_LICENCE
+
+
+class Maintenance(SourcedRecord):
+    slug: str
+    item: Literal["spark_plug", "gear_oil", "two_stroke_oil", "oil_mix", "fuel", "interval"]
+    value: str
+    licence: str | None = FACTS_LICENCE
+
+
+class Part(SourcedRecord):
+    number: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._/-]{1,39}$")
+    name: str
+    fits: list[str] = Field(min_length=1)
+    licence: str | None = FACTS_LICENCE
+
+
+class Sale(SourcedRecord):
+    slug: str
+    market: str
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    low: float = Field(ge=0)
+    high: float = Field(ge=0)
+    kind: Literal["new", "used"]
+    date: date
+    note: str | None = None
+    licence: str | None = FACTS_LICENCE

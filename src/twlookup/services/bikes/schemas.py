@@ -1,0 +1,139 @@
+"""Parameters and results of the bikes service's operations."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.bikes.records import Spec
+
+SLUG = Field(pattern=r"^[a-z0-9-]{3,60}$", description="A model's slug, as /api/models lists them")
+TARGET_MODELS = 42
+
+
+class SlugQuery(Params):
+    slug: str = SLUG
+
+
+class SearchQuery(Params):
+    q: str = Field(min_length=1, max_length=60, description="Words of a model's name, maker or years (1 to 60 characters)")
+
+
+class PartQuery(Params):
+    q: str = Field(min_length=2, max_length=40, description="A part number or part of one, e.g. BR9ECM (2 to 40 characters)")
+
+
+class ContributeBody(Params):
+    slug: str = SLUG
+    kind: Literal["part", "maint", "sale", "spec"] = Field(description="part, maint (maintenance), sale (price report) or spec")
+    item: str = Field(min_length=1, max_length=80, description="What it is about, e.g. 'spark plug', 'bore_mm', 'UK price'")
+    value: str = Field(min_length=1, max_length=200, description="The value, e.g. 'NGK B8ES', '64', 'GBP 3500 (2025-06)'")
+    note: str | None = Field(None, max_length=500, description="Anything a reviewer should know")
+    source: str = Field(min_length=10, max_length=500, description="Where it can be checked: an http(s) URL of a manual, catalogue or listing")
+
+    @field_validator("source")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or " " in value.strip():
+            raise ValueError("must be an http(s) URL where the fact can be checked")
+        return value.strip()
+
+
+class ContributionOut(BaseModel):
+    kind: str
+    item: str
+    value: str
+    note: str | None
+    source: str
+    approved_at: datetime
+    reviewed: Literal[True] = True
+
+
+class ModelSummary(BaseModel):
+    slug: str
+    name: str
+    maker: str
+    years: str
+    displacement_cc: float | None
+    oil_supply: str | None
+
+
+class ModelList(BaseModel):
+    count: int
+    target: int = Field(TARGET_MODELS, description="Models the spec calls for")
+    note: str
+    models: list[ModelSummary]
+
+
+class MaintenanceOut(BaseModel):
+    item: str
+    value: str
+    source: Source
+
+
+class PartOut(BaseModel):
+    number: str
+    name: str
+    fits: list[str]
+    source: Source
+
+
+class SaleOut(BaseModel):
+    market: str
+    currency: str
+    low: float
+    high: float
+    kind: str
+    date: date
+    note: str | None
+    source: Source
+
+
+class ModelDetail(BaseModel):
+    slug: str
+    name: str
+    maker: str
+    years: str
+    spec: Spec = Field(description="Figures as the source states them; absent ones were not stated there")
+    spec_source: Source
+    note: str | None
+    maintenance: list[MaintenanceOut]
+    parts: list[PartOut]
+    sales: list[SaleOut]
+    contributions: list[ContributionOut] = Field(description="Reviewed contributions from riders (each with its source)")
+
+
+class MaintenanceList(BaseModel):
+    slug: str
+    name: str
+    oil_supply: str | None
+    items: list[MaintenanceOut]
+    contributions: list[ContributionOut]
+    missing: str | None = Field(None, description="What no cited source gave for this model")
+
+
+class SearchOut(BaseModel):
+    q: str
+    count: int
+    models: list[ModelSummary]
+
+
+class PartsOut(BaseModel):
+    q: str
+    count: int
+    parts: list[PartOut]
+    contributed: list[dict] = Field(description="Reviewed part contributions matching q: {slug, item, value, source}")
+    models: list[str] = Field(description="Slugs of the models the matching parts fit")
+
+
+class ExportOut(BaseModel):
+    generated: datetime
+    count: int
+    models: list[ModelDetail]

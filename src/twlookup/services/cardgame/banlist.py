@@ -1,0 +1,95 @@
+"""Konami's published Forbidden & Limited list for Asian-English (AE) cards, parsed into lists.
+
+Konami Asia's page https://www.yugioh-card.com/asia//play/forbidden-and-limited-card-list-ae/
+embeds the lists as a script variable, `const cardData = {...};`, with one entry per effective
+month in each language:
+
+    {"en": {"effective_dates": [{"effective_date_name": "Jul-26",
+        "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": [{"card_type": "Monster/Effect",
+        "card_name": "...", ...}, ...]}, {"card_list_name": "Limited (AE)", ...},
+        {"card_list_name": "Semi-Limited (AE)", ...}, {"card_list_name": "Released (AE)", ...}]}]}}
+
+The same page also carries the Japanese OCG lists (names without "(AE)"), which are skipped.
+A list takes effect on the first day of its month. Pure: bytes in, lists out; ValueError names
+what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+
+from twlookup.services.cardgame.records import BanCard, BanList
+
+PAGE_URL = "https://www.yugioh-card.com/asia//play/forbidden-and-limited-card-list-ae/"
+PAGE_TITLE = "Forbidden and Limited List (AE), Yu-Gi-Oh! OFFICIAL CARD GAME (Konami Asia)"
+FORMAT = "OCG-AE"
+MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+LISTS = {"forbidden": "forbidden", "limited": "limited", "semi-limited": "semi_limited", "released": "released"}
+EMBED = re.compile(r"const\s+cardData\s*=\s*")
+
+
+def effective_date(name: str) -> date:
+    """'Jul-26' -> 2026-07-01."""
+    match = re.fullmatch(r"([A-Z][a-z]{2})-(\d{2})", name.strip())
+    if not match or match.group(1) not in MONTHS:
+        raise ValueError(f"effective_date_name {name!r} is not a month like Jul-26")
+    return date(2000 + int(match.group(2)), MONTHS[match.group(1)], 1)
+
+
+def extract(raw: bytes) -> dict:
+    """The cardData object, from the whole HTML page or from the bare JSON."""
+    text = raw.decode("utf-8-sig")
+    match = EMBED.search(text)
+    if match:
+        try:
+            obj, _ = json.JSONDecoder().raw_decode(text, match.end())
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"cardData in the page is not valid JSON: {exc.msg}") from None
+        return obj
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("not Konami's F&L page (no 'const cardData = ') nor its cardData JSON") from None
+
+
+def parse(raw: bytes, checked: date, source: str = PAGE_URL) -> list[BanList]:
+    data = extract(raw)
+    try:
+        entries = data["en"]["effective_dates"]
+    except (KeyError, TypeError):
+        raise ValueError("cardData has no en.effective_dates") from None
+    out: dict[date, BanList] = {}
+    for entry in entries:
+        name = entry.get("effective_date_name") if isinstance(entry, dict) else None
+        if not isinstance(name, str):
+            raise ValueError("an entry of en.effective_dates has no effective_date_name")
+        lists: dict[str, list[BanCard]] = {}
+        for card_list in entry.get("card_lists") or []:
+            label = str(card_list.get("card_list_name", ""))
+            if "(AE)" not in label:
+                continue
+            kind = label.replace("(AE)", "").strip().lower()
+            if kind == "latest":
+                continue  # the page's "what changed" view, derivable from the lists
+            if kind not in LISTS:
+                raise ValueError(f"{name}: unknown list {label!r}")
+            cards = []
+            for card in card_list.get("cards") or []:
+                card_name = card.get("card_name") if isinstance(card, dict) else None
+                if not isinstance(card_name, str) or not card_name.strip():
+                    raise ValueError(f"{name} {label}: a card has no card_name")
+                cards.append(BanCard(name=card_name.strip(), card_type=card.get("card_type")))
+            lists.setdefault(LISTS[kind], []).extend(cards)
+        if not lists:
+            continue  # a month with only Japanese OCG lists
+        when = effective_date(name)
+        out[when] = BanList(
+            effective=when, format=FORMAT, forbidden=lists.get("forbidden", []), limited=lists.get("limited", []),
+            semi_limited=lists.get("semi_limited", []), released=lists.get("released", []),
+            source=source, source_title=PAGE_TITLE, checked=checked,
+        )  # fmt: skip
+    if not out:
+        raise ValueError("the file holds no Asian-English (AE) list")
+    return [out[d] for d in sorted(out)]

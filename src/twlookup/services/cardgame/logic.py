@@ -1,0 +1,73 @@
+"""Domain rules of the cardgame guide: which ban list is in force on a day, what changed from the
+previous one, and search over chapters (by section), glossary, FAQ and ban-listed card names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from twlookup.domain import search
+from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqItem
+
+HEADING = re.compile(r"^## +(.+)$", re.MULTILINE)
+
+
+def sections(chapter: Chapter) -> list[tuple[str, str, str]]:
+    """(anchor, heading, text) of each '## ' section; the text before the first heading is the intro."""
+    parts = HEADING.split(chapter.body)
+    out = [("", chapter.title, parts[0])]
+    for heading, text in zip(parts[1::2], parts[2::2]):
+        anchor = re.sub(r"[^a-z0-9]+", "-", heading.lower()).strip("-")
+        out.append((anchor, heading.strip(), text))
+    return out
+
+
+def lists_in_force(lists: list[BanList], today: date) -> tuple[BanList | None, BanList | None, BanList | None]:
+    """(current, previous, upcoming): the latest list effective on or before today, the one before it,
+    and the first announced list that takes effect after today."""
+    ordered = sorted(lists, key=lambda b: b.effective)
+    past = [b for b in ordered if b.effective <= today]
+    future = [b for b in ordered if b.effective > today]
+    current = past[-1] if past else None
+    previous = past[-2] if len(past) >= 2 else None
+    return current, previous, future[0] if future else None
+
+
+def status_of(ban: BanList) -> dict[str, int]:
+    """Card name -> copies allowed (0, 1 or 2) under this list."""
+    out = {c.name: 0 for c in ban.forbidden}
+    out.update({c.name: 1 for c in ban.limited})
+    out.update({c.name: 2 for c in ban.semi_limited})
+    return out
+
+
+def changes(current: BanList, previous: BanList) -> list[tuple[str, int, int]]:
+    """(card, copies before, copies now) for every card whose allowance changed (3 = unrestricted)."""
+    before, now = status_of(previous), status_of(current)
+    out = [(name, before.get(name, 3), now.get(name, 3)) for name in sorted(set(before) | set(now))]
+    return [c for c in out if c[1] != c[2]]
+
+
+@dataclass
+class Guide:
+    chapters: dict[str, Chapter]
+    terms: dict[str, CardTerm]
+    faq: dict[str, FaqItem]
+    banlists: list[BanList]
+    index: search.Index = field(init=False)
+    term_index: search.Index = field(init=False)
+
+    def __post_init__(self) -> None:
+        docs: list[search.Document] = []
+        for ch in self.chapters.values():
+            for anchor, heading, text in sections(ch):
+                key = f"chapter:{ch.slug}#{anchor}" if anchor else f"chapter:{ch.slug}"
+                docs.append(search.Document(key, {"title": [heading]}, text))
+        term_docs = [search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition) for t in self.terms.values()]
+        docs += [search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition) for t in self.terms.values()]
+        docs += [search.Document(f"faq:{f.id}", {"question": [f.question]}, f.answer) for f in self.faq.values()]
+        names = {c.name for b in self.banlists for c in [*b.forbidden, *b.limited, *b.semi_limited]}
+        docs += [search.Document(f"card:{n}", {"card": [n]}, "") for n in sorted(names)]
+        self.index = search.Index(docs)
+        self.term_index = search.Index(term_docs)

@@ -1,0 +1,158 @@
+"""The cardgame guide's operations (all free): chapters, search, glossary, ban list, FAQ."""
+
+from __future__ import annotations
+
+from twlookup.platform.errors import NotFound, Problem
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.cardgame import logic
+from twlookup.services.cardgame.data import GUIDE, import_banlist, seed_cardgame
+from twlookup.services.cardgame.schemas import (
+    GAME,
+    RIGHTS,
+    BanListOut,
+    Change,
+    ChapterBrief,
+    ChapterList,
+    ChapterOut,
+    ChapterQuery,
+    FaqOut,
+    FaqResult,
+    GlossaryQuery,
+    GlossaryResult,
+    Reason,
+    SearchHit,
+    SearchQuery,
+    SearchResult,
+    TermOut,
+)
+
+SERVICE = Service(
+    name="cardgame",
+    title="Yu-Gi-Oh! beginner's guide (English)",
+    description=(
+        "An English beginner's guide to the Yu-Gi-Oh! OFFICIAL CARD GAME as played in Taiwan with Asian-English "
+        "cards: chapters in Markdown, a glossary, the current Forbidden & Limited list from Konami Asia with its "
+        "effective date, and a FAQ. All free."
+    ),
+)
+SERVICE.seeder(seed_cardgame)
+SERVICE.importer("banlist")(import_banlist)
+
+
+def _snippet(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.replace("#", " ").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+@SERVICE.operation("GET", "/api/chapters")
+def chapters() -> ChapterList:
+    """The chapters in reading order (slug, title, summary). No MCP tool: get_chapter's error lists the slugs."""
+    guide = GUIDE.get()
+    items = sorted(guide.chapters.values(), key=lambda c: c.order)
+    return ChapterList(
+        game=GAME, count=len(items), rights=RIGHTS,
+        chapters=[ChapterBrief(slug=c.slug, order=c.order, title=c.title, summary=c.summary) for c in items],
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/chapter/{slug}", tool="get_chapter")
+def get_chapter(p: ChapterQuery) -> ChapterOut:
+    """One chapter's full text in Markdown, with the previous and next chapter."""
+    guide = GUIDE.get()
+    order = sorted(guide.chapters.values(), key=lambda c: c.order)
+    ch = guide.chapters.get(p.slug)
+    if ch is None:
+        raise NotFound("chapter", p.slug, "Slugs: " + ", ".join(c.slug for c in order))
+    i = order.index(ch)
+    return ChapterOut(
+        slug=ch.slug, order=ch.order, title=ch.title, summary=ch.summary, markdown=ch.body,
+        previous=order[i - 1].slug if i > 0 else None, next=order[i + 1].slug if i + 1 < len(order) else None,
+        source=ch.source_ref, rights=RIGHTS,
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/search", tool="search_rules")
+def search_rules(p: SearchQuery) -> SearchResult:
+    """Full-text search over the chapters (by section), glossary, FAQ and ban-listed card names, best first."""
+    guide = GUIDE.get()
+    results = []
+    for hit in guide.index.search(p.q, limit=p.limit):
+        kind, _, ident = hit.key.partition(":")
+        if kind == "chapter":
+            slug, _, anchor = ident.partition("#")
+            ch = guide.chapters[slug]
+            section = next(s for s in logic.sections(ch) if s[0] == anchor)
+            title, snippet, link = f"{ch.title}: {section[1]}" if anchor else ch.title, _snippet(section[2]), f"/api/chapter/{slug}"
+        elif kind == "term":
+            t = guide.terms[ident]
+            title, snippet, link = t.term, _snippet(t.definition), f"/api/glossary?q={t.term}"
+        elif kind == "faq":
+            f = guide.faq[ident]
+            title, snippet, link = f.question, _snippet(f.answer), "/api/faq"
+        else:
+            title, snippet, link = ident, "A card on the Forbidden & Limited list", "/api/banlist"
+        results.append(
+            SearchHit(kind=kind, id=ident, title=title, snippet=snippet, link=link, score=hit.score,  # type: ignore[arg-type]
+                      reasons=[Reason(kind=r.kind, field=r.field, value=r.value, points=r.points) for r in hit.reasons])  # fmt: skip
+        )
+    return SearchResult(query=p.q, count=len(results), results=results)
+
+
+def _term_out(guide: logic.Guide, t) -> TermOut:
+    return TermOut(**t.model_dump(), chapter_title=guide.chapters[t.chapter].title)
+
+
+@SERVICE.operation("GET", "/api/glossary", tool="lookup_term")
+def lookup_term(p: GlossaryQuery) -> GlossaryResult:
+    """A game term by name or alias (typos tolerated), with the chapter that explains it; all terms without q."""
+    guide = GUIDE.get()
+    if p.q is None:
+        terms = [_term_out(guide, t) for t in sorted(guide.terms.values(), key=lambda t: t.term.lower())]
+        return GlossaryResult(query=None, count=len(terms), terms=terms)
+    hits = guide.term_index.search(p.q, limit=5, min_score=0.6)
+    if not hits:
+        close = [h.key.removeprefix("term:") for h in guide.term_index.search(p.q, limit=5)]
+        raise NotFound("term", p.q, f"Closest: {', '.join(close)}." if close else "GET /api/glossary lists every term.")
+    top = hits[0].score
+    terms = [_term_out(guide, guide.terms[h.key.removeprefix("term:")]) for h in hits if h.score >= top - 0.15]
+    return GlossaryResult(query=p.q, count=len(terms), terms=terms)
+
+
+@SERVICE.operation("GET", "/api/banlist", tool="get_banlist")
+def get_banlist() -> BanListOut:
+    """The Forbidden & Limited list in force today for Asian-English cards, as Konami Asia published it,
+    with its effective date, the previous list's date and what changed."""
+    guide, today = GUIDE.get(), today_taipei()
+    current, previous, upcoming = logic.lists_in_force(guide.banlists, today)
+    if current is None:
+        raise Problem(503, "No Forbidden & Limited list in the store takes effect on or before today.", headers={"Retry-After": "3600"})
+    return BanListOut(
+        game=GAME,
+        format=current.format,
+        as_of=today,
+        effective=current.effective,
+        previous_effective=previous.effective if previous else None,
+        upcoming_effective=upcoming.effective if upcoming else None,
+        counts={"forbidden": len(current.forbidden), "limited": len(current.limited), "semi_limited": len(current.semi_limited)},
+        forbidden=current.forbidden,
+        limited=current.limited,
+        semi_limited=current.semi_limited,
+        changes_from_previous=[Change(card=c, before=b, now=n) for c, b, n in logic.changes(current, previous)] if previous else [],
+        source=current.source_ref,
+        note=(
+            f"Konami Asia publishes the AE list for dates from the first of a month; the list above was read from its "
+            f"page on {current.checked.isoformat()}. A newer list published since then is not here until "
+            "`twlookup ingest cardgame.banlist` loads it: check the source before a tournament."
+        ),
+        rights=RIGHTS,
+    )
+
+
+@SERVICE.operation("GET", "/api/faq", tool="get_faq")
+def get_faq() -> FaqResult:
+    """Beginners' questions, each answered with the chapter (and rule) it rests on."""
+    guide = GUIDE.get()
+    items = sorted(guide.faq.values(), key=lambda f: (guide.chapters[f.chapter].order, f.id))
+    out = [FaqOut(**f.model_dump(), chapter_title=guide.chapters[f.chapter].title, link=f"/api/chapter/{f.chapter}") for f in items]
+    return FaqResult(count=len(out), faq=out)

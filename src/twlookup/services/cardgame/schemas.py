@@ -1,0 +1,120 @@
+"""Parameters and results of the cardgame guide's operations."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.cardgame.records import BanCard, CardTerm, FaqItem
+
+GAME = "Yu-Gi-Oh! OFFICIAL CARD GAME, Asian-English (AE) cards"
+RIGHTS = "Card names, card text and art belong to Konami; this guide quotes card names only. Guide text: CC BY 4.0."
+
+
+class ChapterBrief(BaseModel):
+    slug: str
+    order: int
+    title: str
+    summary: str
+
+
+class ChapterList(BaseModel):
+    game: str
+    count: int
+    chapters: list[ChapterBrief]
+    rights: str
+
+
+class ChapterQuery(Params):
+    slug: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Chapter slug, e.g. how-a-turn-goes")
+
+
+class ChapterOut(BaseModel):
+    slug: str
+    order: int
+    title: str
+    summary: str
+    markdown: str
+    previous: str | None
+    next: str | None
+    source: Source = Field(description="The rule text the chapter was checked against")
+    rights: str
+
+
+class SearchQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Words to find in chapters, glossary, FAQ and ban-listed card names")
+    limit: int = Field(10, ge=1, le=50, description="At most this many results (1 to 50)")
+
+
+class Reason(BaseModel):
+    kind: str
+    field: str
+    value: str
+    points: float
+
+
+class SearchHit(BaseModel):
+    kind: Literal["chapter", "term", "faq", "card"]
+    id: str = Field(description="Chapter slug (with #section), term, FAQ id or card name")
+    title: str
+    snippet: str
+    link: str = Field(description="The route that returns the item")
+    score: float
+    reasons: list[Reason]
+
+
+class SearchResult(BaseModel):
+    query: str
+    count: int
+    results: list[SearchHit]
+
+
+class GlossaryQuery(Params):
+    q: str | None = Field(None, min_length=1, max_length=100, description="A term or alias; omit to list all terms")
+
+
+class TermOut(CardTerm):
+    chapter_title: str
+
+
+class GlossaryResult(BaseModel):
+    query: str | None
+    count: int
+    terms: list[TermOut]
+
+
+class Change(BaseModel):
+    card: str
+    before: int = Field(description="Copies allowed under the previous list (3 = unrestricted)")
+    now: int = Field(description="Copies allowed under this list (3 = unrestricted)")
+
+
+class BanListOut(BaseModel):
+    game: str
+    format: str
+    as_of: date = Field(description="The day (Asia/Taipei) the list in force was chosen for")
+    effective: date
+    previous_effective: date | None
+    upcoming_effective: date | None = Field(description="An announced list that takes effect later, if the store has one")
+    counts: dict[str, int]
+    forbidden: list[BanCard]
+    limited: list[BanCard]
+    semi_limited: list[BanCard]
+    changes_from_previous: list[Change]
+    source: Source
+    note: str
+    rights: str
+
+
+class FaqOut(FaqItem):
+    chapter_title: str
+    link: str
+
+
+class FaqResult(BaseModel):
+    count: int
+    faq: list[FaqOut]

@@ -1,0 +1,123 @@
+"""Seeding the creator store from data/creator/, the company importer, and the cached catalogue."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.records import Record, load_records, to_row
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import replace_rows
+from twlookup.services.creator.records import (
+    AdTerm,
+    CompanyRecord,
+    EndorsementRule,
+    IncomeKind,
+    ListingDuty,
+    MinimumWage,
+    NhiRule,
+    Platform,
+    Rule,
+    Threshold,
+)
+from twlookup.services.creator.register import parse_rows
+from twlookup.services.creator.tables import Company, CreatorRecord
+
+# kind → (model, file, key in the file)
+KINDS: dict[str, tuple[type[Record], str, str]] = {
+    "term": (AdTerm, "ad_terms.yaml", "terms"),
+    "rule": (Rule, "rules.yaml", "rules"),
+    "threshold": (Threshold, "tax.yaml", "thresholds"),
+    "income": (IncomeKind, "withholding.yaml", "kinds"),
+    "nhi": (NhiRule, "withholding.yaml", "nhi"),
+    "wage": (MinimumWage, "withholding.yaml", "minimum_wage"),
+    "platform": (Platform, "platforms.yaml", "platforms"),
+    "listing": (ListingDuty, "listing.yaml", "duties"),
+    "endorsement": (EndorsementRule, "endorsement.yaml", "rules"),
+}
+
+
+def seed_creator(session: Session, data_dir: Path) -> int:
+    rows = []
+    for kind, (model, name, key) in KINDS.items():
+        for r in load_records(data_dir / "creator" / name, model, key):
+            rows.append(to_row(r, CreatorRecord, record_type=kind, payload=r.model_dump(mode="json")))
+    count = replace_rows(session, CreatorRecord, rows)
+    # The shipped company extract only adds rows; it never removes what an import brought in.
+    for r in load_records(data_dir / "creator" / "companies.yaml", CompanyRecord, "companies", label="ban"):
+        if session.get(Company, r.ban) is None:
+            session.add(to_row(r, Company))
+            count += 1
+    session.flush()
+    return count
+
+
+def import_companies(session: Session, path: Path) -> int:
+    """`twlookup ingest creator.companies FILE`: upsert companies from a saved GCIS JSON array."""
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    records = parse_rows(rows, today_taipei())
+    for r in records:
+        session.merge(to_row(r, Company))
+    return len(records)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    terms: list[AdTerm]
+    rules: dict[str, Rule]
+    thresholds: list[Threshold]
+    incomes: dict[str, IncomeKind]
+    nhi: list[NhiRule]
+    wages: list[MinimumWage]
+    platforms: dict[str, Platform]
+    listing: list[ListingDuty]
+    endorsement: list[EndorsementRule]
+
+
+def _load(session: Session) -> Catalogue:
+    got: dict[str, list] = {k: [] for k in KINDS}
+    for row in session.scalars(select(CreatorRecord).order_by(CreatorRecord.record_type, CreatorRecord.id)):
+        if row.record_type in KINDS:
+            got[row.record_type].append(KINDS[row.record_type][0].model_validate(row.payload))
+    return Catalogue(
+        terms=got["term"],
+        rules={r.id: r for r in got["rule"]},
+        thresholds=got["threshold"],
+        incomes={i.id: i for i in got["income"]},
+        nhi=got["nhi"],
+        wages=got["wage"],
+        platforms={p.id: p for p in got["platform"]},
+        listing=got["listing"],
+        endorsement=got["endorsement"],
+    )
+
+
+CATALOGUE: Reference[Catalogue] = Reference(_load)
+
+
+def company_by_ban(ban: str) -> CompanyRecord | None:
+    with store_engine.session() as session:
+        row = session.get(Company, ban)
+        return CompanyRecord.model_validate(row) if row else None
+
+
+def companies_by_name(name: str, limit: int = 20) -> list[CompanyRecord]:
+    with store_engine.session() as session:
+        rows = session.scalars(
+            select(Company).where(or_(Company.name == name, Company.name.contains(name))).order_by(Company.name).limit(limit)
+        )
+        return [CompanyRecord.model_validate(r) for r in rows]
+
+
+def save_company(record: CompanyRecord) -> None:
+    with store_engine.session() as session, session.begin():
+        session.merge(to_row(record, Company))

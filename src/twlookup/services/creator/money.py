@@ -1,0 +1,129 @@
+"""Money rules: tax registration, withholding with the NHI supplementary premium, group-buy profit.
+
+All amounts are Decimal. Withheld tax is rounded down to whole NT$ (the regulation fixes no
+rounding; rounding down never overstates it); the NHI premium is rounded half up to whole NT$ (as
+the NHI administration computes it); platform fees and commission are rounded half up to whole NT$
+per order; margins are given to 0.01%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+
+from twlookup.services.creator.records import IncomeKind, MinimumWage, NhiRule, Threshold
+
+ONE = Decimal(1)
+
+
+def pct(rate: Decimal) -> str:
+    """A rate as a percentage without trailing zeros: 0.0211 → '2.11'."""
+    return f"{(rate * 100).normalize():f}"
+
+
+def whole(value: Decimal, rounding: str = ROUND_HALF_UP) -> Decimal:
+    return value.quantize(ONE, rounding=rounding)
+
+
+def in_force(items: list, on: date):  # type: ignore[no-untyped-def]
+    """The record with the latest effective_from not after `on` (None if none yet)."""
+    current = [i for i in items if i.effective_from <= on]
+    return max(current, key=lambda i: i.effective_from) if current else None
+
+
+@dataclass(frozen=True)
+class TaxCheck:
+    threshold: Threshold
+    limit: int
+    must_register: bool
+    tier: str  # below | small-scale | invoice
+    quarterly_tax: Decimal | None
+
+
+def tax_check(monthly: int, kind: str, thresholds: list[Threshold], on: date) -> TaxCheck:
+    t = in_force(thresholds, on)
+    if t is None:
+        raise LookupError(f"no registration threshold in force on {on}")
+    limit = t.goods if kind == "goods" else t.services
+    if monthly < limit:
+        return TaxCheck(t, limit, False, "below", None)
+    if monthly < t.invoice_threshold:
+        return TaxCheck(t, limit, True, "small-scale", whole(Decimal(monthly) * 3 * t.small_scale_rate))
+    return TaxCheck(t, limit, True, "invoice", None)
+
+
+@dataclass(frozen=True)
+class Withholding:
+    rate: Decimal
+    tax: Decimal
+    tax_note: str
+    premium: Decimal
+    premium_base: Decimal
+    premium_note: str
+    net: Decimal
+
+
+def withholding(amount: int, kind: IncomeKind, resident: bool, insured: bool, payer_is_business: bool,
+                nhi: NhiRule, wage: MinimumWage) -> Withholding:  # fmt: skip
+    amt = Decimal(amount)
+    # income tax
+    if resident:
+        rate = kind.resident_rate
+        if kind.resident_start_from is not None and amount < kind.resident_start_from:
+            rate, note = Decimal(0), f"未達起扣標準 {kind.resident_start_from:,} 元，免扣繳"
+        else:
+            note = f"按給付額 {pct(rate)}% 扣繳"
+        tax = whole(amt * rate, ROUND_FLOOR)
+        if rate and kind.resident_exempt_tax_upto is not None and tax <= kind.resident_exempt_tax_upto:
+            tax, note = Decimal(0), f"應扣稅額 {whole(amt * rate, ROUND_FLOOR)} 元不超過 {kind.resident_exempt_tax_upto:,} 元，免予扣繳"
+    else:
+        rate = kind.nonresident_rate
+        note = f"非居住者按給付額 {pct(rate)}% 扣繳"
+        if kind.nonresident_low_rate is not None and kind.nonresident_low_upto_wage_multiple is not None:
+            limit = whole(wage.monthly * kind.nonresident_low_upto_wage_multiple)
+            if amt <= limit:
+                rate, note = kind.nonresident_low_rate, f"非居住者全月薪資不超過基本工資 1.5 倍（{limit:,} 元），按 {pct(kind.nonresident_low_rate)}% 扣繳"
+        tax = whole(amt * rate, ROUND_FLOOR)
+        if kind.nonresident_exempt_payment_upto is not None and amount <= kind.nonresident_exempt_payment_upto:
+            tax, note = Decimal(0), f"非居住者每次給付額不超過 {kind.nonresident_exempt_payment_upto:,} 元，得免予扣繳"
+    # NHI supplementary premium
+    premium, base, pnote = Decimal(0), Decimal(0), ""
+    if kind.nhi == "none":
+        pnote = "此所得類別不屬補充保險費的計費項目"
+    elif not insured:
+        pnote = "領取人不是全民健保保險對象（或屬免扣取身分），不扣補充保險費"
+    elif kind.nhi == "rent" and not payer_is_business:
+        pnote = "租金只在給付人為機關、團體、事業等扣費義務人時扣取補充保險費"
+    else:
+        threshold = wage.monthly if kind.nhi == "part-time" else nhi.threshold_general
+        if amount >= threshold:
+            base = min(amt, Decimal(nhi.cap))
+            premium = whole(base * nhi.rate)
+            pnote = f"單次給付達 {threshold:,} 元，按 {pct(nhi.rate)}% 扣取（單次上限 {nhi.cap:,} 元，元以下四捨五入）"
+        else:
+            pnote = f"單次給付未達 {threshold:,} 元，免扣補充保險費"
+    return Withholding(rate, tax, note, premium, base, pnote, amt - tax - premium)
+
+
+@dataclass(frozen=True)
+class Profit:
+    platform_fee: Decimal
+    payment_fee: Decimal
+    commission: Decimal
+    profit: Decimal
+    margin: Decimal  # percent, 2 decimals
+    break_even_price: Decimal | None
+    fee_rate: Decimal
+    payment_rate: Decimal
+
+
+def profit(price: Decimal, cost: Decimal, ship: Decimal, commission_rate: Decimal, fee_rate: Decimal, payment_rate: Decimal) -> Profit:
+    platform_fee = whole(price * fee_rate)
+    payment_fee = whole(price * payment_rate)
+    commission = whole(price * commission_rate)
+    result = price - cost - ship - platform_fee - payment_fee - commission
+    margin = (result / price * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    share = ONE - fee_rate - payment_rate - commission_rate
+    break_even = whole((cost + ship) / share, ROUND_CEILING) if share > 0 else None
+    return Profit(platform_fee, payment_fee, commission, result, margin, break_even, fee_rate, payment_rate)

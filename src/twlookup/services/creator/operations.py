@@ -1,0 +1,359 @@
+"""The creator service's operations: thin adapters from parameters to the rules and the data."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from anyio import to_thread
+
+from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.records import as_answer
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.creator import adcheck, money, register, ubn
+from twlookup.services.creator.money import pct
+from twlookup.services.creator.data import (
+    CATALOGUE,
+    Catalogue,
+    companies_by_name,
+    company_by_ban,
+    import_companies,
+    save_company,
+    seed_creator,
+)
+from twlookup.services.creator.schemas import (
+    CompanyAnswerItem,
+    EndorsementAnswerItem,
+    ListingAnswerItem,
+    PlatformAnswerItem,
+    AdCheck,
+    AdCheckBody,
+    AdFinding,
+    AllowedPhrase,
+    BanCheck,
+    CampaignBody,
+    CampaignReview,
+    CompanyAnswer,
+    CompanyQuery,
+    EndorsementAnswer,
+    Export,
+    ListingAnswer,
+    ListingQuery,
+    Penalty,
+    PlatformsAnswer,
+    ProfitAnswer,
+    ProfitQuery,
+    TaxAnswer,
+    TaxQuery,
+    Todo,
+    WithholdingAnswer,
+    WithholdingQuery,
+)
+
+SERVICE = Service(
+    name="creator",
+    title="團購主法規小幫手",
+    description=(
+        "Compliance helpers for Taiwan group-buy creators, answering in Traditional Chinese: ad wording "
+        "against the FDA's food and cosmetics word lists, profit after platform fees, business-tax "
+        "registration thresholds, withholding and the NHI supplementary premium, business-ID check digits "
+        "and the company register, listing duties and endorsement rules. Each rule cites its regulation."
+    ),
+    network="testnet",
+    notice="資訊參考，不是法律或稅務意見；重要決定請向主管機關或專業人士確認。",
+)
+SERVICE.seeder(seed_creator)
+SERVICE.importer("companies")(import_companies)
+
+PCT = Decimal(100)
+
+
+def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
+    norm, hits, allowed = adcheck.scan(text, catalogue.terms, category)
+    findings = []
+    for h in hits:
+        rule = catalogue.rules[h.term.rule]
+        if rule.penalty_min is not None and rule.penalty_max is not None:
+            ptext = f"新臺幣 {rule.penalty_min:,} 元以上 {rule.penalty_max:,} 元以下罰鍰"
+        else:
+            ptext = "依該法規定處罰"
+        findings.append(
+            AdFinding(
+                words=h.term.term, group=h.term.group, rule=rule.title, article=rule.article, why=rule.why,
+                penalty=Penalty(min_twd=rule.penalty_min, max_twd=rule.penalty_max, text=ptext),
+                suggestion=h.term.suggestion, source=h.term.source_ref,
+            )  # fmt: skip
+        )
+    return AdCheck(
+        category=category,
+        normalised_text=norm,
+        verdict="risky" if findings else "ok",
+        count=len(findings),
+        findings=findings,
+        allowed_phrases=[AllowedPhrase(words=a.term.term, source=a.term.source_ref) for a in allowed],
+        note=(
+            "比對法規附件詞句與常見違規類型；沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
+            "文字已先轉為繁體並統一全形字元。"
+        ),
+    )
+
+
+@SERVICE.operation("POST", "/api/ad-check", tool="check_ad_claims")
+def ad_check(p: AdCheckBody) -> AdCheck:
+    """Check food or cosmetics ad copy against the FDA's word lists (JSON body: text, category).
+
+    Each finding names the words, the rule and its article, why it is a problem, the penalty range and,
+    where the annex offers one, an allowed phrase instead. Phrases the annex allows are not flagged."""
+    return _ad_check(CATALOGUE.get(), p.text, p.category)
+
+
+def _profit(catalogue: Catalogue, price: Decimal, cost: Decimal, platform: str, commission: Decimal, ship: Decimal,
+            fee_rate: Decimal | None, payment_rate: Decimal | None) -> ProfitAnswer:  # fmt: skip
+    record = catalogue.platforms.get(platform)
+    if platform == "custom":
+        if fee_rate is None:
+            raise InvalidParameter("fee_rate", "platform=custom needs fee_rate (% of price)")
+        record = None
+    elif record is None:
+        raise Problem(503, f"Platform {platform} is not in the store; run `twlookup seed`.")
+    fr = fee_rate / PCT if fee_rate is not None else (record.commission_rate if record else Decimal(0))
+    pr = payment_rate / PCT if payment_rate is not None else (record.payment_rate if record else Decimal(0))
+    cr = commission / PCT
+    if fr + pr + cr >= 1:
+        raise InvalidParameter("commission", "platform fee, payment fee and commission together must stay below 100% of the price")
+    result = money.profit(price, cost, ship, cr, fr, pr)
+    sample = bool(record and record.sample and (fee_rate is None or payment_rate is None))
+    note = "利潤 = 售價 − 成本 − 運費 − 平台手續費 − 金流手續費 − 分潤。"
+    if sample:
+        note += "平台費率為示意值（未能找到公開來源），請以平台後台公告覆寫 fee_rate、payment_rate。"
+    if result.profit < 0:
+        note += "此售價下每筆虧損。"
+    return ProfitAnswer(
+        price=price, cost=cost, ship=ship, platform=platform,
+        platform_fee_rate_pct=fr * PCT, payment_fee_rate_pct=pr * PCT, commission_rate_pct=cr * PCT,
+        platform_fee=result.platform_fee, payment_fee=result.payment_fee, commission=result.commission,
+        profit=result.profit, margin_pct=result.margin, break_even_price=result.break_even_price,
+        rounding="各項費用按每筆四捨五入到元；毛利率到0.01%；損益兩平售價無條件進位到元（以未進位費率計算）。",
+        sample=sample, note=note, source=record.source_ref if record else None,
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/profit", tool="calc_group_buy_profit")
+def profit(p: ProfitQuery) -> ProfitAnswer:
+    """Profit, margin and break-even price of one group-buy order after platform, payment and commission fees."""
+    return _profit(CATALOGUE.get(), p.price, p.cost, p.platform, p.commission, p.ship, p.fee_rate, p.payment_rate)
+
+
+def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
+    try:
+        t = money.tax_check(monthly, kind, catalogue.thresholds, on)
+    except LookupError:
+        raise InvalidParameter("date", "no threshold is known before 2014-01-01", {"minimum": "2014-01-01"}) from None
+    th = t.threshold
+    label = "銷售貨物" if kind == "goods" else "銷售勞務"
+    if t.tier == "below":
+        summary = f"每月{label} {monthly:,} 元，未達起徵點 {t.limit:,} 元：暫免辦理稅籍登記。"
+        steps = ["持續記錄每月銷售額；任一月達到起徵點就要申請稅籍登記。", "偶爾出售自用二手物品不屬營業行為。"]
+    elif t.tier == "small-scale":
+        summary = (f"每月{label} {monthly:,} 元，已達起徵點 {t.limit:,} 元：應辦理稅籍登記；未達 {th.invoice_threshold:,} 元，"
+                   f"通常核定為小規模營業人，由國稅局按季查定 {pct(th.small_scale_rate)}% 營業稅。")  # fmt: skip
+        steps = ["向所在地國稅局申請稅籍登記，填寫網域名稱、網路位址與平台會員帳號。",
+                 "在銷售網頁揭露營業人名稱及統一編號。",
+                 f"每季營業稅約為 {t.quarterly_tax} 元（月銷售額 × 3 × 1%，實際以國稅局查定為準）。"]  # fmt: skip
+    else:
+        summary = (f"每月{label} {monthly:,} 元，達 {th.invoice_threshold:,} 元：應辦理稅籍登記，使用統一發票，"
+                   f"按 {pct(th.vat_rate)}% 營業稅每兩個月申報。")  # fmt: skip
+        steps = ["申請稅籍登記並購買或申請電子發票。", "每單數月15日前申報前兩個月的營業稅（401申報書）。",
+                 "在銷售網頁揭露營業人名稱及統一編號。"]  # fmt: skip
+    earlier = [
+        {"effective_from": x.effective_from.isoformat(), "effective_to": x.effective_to.isoformat() if x.effective_to else None,
+         "goods": x.goods, "services": x.services, "source": x.source}
+        for x in sorted(catalogue.thresholds, key=lambda x: x.effective_from) if x.id != th.id
+    ]  # fmt: skip
+    return TaxAnswer(
+        as_of=on, monthly=monthly, type=kind, threshold=t.limit, must_register=t.must_register, tier=t.tier,  # type: ignore[arg-type]
+        summary=summary, next_steps=steps,
+        estimated_quarterly_tax=int(t.quarterly_tax) if t.quarterly_tax is not None else None,
+        thresholds_in_force_from=th.effective_from, earlier_thresholds=earlier, source=th.source_ref,
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/tax-check", tool="check_tax_registration")
+def tax_check(p: TaxQuery) -> TaxAnswer:
+    """Whether an online seller must register for business tax, by the thresholds in force on the date."""
+    return _tax(CATALOGUE.get(), p.monthly, p.type, p.date or today_taipei())
+
+
+@SERVICE.operation("GET", "/api/withholding", tool="calc_creator_withholding")
+def withholding(p: WithholdingQuery) -> WithholdingAnswer:
+    """Income tax withheld and the NHI supplementary premium on one payment to a creator, and the net amount."""
+    catalogue, on = CATALOGUE.get(), p.date or today_taipei()
+    kind = catalogue.incomes.get(p.kind)
+    nhi, wage = money.in_force(catalogue.nhi, on), money.in_force(catalogue.wages, on)
+    if kind is None or nhi is None or wage is None:
+        if wage is None and catalogue.wages:
+            raise InvalidParameter("date", "the minimum wage is known here from 2026-01-01", {"minimum": "2026-01-01"})
+        raise Problem(503, "Withholding data is not in the store; run `twlookup seed`.")
+    r = money.withholding(p.amount, kind, p.residency == "resident", p.nhi_insured, p.payer_is_business, nhi, wage)
+    latest_wage = max(catalogue.wages, key=lambda w: w.effective_from)
+    note = kind.note
+    if on.year > latest_wage.effective_from.year:
+        note += f"（注意：此處最新的基本工資資料為 {latest_wage.effective_from.year} 年 {latest_wage.monthly:,} 元，{on.year} 年的公告尚未收錄。）"
+    return WithholdingAnswer(
+        as_of=on, amount=p.amount, kind=kind.id, code=kind.code, name=kind.name, residency=p.residency,
+        tax_rate_pct=r.rate * PCT, tax=int(r.tax), tax_note=r.tax_note, nhi_premium=int(r.premium), nhi_base=int(r.premium_base),
+        nhi_rate_pct=nhi.rate * PCT, nhi_note=r.premium_note, net=int(r.net), minimum_wage=wage.monthly,
+        rounding="扣繳稅額元以下捨去（法規未定，本服務取不高估的做法）；補充保險費元以下四捨五入。",
+        note=note, sources=[kind.source_ref, nhi.source_ref, wage.source_ref],
+    )  # fmt: skip
+
+
+def _ban_check(ban: str) -> BanCheck:
+    c = ubn.check(ban)
+    if c.valid and c.valid_old_rule:
+        note = "檢查碼正確（新舊規則皆符合）。"
+    elif c.valid:
+        note = "檢查碼依2023年起的新規則（可被5整除）正確；舊規則（可被10整除）會誤判為錯誤。"
+    else:
+        note = "檢查碼不符：請再核對號碼。"
+    return BanCheck(ban=ban, valid=c.valid, valid_old_rule=c.valid_old_rule, checksum=c.checksum, note=note)
+
+
+async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
+    if (ban is None) == (name is None):
+        raise InvalidParameter("ban", "give exactly one of ban or name", ["ban", "name"])
+    if name is not None:
+        found = await to_thread.run_sync(companies_by_name, name)
+        return CompanyAnswer(query=name, check=None, found=bool(found), from_register="store" if found else "none", companies=[as_answer(c, CompanyAnswerItem) for c in found],
+                             note="名稱查詢只搜尋本服務已匯入的登記資料。" + ("" if found else "找不到；請改用統一編號查詢。"))  # fmt: skip
+    assert ban is not None
+    check = _ban_check(ban)
+    record = await to_thread.run_sync(company_by_ban, ban)
+    source = "store"
+    if record is None and register.live_lookup_enabled():
+        record = await register.fetch_company(ban, today_taipei())
+        source = "live"
+        if record is not None:
+            await to_thread.run_sync(save_company, record)
+    if record is None:
+        note = "公司登記資料查無此統一編號（也可能是商業登記的行號，或尚未匯入）。"
+        if not check.valid:
+            note = "檢查碼不符，且登記資料查無此號碼：很可能是打錯號碼。"
+        return CompanyAnswer(query=ban, check=check, found=False, from_register="none", companies=[], note=note)
+    note = check.note
+    if not check.valid:
+        note = "此號碼不符合檢查碼規則，但確實存在於登記資料中（早期核發的號碼有少數例外），以登記資料為準。"
+    if record.sample:
+        note += "（此筆為示例資料，不是由匯入程式取得。）"
+    return CompanyAnswer(query=ban, check=check, found=True, from_register=source, companies=[as_answer(record, CompanyAnswerItem)], note=note)  # type: ignore[arg-type]
+
+
+@SERVICE.operation("GET", "/api/company", tool="lookup_supplier_company")
+async def company(p: CompanyQuery) -> CompanyAnswer:
+    """A supplier by business ID (check digit by the 2023 rule, then the company register) or by name.
+
+    Numbers not in the store are asked of the Ministry of Economic Affairs' open data live (5 s
+    timeout); when it cannot be reached the answer is 503 with Retry-After."""
+    return await _company(p.ban, p.name)
+
+
+def _listing(catalogue: Catalogue, categories: list[str]) -> ListingAnswer:
+    duties = [d for d in catalogue.listing if d.category in categories or d.category == "all"]
+    order = {"high": 0, "medium": 1, "low": 2}
+    duties.sort(key=lambda d: (order[d.risk], d.category, d.id))
+    return ListingAnswer(categories=categories, count=len(duties), duties=[as_answer(d, ListingAnswerItem) for d in duties])
+
+
+@SERVICE.operation("GET", "/api/listing", tool="listing_checklist")
+def listing(p: ListingQuery) -> ListingAnswer:
+    """Labelling and registration duties for listing food and/or cosmetics, each with its regulation."""
+    return _listing(CATALOGUE.get(), sorted(set(p.categories.split(","))))
+
+
+@SERVICE.operation("GET", "/api/endorsement", tool="endorsement_rules")
+def endorsement() -> EndorsementAnswer:
+    """The Fair Trade Act's endorsement rules and the endorser's liability."""
+    rules = CATALOGUE.get().endorsement
+    return EndorsementAnswer(count=len(rules), rules=[as_answer(r, EndorsementAnswerItem) for r in rules])
+
+
+@SERVICE.operation("GET", "/api/platforms", tool="platform_fees")
+def platforms() -> PlatformsAnswer:
+    """The marketplace fee table (platform identifiers for /api/profit)."""
+    items = sorted(CATALOGUE.get().platforms.values(), key=lambda x: x.id)
+    sample = any(x.sample for x in items)
+    return PlatformsAnswer(count=len(items), sample=sample, platforms=[as_answer(x, PlatformAnswerItem) for x in items],
+                           note="費率為示意值（sample），未能找到公開來源；計算時請以平台後台公告的費率覆寫。" if sample else "")  # fmt: skip
+
+
+async def _review(p: CampaignBody) -> CampaignReview:
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    cats = sorted(set(p.categories.split(","))) if p.categories else []
+    todo: list[Todo] = []
+    ad = None
+    if p.copy_text:
+        if not cats:
+            raise InvalidParameter("categories", "give the categories (food, cosmetic) to check the copy against")
+        ad = _ad_check(catalogue, p.copy_text, cats[0])
+        for extra in cats[1:]:
+            more = _ad_check(catalogue, p.copy_text, extra)
+            ad = ad.model_copy(update={"findings": ad.findings + more.findings, "count": ad.count + more.count,
+                                       "verdict": "risky" if ad.findings or more.findings else "ok"})  # fmt: skip
+        for f in ad.findings:
+            todo.append(Todo(risk="high", check="ad-check", item=f"刪改廣告用語「{f.words}」", detail=f"{f.article}；{f.penalty.text}"))
+    prof = None
+    if p.price is not None and p.cost is not None:
+        prof = _profit(catalogue, p.price, p.cost, p.platform, p.commission, p.ship, None, None)
+        if prof.profit < 0:
+            todo.append(Todo(risk="high", check="profit", item="售價低於損益兩平", detail=f"每筆虧損 {-prof.profit} 元；損益兩平售價 {prof.break_even_price} 元"))
+        elif prof.margin_pct < 10:
+            todo.append(Todo(risk="medium", check="profit", item="毛利率低於10%", detail=f"毛利率 {prof.margin_pct}%"))
+        if prof.sample:
+            todo.append(Todo(risk="low", check="profit", item="以平台後台的實際費率重算", detail="平台費率為示意值"))
+    tax = None
+    if p.monthly_sales is not None:
+        tax = _tax(catalogue, p.monthly_sales, p.sales_type, today)
+        if tax.must_register:
+            todo.append(Todo(risk="high", check="tax-check", item="辦理稅籍登記", detail=tax.summary))
+    supplier = None
+    if p.supplier_ban is not None:
+        supplier = await _company(p.supplier_ban, None)
+        if not supplier.found:
+            todo.append(Todo(risk="high", check="company", item="核對供應商統一編號", detail=supplier.note))
+        elif supplier.companies and supplier.companies[0].status not in ("核准設立",):
+            todo.append(Todo(risk="high", check="company", item="供應商登記狀態異常", detail=supplier.companies[0].status))
+    listing_answer = None
+    if cats:
+        listing_answer = _listing(catalogue, cats)
+        for d in listing_answer.duties:
+            todo.append(Todo(risk=d.risk, check="listing", item=d.title, detail=f"{d.article}：{d.duty}"))
+    order = {"high": 0, "medium": 1, "low": 2}
+    todo.sort(key=lambda t: order[t.risk])
+    return CampaignReview(as_of=today, count=len(todo), todo=todo, ad_check=ad, profit=prof, tax=tax, supplier=supplier, listing=listing_answer)
+
+
+@SERVICE.operation("GET", "/api/pro/campaign-review", price="$0.02", example={"copy": "排毒又能降血壓", "categories": "food", "price": 500, "cost": 250, "monthly_sales": 120000, "supplier_ban": "22099131"})
+async def campaign_review(p: CampaignBody) -> CampaignReview:
+    """One to-do list ordered by risk from the copy, profit, tax, supplier and listing checks."""
+    return await _review(p)
+
+
+@SERVICE.operation("POST", "/api/pro/campaign-review", price="$0.02", example={"copy": "排毒又能降血壓", "categories": "food", "price": 500, "cost": 250, "monthly_sales": 120000, "supplier_ban": "22099131"})
+async def campaign_review_post(p: CampaignBody) -> CampaignReview:
+    """The campaign review with its inputs in a JSON body (for long copy)."""
+    return await _review(p)
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """All word lists, rules, thresholds, withholding data and fees, with their sources."""
+    c = CATALOGUE.get()
+    dump = lambda items: [i.model_dump(mode="json") for i in items]  # noqa: E731
+    return Export(
+        terms=dump(c.terms), rules=dump(c.rules.values()), thresholds=dump(c.thresholds), withholding=dump(c.incomes.values()),
+        nhi=dump(c.nhi), minimum_wage=dump(c.wages), platforms=platforms().platforms, listing=_listing(c, ["cosmetic", "food"]).duties, endorsement=endorsement().rules,
+    )  # fmt: skip
+
+
+__all__ = ["SERVICE"]

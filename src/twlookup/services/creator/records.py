@@ -1,0 +1,115 @@
+"""The creator service's records: each kind declared once, validated when seeding."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import Field
+
+from twlookup.platform.records import SourcedRecord
+
+Category = Literal["food", "cosmetic"]
+
+
+class AdTerm(SourcedRecord):
+    id: str
+    category: Category
+    list: Literal["prohibited", "allowed"]
+    group: str
+    term: str = Field(description="The phrase as the regulation's annex writes it")
+    match: list[str] = Field(min_length=1, description="Literal forms matched in text")
+    rule: str = Field(description="Id of the rule it falls under")
+    suggestion: str | None = None
+
+
+class Rule(SourcedRecord):
+    id: str
+    category: Category
+    title: str
+    article: str
+    why: str
+    penalty_min: int | None
+    penalty_max: int | None
+
+
+class Threshold(SourcedRecord):
+    id: str
+    effective_from: date
+    effective_to: date | None = None
+    goods: int
+    services: int
+    invoice_threshold: int
+    small_scale_rate: Decimal
+    vat_rate: Decimal
+    note: str
+
+
+class IncomeKind(SourcedRecord):
+    id: str
+    code: str
+    name: str
+    resident_rate: Decimal
+    resident_exempt_tax_upto: int | None = None
+    resident_start_from: int | None = None
+    nonresident_rate: Decimal
+    nonresident_low_rate: Decimal | None = None
+    nonresident_low_upto_wage_multiple: Decimal | None = None
+    nonresident_exempt_payment_upto: int | None = None
+    nhi: Literal["professional", "part-time", "rent", "none"]
+    note: str
+
+
+class NhiRule(SourcedRecord):
+    id: str
+    effective_from: date
+    rate: Decimal
+    threshold_general: int
+    cap: int
+    categories: list[str]
+    part_time_threshold: Literal["minimum-wage"]
+    rounding: str
+
+
+class MinimumWage(SourcedRecord):
+    id: str
+    effective_from: date
+    monthly: int
+
+
+class Platform(SourcedRecord):
+    id: str
+    name: str
+    commission_rate: Decimal
+    payment_rate: Decimal
+    note: str
+
+
+class ListingDuty(SourcedRecord):
+    id: str
+    category: Literal["food", "cosmetic", "all"]
+    title: str
+    duty: str
+    article: str
+    risk: Literal["high", "medium", "low"]
+
+
+class EndorsementRule(SourcedRecord):
+    id: str
+    title: str
+    rule: str
+    article: str
+
+
+class CompanyRecord(SourcedRecord):
+    ban: str = Field(pattern=r"^\d{8}$")
+    name: str
+    status: str
+    capital: int | None = None
+    paid_in_capital: int | None = None
+    representative: str | None = None
+    address: str | None = None
+    registrar: str | None = None
+    setup_date: date | None = None
+    last_change: date | None = None

@@ -1,0 +1,245 @@
+"""Parameters and results of the creator service (texts in Traditional Chinese, field names in English)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.platform.records import answer_model
+from twlookup.services.creator.records import CompanyRecord, EndorsementRule, ListingDuty, Platform
+
+CompanyAnswerItem = answer_model(CompanyRecord)
+ListingAnswerItem = answer_model(ListingDuty)
+EndorsementAnswerItem = answer_model(EndorsementRule)
+PlatformAnswerItem = answer_model(Platform)
+
+Category = Literal["food", "cosmetic"]
+PlatformId = Literal["shopee", "momo", "pinkoi", "own-site", "custom"]
+IncomeKindId = Literal["professional-fee", "manuscript-fee", "part-time-salary", "rent", "prize"]
+CATEGORIES = r"^(food|cosmetic)(,(food|cosmetic))?$"
+MONEY = Field(ge=0, le=100_000_000, max_digits=12, decimal_places=2)
+
+
+class AdCheckBody(Params):
+    text: str = Field(min_length=1, max_length=5000, description="The ad copy (Traditional or Simplified Chinese)")
+    category: Category = Field(description="food or cosmetic")
+
+
+class Penalty(BaseModel):
+    min_twd: int | None
+    max_twd: int | None
+    text: str
+
+
+class AdFinding(BaseModel):
+    words: str = Field(description="The words found, as written in the list")
+    group: str
+    rule: str
+    article: str
+    why: str
+    penalty: Penalty
+    suggestion: str | None = Field(description="A phrase the annex allows instead, where one fits; only if it is true of the product")
+    source: Source
+
+
+class AllowedPhrase(BaseModel):
+    words: str
+    source: Source
+
+
+class AdCheck(BaseModel):
+    category: str
+    normalised_text: str
+    verdict: Literal["ok", "risky"]
+    count: int
+    findings: list[AdFinding]
+    allowed_phrases: list[AllowedPhrase]
+    note: str
+
+
+class ProfitQuery(Params):
+    price: Decimal = Field(gt=0, le=10_000_000, max_digits=12, decimal_places=2, description="Selling price per order (NT$)")
+    cost: Decimal = Field(ge=0, le=10_000_000, max_digits=12, decimal_places=2, description="Cost of goods per order (NT$)")
+    platform: PlatformId = Field("own-site", description="Marketplace id (see /api/platforms); custom: give fee_rate")
+    commission: Decimal = Field(Decimal(0), ge=0, le=100, max_digits=5, decimal_places=2, description="Creator commission, % of price")
+    ship: Decimal = Field(Decimal(0), ge=0, le=100_000, max_digits=9, decimal_places=2, description="Shipping the seller pays per order (NT$)")
+    fee_rate: Decimal | None = Field(None, ge=0, le=100, max_digits=5, decimal_places=2, description="Override the platform fee, % of price")
+    payment_rate: Decimal | None = Field(None, ge=0, le=100, max_digits=5, decimal_places=2, description="Override the payment fee, % of price")
+
+
+class ProfitAnswer(BaseModel):
+    price: Decimal
+    cost: Decimal
+    ship: Decimal
+    platform: str
+    platform_fee_rate_pct: Decimal
+    payment_fee_rate_pct: Decimal
+    commission_rate_pct: Decimal
+    platform_fee: Decimal
+    payment_fee: Decimal
+    commission: Decimal
+    profit: Decimal
+    margin_pct: Decimal
+    break_even_price: Decimal | None
+    rounding: str
+    sample: bool = Field(description="True when a platform rate comes from a sample record, not a published source")
+    note: str
+    source: Source | None
+
+
+class TaxQuery(Params):
+    monthly: int = Field(ge=0, le=1_000_000_000, description="Monthly sales (NT$)")
+    type: Literal["goods", "services"] = Field("goods", description="goods or services")
+    date: dt.date | None = Field(None, description="Date the thresholds are taken at (default today in Taipei); from 2014-01-01")
+
+
+class TaxAnswer(BaseModel):
+    as_of: date
+    monthly: int
+    type: str
+    threshold: int
+    must_register: bool
+    tier: Literal["below", "small-scale", "invoice"]
+    summary: str
+    next_steps: list[str]
+    estimated_quarterly_tax: int | None
+    thresholds_in_force_from: date
+    earlier_thresholds: list[dict[str, object]]
+    source: Source
+
+
+class WithholdingQuery(Params):
+    amount: int = Field(ge=1, le=1_000_000_000, description="Gross amount of one payment (NT$)")
+    kind: IncomeKindId = Field(description="Income kind")
+    residency: Literal["resident", "non-resident"] = Field("resident", description="Payee's tax residency")
+    nhi_insured: bool = Field(True, description="Payee is insured under Taiwan's NHI (false: no premium)")
+    payer_is_business: bool = Field(True, description="Payer is a business or organisation (rent premium applies only then)")
+    date: dt.date | None = Field(None, description="Payment date (default today in Taipei); from 2026-01-01")
+
+
+class WithholdingAnswer(BaseModel):
+    as_of: date
+    amount: int
+    kind: str
+    code: str
+    name: str
+    residency: str
+    tax_rate_pct: Decimal
+    tax: int
+    tax_note: str
+    nhi_premium: int
+    nhi_base: int
+    nhi_rate_pct: Decimal
+    nhi_note: str
+    net: int
+    minimum_wage: int
+    rounding: str
+    note: str
+    sources: list[Source]
+
+
+class CompanyQuery(Params):
+    ban: str | None = Field(None, pattern=r"^\d{8}$", description="Business ID (統一編號), 8 digits")
+    name: str | None = Field(None, min_length=2, max_length=100, description="Company name or part of it (store only)")
+
+
+class BanCheck(BaseModel):
+    ban: str
+    valid: bool = Field(description="Valid under the rule in force since 2023 (sum divisible by 5)")
+    valid_old_rule: bool = Field(description="Also valid under the pre-2023 rule (divisible by 10)")
+    checksum: int
+    note: str
+
+
+class CompanyAnswer(BaseModel):
+    query: str
+    check: BanCheck | None
+    found: bool
+    from_register: Literal["store", "live", "none"]
+    companies: list[CompanyAnswerItem]  # type: ignore[valid-type]
+    note: str
+
+
+class ListingQuery(Params):
+    categories: str = Field("food,cosmetic", pattern=CATEGORIES, description="food, cosmetic or food,cosmetic")
+
+
+class ListingAnswer(BaseModel):
+    categories: list[str]
+    count: int
+    duties: list[ListingAnswerItem]  # type: ignore[valid-type]
+
+
+class EndorsementAnswer(BaseModel):
+    count: int
+    rules: list[EndorsementAnswerItem]  # type: ignore[valid-type]
+
+
+class PlatformsAnswer(BaseModel):
+    count: int
+    sample: bool
+    note: str
+    platforms: list[PlatformAnswerItem]  # type: ignore[valid-type]
+
+
+class CampaignBody(Params):
+    copy_text: str | None = Field(None, alias="copy", min_length=1, max_length=5000, description="Ad copy to check")
+    categories: str | None = Field(None, pattern=CATEGORIES, description="food, cosmetic or food,cosmetic")
+    price: Decimal | None = Field(None, gt=0, le=10_000_000, max_digits=12, decimal_places=2)
+    cost: Decimal | None = Field(None, ge=0, le=10_000_000, max_digits=12, decimal_places=2)
+    platform: PlatformId = "own-site"
+    commission: Decimal = Field(Decimal(0), ge=0, le=100, max_digits=5, decimal_places=2)
+    ship: Decimal = Field(Decimal(0), ge=0, le=100_000, max_digits=9, decimal_places=2)
+    monthly_sales: int | None = Field(None, ge=0, le=1_000_000_000, description="Expected monthly sales (NT$)")
+    sales_type: Literal["goods", "services"] = "goods"
+    supplier_ban: str | None = Field(None, pattern=r"^\d{8}$", description="Supplier's business ID")
+
+    @field_validator("price", "cost", "commission", "ship", "monthly_sales", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, value: object) -> object:
+        if isinstance(value, bool):  # JSON true/false is not a number here
+            raise ValueError("must be a number, not true/false")
+        return value
+
+    @model_validator(mode="after")
+    def _something_to_review(self) -> CampaignBody:
+        if not (self.copy_text or self.categories or self.monthly_sales is not None or self.supplier_ban
+                or (self.price is not None and self.cost is not None)):  # fmt: skip
+            raise ValueError("give something to review: copy and categories, price and cost, monthly_sales or supplier_ban")
+        return self
+
+
+class Todo(BaseModel):
+    risk: Literal["high", "medium", "low"]
+    check: Literal["ad-check", "profit", "tax-check", "company", "listing"]
+    item: str
+    detail: str
+
+
+class CampaignReview(BaseModel):
+    as_of: date
+    count: int
+    todo: list[Todo]
+    ad_check: AdCheck | None
+    profit: ProfitAnswer | None
+    tax: TaxAnswer | None
+    supplier: CompanyAnswer | None
+    listing: ListingAnswer | None
+
+
+class Export(BaseModel):
+    terms: list[dict[str, object]]
+    rules: list[dict[str, object]]
+    thresholds: list[dict[str, object]]
+    withholding: list[dict[str, object]]
+    nhi: list[dict[str, object]]
+    minimum_wage: list[dict[str, object]]
+    platforms: list[PlatformAnswerItem]  # type: ignore[valid-type]
+    listing: list[ListingAnswerItem]  # type: ignore[valid-type]
+    endorsement: list[EndorsementAnswerItem]  # type: ignore[valid-type]

@@ -1,0 +1,269 @@
+"""Parameters and results of the food service's operations. Text is Traditional Chinese (Taiwan);
+field names are English."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from twlookup.platform.errors import InvalidParameter
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.food.records import MealId
+
+DeityId = Literal["tudigong", "wenchang", "zaojun", "guanyin", "yuhuang", "mazu", "yuelao", "caishen", "taizi", "guangong"]
+CategoryId = Literal[
+    "breakfast", "noodles", "rice", "snacks", "dumplings", "vegetarian", "japanese", "hotpot",
+    "stirfry", "fastfood", "cafe", "drinks", "dessert",
+]  # fmt: skip
+MEAL_IDS: tuple[MealId, ...] = ("breakfast", "lunch", "afternoon", "dinner", "late_night")
+
+# Taiwan's area for coordinates: Taiwan, Penghu, Kinmen, Matsu, Green Island and Orchid Island
+# (Pratas and the Spratlys are outside). Anything else is refused with 422.
+LAT_MIN, LAT_MAX = 21.8, 26.4
+LON_MIN, LON_MAX = 118.0, 122.2
+MAX_RADIUS_M = 5000
+DRAW_RADIUS_M = 1500
+DRAW_SHOPS = 5
+BUDGET_MIN, BUDGET_MAX = 30, 5000
+
+
+def Lat(*default: None):  # noqa: N802 (a Field factory: required without a default, optional with None)
+    return Field(*default, ge=LAT_MIN, le=LAT_MAX, description=f"Latitude in Taiwan's area ({LAT_MIN} to {LAT_MAX})")
+
+
+def Lon(*default: None):  # noqa: N802
+    return Field(*default, ge=LON_MIN, le=LON_MAX, description=f"Longitude in Taiwan's area ({LON_MIN} to {LON_MAX})")
+
+
+Budget = Field(None, ge=BUDGET_MIN, le=BUDGET_MAX, description=f"NT$ per person per meal ({BUDGET_MIN} to {BUDGET_MAX})")
+People = Field(None, ge=1, le=30, description="How many people eat together (1 to 30); 3 or more allows group-style food")
+Seed = Field(None, ge=0, le=2**31 - 1, description="Makes the draw repeatable: the same seed and inputs give the same answer")
+
+ODBL = "ODbL-1.0"
+OSM_ATTRIBUTION = "© OpenStreetMap contributors"
+OSM_COPYRIGHT = "https://www.openstreetmap.org/copyright"
+
+
+class Attribution(BaseModel):
+    licence: str = ODBL
+    attribution: str = OSM_ATTRIBUTION
+    url: str = OSM_COPYRIGHT
+    note: str = "店家位置、營業時間等資料衍生自 OpenStreetMap，依 ODbL 1.0 授權；評分、路線請用地圖服務，菜單與外送請用外送平台。"
+
+
+# ------------------------------------------------------------------ params
+
+
+class DrawQuery(Params):
+    deity: DeityId | None = Field(None, description="Which deity's draw; left out, the draw picks one")
+    meal: MealId | None = Field(None, description="Which meal; left out, the meal of the current hour in Asia/Taipei")
+    category: CategoryId | Literal["auto"] = Field("auto", description="A food category, or auto: picked from meal, budget and people")
+    budget: int | None = Budget
+    people: int | None = People
+    lat: float | None = Lat(None)
+    lon: float | None = Lon(None)
+    seed: int | None = Seed
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> DrawQuery:
+        if (self.lat is None) != (self.lon is None):
+            raise InvalidParameter("lat" if self.lat is None else "lon", "give lat and lon together (or neither)")
+        return self
+
+
+class NearbyQuery(Params):
+    lat: float = Lat()
+    lon: float = Lon()
+    category: CategoryId | None = Field(None, description="Only this category; left out, every category")
+    radius: int = Field(1000, ge=50, le=MAX_RADIUS_M, description=f"Metres around the point (50 to {MAX_RADIUS_M}, default 1000)")
+
+
+class CategoriesQuery(Params):
+    meal: MealId | None = Field(None, description="Only categories served at this meal")
+    budget: int | None = Budget
+    people: int | None = People
+
+
+class WeekPlanQuery(Params):
+    deity: DeityId | None = Field(None, description="Whose style the plan follows; left out, picked by the seed")
+    meals: str = Field(
+        "lunch,dinner",
+        pattern=r"^(breakfast|lunch|afternoon|dinner|late_night)(,(breakfast|lunch|afternoon|dinner|late_night)){0,4}$",
+        description="Comma-separated meals, each once: breakfast, lunch, afternoon, dinner, late_night",
+    )
+    budget: int | None = Budget
+    days: int = Field(7, ge=1, le=14, description="Days to plan (1 to 14)")
+    seed: int | None = Seed
+
+    def meal_list(self) -> list[MealId]:
+        items = self.meals.split(",")
+        if len(set(items)) != len(items):
+            raise InvalidParameter("meals", "each meal may appear once", list(MEAL_IDS))
+        return items  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------ results
+
+
+class DeityOut(BaseModel):
+    id: str
+    name: str
+    role: str
+    style: str = Field(description="本服務為這位神明設定的飲食主題（趣味設定，非習俗）")
+    categories: list[str]
+    vegetarian: bool
+    custom: str | None = Field(None, description="供品習俗（依來源頁面改寫）；沒有來源的不寫")
+    custom_source: Source | None = None
+
+
+class Deities(BaseModel):
+    count: int
+    deities: list[DeityOut]
+    note: str = "神明的飲食主題是本服務的趣味設定；有引用來源的才是民間供品習俗的說明。"
+
+
+class MealOut(BaseModel):
+    id: str
+    name: str
+    hours: str = Field(description="本服務用來判定「現在是哪一餐」的時段（Asia/Taipei）")
+
+
+class Meals(BaseModel):
+    count: int
+    meals: list[MealOut]
+
+
+class CategoryOut(BaseModel):
+    id: str
+    name: str
+    meals: list[str]
+    band: str = Field(description="每人價格帶（新台幣）")
+    band_min: int
+    band_max: int
+    vegetarian: bool
+    group: bool = Field(description="適合 3 人以上分食")
+    dishes: list[str]
+
+
+class Categories(BaseModel):
+    count: int
+    meal: str | None
+    budget: int | None
+    people: int | None
+    categories: list[CategoryOut]
+    basis: str = "價格帶是本服務對「一人吃一餐」花費的分類區間，不是市場調查或平均價格；預算達到區間下限即列入。"
+
+
+class PoemOut(BaseModel):
+    number: int
+    title: str
+    ganzhi: str
+    lines: list[str]
+    omen: str
+    note: str | None = None
+    source: Source
+
+
+class ShopOut(BaseModel):
+    id: str = Field(description="OpenStreetMap id (node/123, way/456) or sample/N for sample shops")
+    name: str
+    lat: float
+    lon: float
+    category: str
+    cuisine: str | None
+    opening_hours: str | None = Field(description="OpenStreetMap opening_hours as mapped")
+    open_now: Literal["open", "closed", "unknown"]
+    distance_m: int | None = None
+    osm_url: str | None = None
+    sample: bool = Field(description="True: a sample shop, not real map data")
+    source: Source
+
+
+class Draw(BaseModel):
+    as_of: datetime = Field(description="The time used, Asia/Taipei")
+    seed: int = Field(description="Send this seed again to repeat the draw")
+    deity: DeityOut
+    meal: MealOut
+    poem: PoemOut
+    category: CategoryOut
+    category_picked: bool = Field(description="True when category=auto chose it")
+    dish: str
+    shops: list[ShopOut] = Field(description=f"Open shops of the category within {DRAW_RADIUS_M} m, nearest first (at most {DRAW_SHOPS})")
+    shops_note: str
+    sample: bool = Field(description="True when any shop listed is sample data")
+    attribution: Attribution | None = None
+    disclaimer: str = "籤詩與餐點抽選僅供娛樂，不是宗教或飲食建議。"
+
+
+class NearbyOut(BaseModel):
+    as_of: datetime
+    lat: float
+    lon: float
+    radius: int
+    category: str | None
+    count: int
+    shops: list[ShopOut]
+    unknown_hours: int = Field(description="Shops in range whose hours are missing or unparsable (left out: unknown is not open)")
+    public_holiday: bool = Field(description="Today is a Taiwan public holiday (OSM 'PH' rules apply)")
+    sample: bool
+    attribution: Attribution = Attribution()
+
+
+class SponsorOut(BaseModel):
+    id: str
+    name: str
+    category: str
+    note: str | None
+    url: str | None
+    lat: float | None
+    lon: float | None
+    opening_hours: str | None
+    sponsored: Literal[True] = True
+    label: str = "贊助"
+
+
+class Ads(BaseModel):
+    as_of: date
+    count: int
+    sponsors: list[SponsorOut]
+    note: str = "以下為贊助店家，由營運者設定並標示為贊助；抽籤與附近店家結果不含贊助。"
+
+
+class PlanItemOut(BaseModel):
+    day: int
+    meal: str
+    meal_name: str
+    category: str
+    category_name: str
+    band: str
+    dish: str
+
+
+class WeekPlan(BaseModel):
+    seed: int
+    deity: DeityOut
+    days: int
+    meals: list[str]
+    budget: int | None
+    repeat_window_days: int = Field(description="A dish does not come back within this many days")
+    repeats: int = Field(description="Dishes that had to come back sooner (too few fit the budget)")
+    plan: list[PlanItemOut]
+
+
+class Pack(BaseModel):
+    generated: datetime
+    deities: list[DeityOut]
+    meals: list[MealOut]
+    categories: list[CategoryOut]
+    poems: list[PoemOut]
+    shops: list[ShopOut]
+    sponsors: list[SponsorOut]
+    sample: bool
+    attribution: Attribution = Attribution()
+    licence_notice: str = (
+        "本資料包中的店家資料衍生自 OpenStreetMap（© OpenStreetMap contributors），以 ODbL 1.0 提供："
+        "若公開再利用，須註明出處，並以相同授權提供衍生資料庫。https://www.openstreetmap.org/copyright"
+    )

@@ -1,0 +1,174 @@
+"""The games service's operations: thin adapters from parameters to the shared tracker and logic."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+
+from anyio import to_thread
+
+from twlookup.domain.knowledge_base import Domain
+from twlookup.domain.release_dates import month_bounds, parse_when, passed_since_check
+from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
+from twlookup.domain.release_schemas import LookupOut, LookupQuery, MonthQuery, NameQuery, Watchlist, WatchlistBody
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.games import logic
+from twlookup.services.games.data import CATALOGUE, seed_games
+from twlookup.services.games.schemas import (
+    Calendar,
+    CalendarEntry,
+    DelayEntry,
+    Delays,
+    Export,
+    Game,
+    GameCountdown,
+    GameDetail,
+    GameList,
+    GameOut,
+    ListQuery,
+)
+
+SERVICE = Service(
+    name="games",
+    title="Video game release tracker",
+    description=(
+        "Release dates of video games at the precision announced (exact date, window or tba), per "
+        "platform, with the history of every delay, countdowns in Taiwan time, and a Wikidata and "
+        "Wikipedia lookup of any game. Every game names the publisher's or platform holder's source."
+    ),
+    cors=True,
+    network="testnet",
+)
+SERVICE.seeder(seed_games)
+
+DOMAIN = Domain(
+    name="games",
+    classes=frozenset({"Q7889"}),  # video game
+    keywords=("video game", "電子遊戲", "遊戲", "电子游戏", "game"),
+    properties={
+        "P577": "publication date",
+        "P400": "platform",
+        "P178": "developer",
+        "P123": "publisher",
+        "P136": "genre",
+    },
+)
+
+
+def game_out(game: Game, today: date) -> GameOut:
+    when = parse_when(game.release)
+    return GameOut(
+        **game.model_dump(include=set(GameOut.model_fields) - {"delays", "source"}),
+        delays=[delay_out(d, game.checked) for d in game.delays],
+        status=logic.status(game),
+        precision=when.precision,
+        earliest=when.earliest,
+        latest=when.latest,
+        days_until=(when.earliest - today).days if when.earliest else None,
+        check_note=passed_since_check(when, game.checked, today, confirmed=game.release_confirmed_by is not None),
+        source=game.source_ref,
+    )
+
+
+def _countdown(game: Game, today: date) -> GameCountdown:
+    c = countdown_out(parse_when(game.release), today, "release")
+    return GameCountdown(**c.model_dump(), id=game.id, name=game.name, name_zh=game.name_zh, status=logic.status(game))
+
+
+@SERVICE.operation("GET", "/api/games", tool="list_games")
+def list_games(p: ListQuery) -> GameList:
+    """List games by release date, filtered by platform, status and upcoming (not out yet)."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    games = [
+        g
+        for g in sorted(catalogue.items.values(), key=logic.release_sort_key)
+        if (p.platform is None or p.platform in g.platforms)
+        and (p.status is None or logic.status(g) == p.status)
+        and (not p.upcoming or logic.is_upcoming(g, today))
+    ]
+    return GameList(
+        as_of=today,
+        count=len(games),
+        counts_by_status=dict(Counter(logic.status(g) for g in games)),
+        games=[game_out(g, today) for g in games],
+    )
+
+
+@SERVICE.operation("GET", "/api/game", tool="get_game")
+def get_game(p: NameQuery) -> GameDetail:
+    """One game by id or name (English or Chinese): platforms, release, delays, source, countdown."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    game, how = find(catalogue, p.q, "game")
+    return GameDetail(as_of=today, query=p.q, matched_as=how, game=game_out(game, today), countdown=_countdown(game, today))
+
+
+@SERVICE.operation("GET", "/api/calendar", tool="release_calendar")
+def release_calendar(p: MonthQuery) -> Calendar:
+    """Games released in one month (YYYY-MM) by day, and games announced for a window overlapping it."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    first, last = month_bounds(p.month)
+    days: dict[date, list[GameOut]] = {}
+    windows: list[GameOut] = []
+    for game in sorted(catalogue.items.values(), key=logic.release_sort_key):
+        when = parse_when(game.release)
+        if when.exact and when.earliest and first <= when.earliest <= last:
+            days.setdefault(when.earliest, []).append(game_out(game, today))
+        elif not when.exact and when.overlaps(first, last):
+            windows.append(game_out(game, today))
+    return Calendar(
+        as_of=today,
+        month=p.month,
+        count=sum(len(v) for v in days.values()),
+        days=[CalendarEntry(date=d, games=v) for d, v in sorted(days.items())],
+        windows=windows,
+    )
+
+
+@SERVICE.operation("GET", "/api/delays", tool="delay_history")
+def delay_history() -> Delays:
+    """Every recorded change of an announced release date, newest announcement first, with sources."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    entries = [
+        DelayEntry(**delay_out(d, g.checked).model_dump(), id=g.id, name=g.name, name_zh=g.name_zh)
+        for g in catalogue.items.values()
+        for d in g.delays
+    ]
+    entries.sort(key=lambda e: (e.announced, e.id), reverse=True)
+    return Delays(as_of=today, count=len(entries), delays=entries)
+
+
+@SERVICE.operation("GET", "/api/countdown", tool="release_countdown")
+def release_countdown(p: NameQuery) -> GameCountdown:
+    """Whole days (Asia/Taipei) to a game's release; a window counts to its earliest day; tba has none."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    game, _how = find(catalogue, p.q, "game")
+    return _countdown(game, today)
+
+
+@SERVICE.operation("GET", "/api/lookup", tool="lookup_any_game")
+async def lookup_any_game(p: LookupQuery) -> LookupOut:
+    """Look any game up in Wikidata and Wikipedia (release dates, platforms, developer, publisher,
+    genre, official site), in the catalogue or not. 503 when Wikidata cannot be reached and the
+    store has no cached answer."""
+    catalogue = await to_thread.run_sync(CATALOGUE.get)  # a store read: off the event loop
+    return await lookup_answer(catalogue, p.q, DOMAIN, today_taipei())
+
+
+@SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["gta-6"]})
+async def pro_watchlist(p: WatchlistBody) -> Watchlist[GameOut]:
+    """Up to 30 games by id or name: the catalogue record (or none), its countdown and the
+    Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
+    reached for an entry it has not cached."""
+    catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
+    return await watchlist(
+        catalogue, p.ids, DOMAIN, today, lambda g: game_out(g, today), lambda g: countdown_out(parse_when(g.release), today, "release")
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """Every game with its release, platforms, delay history and sources."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    games = sorted(catalogue.items.values(), key=logic.release_sort_key)
+    return Export(as_of=today, count=len(games), games=[game_out(g, today) for g in games])

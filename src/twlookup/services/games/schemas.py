@@ -1,0 +1,108 @@
+"""The games service's record (one per game), its answer shapes and parameters."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.domain.release_dates import Precision, WhenText
+from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_tracker import Delay, TrackedItem
+from twlookup.platform.operations import Params
+from twlookup.platform.records import SourcedRecord
+from twlookup.platform.schemas import Source
+
+Platform = Literal["ps5", "xbox", "pc", "switch2", "mobile"]
+Status = Literal["confirmed", "window", "tba", "released"]
+
+
+class GameFields(TrackedItem):
+    platforms: list[Platform] = Field(min_length=1, description="Announced platforms (xbox: Xbox Series X|S)")
+    release: WhenText = Field(
+        description="Release date as announced: YYYY-MM-DD, or a window (YYYY-MM, YYYY-Q1, YYYY-H2, YYYY-spring, YYYY), or tba"
+    )
+    developer: str | None = None
+    publisher: str | None = None
+    delays: list[Delay] = Field(default_factory=list, description="Each change of the announced release date")
+    release_confirmed_by: str | None = Field(None, description="A page confirming the game has been released, where one was found")
+
+
+class Game(GameFields, SourcedRecord):
+    """One game as the data file and the store hold it (data/games/games.yaml)."""
+
+
+class GameOut(GameFields):
+    delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")  # type: ignore[assignment]
+    status: Status = Field(
+        description="confirmed: an exact date announced; window: a month, quarter, season or year; tba: nothing announced; "
+        "released: a source confirms the release (release_confirmed_by)"
+    )
+    precision: Precision
+    earliest: dt.date | None = Field(description="First day the announced date or window can mean")
+    latest: dt.date | None = Field(description="Last day the announced date or window can mean")
+    days_until: int | None = Field(description="Whole days from today to `earliest` (negative once passed); null for tba")
+    check_note: str | None = Field(
+        description='Set when the date has passed and no source here confirms the release, e.g. "release date 2026-11-19 passed; not re-checked since 2026-11-02"'
+    )
+    source: Source
+
+
+class ListQuery(Params):
+    platform: Platform | None = Field(None, description="Only games announced for this platform")
+    status: Status | None = Field(None, description="Only games in this status")
+    upcoming: bool = Field(False, description="1 (or true): only games not out yet whose date or window has not passed")
+
+
+class GameList(BaseModel):
+    as_of: dt.date
+    count: int
+    counts_by_status: dict[str, int]
+    games: list[GameOut]
+
+
+class GameDetail(BaseModel):
+    as_of: dt.date
+    query: str
+    matched_as: str
+    game: GameOut
+    countdown: CountdownOut
+
+
+class CalendarEntry(BaseModel):
+    date: dt.date
+    games: list[GameOut]
+
+
+class Calendar(BaseModel):
+    as_of: dt.date
+    month: str
+    count: int = Field(description="Games with an exact date in the month")
+    days: list[CalendarEntry]
+    windows: list[GameOut] = Field(description="Games announced for a window that overlaps the month (month, quarter, season, year)")
+
+
+class DelayEntry(DelayOut):
+    id: str
+    name: str
+    name_zh: str | None
+
+
+class Delays(BaseModel):
+    as_of: dt.date
+    count: int
+    delays: list[DelayEntry] = Field(description="Newest announcement first")
+
+
+class GameCountdown(CountdownOut):
+    id: str
+    name: str
+    name_zh: str | None
+    status: Status
+
+
+class Export(BaseModel):
+    as_of: dt.date
+    count: int
+    games: list[GameOut]

@@ -1,0 +1,237 @@
+"""The glossary's operations: thin adapters from parameters to logic and results."""
+
+from __future__ import annotations
+
+from twlookup.domain import search
+from twlookup.platform.errors import InvalidParameter, NotFound
+from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.glossary import logic
+from twlookup.services.glossary.data import CATALOG, seed_glossary
+from twlookup.services.glossary.records import CATEGORY_NAMES, Comparison, Difference, HowTo, Term
+from twlookup.services.glossary.schemas import (
+    BatchBody,
+    BatchItem,
+    BatchResult,
+    CompareQuery,
+    ComparisonOut,
+    Export,
+    HowToOut,
+    HowToQuery,
+    IntentOut,
+    IntentQuery,
+    Reason,
+    SearchHit,
+    SearchQuery,
+    SearchResult,
+    TermBrief,
+    TermDetail,
+    TermList,
+    TermOut,
+    TermQuery,
+    TermsQuery,
+    Topic,
+)
+
+SERVICE = Service(
+    name="glossary",
+    title="AI glossary (Taiwan Chinese)",
+    description=(
+        "AI terms in Taiwan Traditional Chinese with English names, aliases and a written definition, "
+        "comparisons of concepts, how-tos with runnable code, and search-intent classification. "
+        "Every item carries its source and check date. Cross-origin."
+    ),
+    cors=True,
+    network="testnet",
+)
+SERVICE.seeder(seed_glossary)
+
+LICENCE = "Definitions, comparisons and how-tos written for this service: CC BY 4.0; code: MIT"
+INTENT_METHOD = (
+    "Rule-based: the first cue found in each ordered rule table decides (shapes: troubleshooting, comparison, "
+    "how-to, list, definition; intents: transactional, navigational, commercial, else informational). Intent "
+    "classes follow Broder (2002), 'A taxonomy of web search', plus commercial investigation."
+)
+
+
+def term_out(t: Term) -> TermOut:
+    return TermOut(
+        id=t.id, name_zh=t.name_zh, name_en=t.name_en, aliases=list(t.aliases), category=t.category,
+        category_name=CATEGORY_NAMES[t.category], definition=t.definition, related=list(t.related), source=t.source_ref,
+    )  # fmt: skip
+
+
+def brief(t: Term) -> TermBrief:
+    return TermBrief(id=t.id, name_zh=t.name_zh, name_en=t.name_en, category=t.category)
+
+
+def reasons(hit: search.Hit) -> list[Reason]:
+    return [Reason(kind=r.kind, field=r.field, value=r.value, points=r.points) for r in hit.reasons]
+
+
+def _find(catalog: logic.Catalog, text: str, param: str) -> tuple[Term, search.Hit]:
+    found = catalog.find_term(text)
+    if found is None:
+        close = catalog.suggestions(text)
+        raise NotFound("term", text, f"Closest: {', '.join(close)}." if close else "Search at /api/search or list at /api/terms.")
+    return found
+
+
+def howto_out(h: HowTo, catalog: logic.Catalog) -> HowToOut:
+    return HowToOut(
+        id=h.id, title=h.title, summary=h.summary, terms=[brief(catalog.terms[t]) for t in h.terms],
+        steps=list(h.steps), code=list(h.code), source=h.source_ref,
+    )  # fmt: skip
+
+
+def comparison_out(c: Comparison, catalog: logic.Catalog) -> ComparisonOut:
+    return ComparisonOut(
+        id=c.id, written=True, note=None, title=c.title, a=term_out(catalog.terms[c.a]), b=term_out(catalog.terms[c.b]),
+        summary=c.summary, differences=list(c.differences), choose_a=c.choose_a, choose_b=c.choose_b, source=c.source_ref,
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/term", tool="explain_term")
+def explain_term(p: TermQuery) -> TermDetail:
+    """Full explanation of one term, by id or by a name, alias, English or Simplified Chinese (typos tolerated)."""
+    catalog = CATALOG.get()
+    if not p.id and not p.q:
+        raise InvalidParameter("q", "give id (a term id) or q (a name, alias or English term)")
+    if p.id and p.q:
+        raise InvalidParameter("q", "give either id or q, not both")
+    text = p.id or p.q or ""
+    if p.id and p.id not in catalog.terms:
+        close = catalog.suggestions(p.id)
+        raise NotFound("term", p.id, f"Closest: {', '.join(close)}." if close else "List ids at /api/terms.")
+    term, hit = _find(catalog, text, "id" if p.id else "q")
+    return TermDetail(
+        query=text,
+        matched=reasons(hit),
+        term=term_out(term),
+        related=[brief(catalog.terms[r]) for r in term.related],
+        comparisons=[c.id for c in catalog.comparisons_of(term.id)],
+        howtos=[h.id for h in catalog.howtos_of(term.id)],
+    )
+
+
+@SERVICE.operation("GET", "/api/search", tool="search_glossary")
+def search_glossary(p: SearchQuery) -> SearchResult:
+    """Fuzzy search over terms, comparisons and how-tos, best first, each with the reasons for its score."""
+    catalog = CATALOG.get()
+    results: list[SearchHit] = []
+    for hit in catalog.all_index.search(p.q, limit=p.limit):
+        kind, _, ident = hit.key.partition(":")
+        if kind == "term":
+            t = catalog.terms[ident]
+            title, source = f"{t.name_zh}（{t.name_en}）", t.source_ref
+        elif kind == "comparison":
+            c = catalog.comparisons[ident]
+            title, source = c.title, c.source_ref
+        else:
+            h = catalog.howtos[ident]
+            title, source = h.title, h.source_ref
+        results.append(SearchHit(kind=kind, id=ident, title=title, score=hit.score, reasons=reasons(hit), source=source))  # type: ignore[arg-type]
+    return SearchResult(query=p.q, normalised=search.normalise(p.q), count=len(results), results=results)
+
+
+@SERVICE.operation("GET", "/api/terms", tool="list_topics")
+def list_terms(p: TermsQuery) -> TermList:
+    """The topics (categories) with their term counts, and the terms of one category (all without `category`)."""
+    catalog = CATALOG.get()
+    counts: dict[str, int] = {}
+    for t in catalog.terms.values():
+        counts[t.category] = counts.get(t.category, 0) + 1
+    topics = [Topic(category=c, name=n, count=counts.get(c, 0)) for c, n in CATEGORY_NAMES.items()]
+    terms = [brief(t) for t in catalog.terms.values() if p.category is None or t.category == p.category]
+    return TermList(
+        category=p.category, topics=topics, count=len(terms), terms=terms,
+        comparisons=sorted(catalog.comparisons), howtos=sorted(catalog.howtos),
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/compare", tool="compare_concepts")
+def compare_concepts(p: CompareQuery) -> ComparisonOut:
+    """Compare two concepts: a written comparison by id, or by `a` and `b` (any two terms; when nobody wrote
+    a comparison of the two, the answer is put together from the two term records and says so)."""
+    catalog = CATALOG.get()
+    if p.id and (p.a or p.b):
+        raise InvalidParameter("id", "give either id, or a and b, not both")
+    if not p.id and not (p.a and p.b):
+        raise InvalidParameter("b" if p.a else "a", "give id (a comparison id), or both a and b (two concepts)")
+    if p.id:
+        if p.id not in catalog.comparisons:
+            raise NotFound("comparison", p.id, "Ids: " + ", ".join(sorted(catalog.comparisons)))
+        return comparison_out(catalog.comparisons[p.id], catalog)
+    a, _ = _find(catalog, p.a or "", "a")
+    b, _ = _find(catalog, p.b or "", "b")
+    if a.id == b.id:
+        raise InvalidParameter("b", f"names the same concept as a ({a.id}); give two different concepts")
+    written = catalog.comparison_for(a.id, b.id)
+    if written:
+        return comparison_out(written, catalog)
+    return ComparisonOut(
+        id=None,
+        written=False,
+        note="No comparison of these two has been written; this answer sets the two term records side by side.",
+        title=f"{a.name_zh} 與 {b.name_zh}",
+        a=term_out(a),
+        b=term_out(b),
+        summary=f"{a.name_zh}（{a.name_en}）屬於「{CATEGORY_NAMES[a.category]}」；{b.name_zh}（{b.name_en}）屬於「{CATEGORY_NAMES[b.category]}」。",
+        differences=[Difference(aspect=k, a=x, b=y) for k, x, y in logic.derived_differences(a, b)],
+        choose_a=None,
+        choose_b=None,
+        source=None,
+    )
+
+
+@SERVICE.operation("GET", "/api/howto", tool="get_howto")
+def get_howto(p: HowToQuery) -> HowToOut:
+    """An implementation tutorial with code (the service's tests run or compile every code block)."""
+    catalog = CATALOG.get()
+    h = catalog.howtos.get(p.id)
+    if h is None:
+        raise NotFound("how-to", p.id, "Ids: " + ", ".join(sorted(catalog.howtos)))
+    return howto_out(h, catalog)
+
+
+@SERVICE.operation("GET", "/api/intent", tool="classify_search_intent")
+def classify_search_intent(p: IntentQuery) -> IntentOut:
+    """Classify a search query (informational, navigational, commercial, transactional; and its question shape)
+    by stated rules, and suggest the answer structure that suits it, with the reasons."""
+    r = logic.classify_intent(p.q, CATALOG.get())
+    return IntentOut(
+        query=p.q, intent=r.intent, intent_reason=r.intent_reason, intent_note=logic.INTENT_NOTES[r.intent],  # type: ignore[arg-type]
+        shape=r.shape, shape_reason=r.shape_reason, structure=r.structure, terms=r.terms, method=INTENT_METHOD,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+@SERVICE.operation("POST", "/api/pro/explain-batch", price="$0.02", example={"terms": ["LLM", "RAG"]})
+def explain_batch(p: BatchBody) -> BatchResult:
+    """Explain up to 50 terms at once (names, aliases or ids); unknown ones come back with suggestions."""
+    catalog = CATALOG.get()
+    items = []
+    for text in p.terms:
+        found = catalog.find_term(text)
+        items.append(
+            BatchItem(query=text, found=True, term=term_out(found[0]), suggestions=[])
+            if found
+            else BatchItem(query=text, found=False, term=None, suggestions=catalog.suggestions(text))
+        )
+    return BatchResult(count=len(items), found=sum(i.found for i in items), results=items)
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """All terms, comparisons, how-tos and sources as one JSON download."""
+    catalog = CATALOG.get()
+    sources: dict[str, Source] = {}
+    for rec in [*catalog.terms.values(), *catalog.comparisons.values(), *catalog.howtos.values()]:
+        sources.setdefault(rec.source, rec.source_ref)
+    return Export(
+        as_of=today_taipei(),
+        licence=LICENCE,
+        terms=[term_out(t) for t in catalog.terms.values()],
+        comparisons=[comparison_out(c, catalog) for c in catalog.comparisons.values()],
+        howtos=[howto_out(h, catalog) for h in catalog.howtos.values()],
+        sources=sorted(sources.values(), key=lambda s: s.url),
+    )

@@ -1,0 +1,82 @@
+"""The glossary's records, declared once: data files are validated against them, the logic works
+on them and answers are built from them (the tables in tables.py mirror them)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from twlookup.platform.records import Record, SourcedRecord
+
+Category = Literal[
+    "basics", "machine-learning", "deep-learning", "llm", "generative", "training", "inference",
+    "retrieval", "agents", "evaluation", "safety", "data", "vision",
+]  # fmt: skip
+
+CATEGORY_NAMES: dict[str, str] = {
+    "basics": "基礎概念",
+    "machine-learning": "機器學習",
+    "deep-learning": "深度學習",
+    "llm": "大型語言模型",
+    "generative": "生成式人工智慧",
+    "training": "訓練與微調",
+    "inference": "推論與部署",
+    "retrieval": "檢索與知識",
+    "agents": "代理與工具使用",
+    "evaluation": "評估與指標",
+    "safety": "安全、治理與風險",
+    "data": "資料與資料集",
+    "vision": "電腦視覺與多模態",
+}
+
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+
+class Term(SourcedRecord):
+    """One AI term: Taiwan Chinese name, English name, aliases, category, a definition written
+    for this service, related term ids, and the source the definition was checked against."""
+
+    id: str = Field(pattern=SLUG, max_length=80)
+    name_zh: str
+    name_en: str
+    aliases: list[str] = Field(default_factory=list)
+    category: Category
+    definition: str = Field(min_length=20)
+    related: list[str] = Field(default_factory=list)
+
+
+class Difference(Record):
+    aspect: str
+    a: str
+    b: str
+
+
+class Comparison(SourcedRecord):
+    """A written comparison of two terms (by their ids)."""
+
+    id: str = Field(pattern=SLUG, max_length=120)
+    a: str
+    b: str
+    title: str
+    summary: str
+    differences: list[Difference] = Field(min_length=2)
+    choose_a: str
+    choose_b: str
+
+
+class CodeBlock(Record):
+    language: Literal["python", "bash", "json", "text"]
+    code: str
+    runs: bool = Field(True, description="True when the tests execute it; False when they only compile it (it needs a network or a key)")
+
+
+class HowTo(SourcedRecord):
+    """An implementation tutorial with code that the tests execute (or compile)."""
+
+    id: str = Field(pattern=SLUG, max_length=80)
+    title: str
+    summary: str
+    terms: list[str] = Field(default_factory=list)
+    steps: list[str] = Field(min_length=1)
+    code: list[CodeBlock] = Field(min_length=1)

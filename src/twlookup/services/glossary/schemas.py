@@ -1,0 +1,171 @@
+"""Parameters and results of the glossary's operations."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.glossary.records import Category, CodeBlock, Difference
+
+BATCH_LIMIT = 50  # document 1, Limits: glossary paid batch explain, at most 50 terms per call
+Q = Field(min_length=1, max_length=200, description="Chinese, English, an alias or Simplified Chinese; typos are tolerated")
+
+
+class TermOut(BaseModel):
+    id: str
+    name_zh: str = Field(description="Taiwan Traditional Chinese name")
+    name_en: str
+    aliases: list[str]
+    category: str
+    category_name: str
+    definition: str = Field(description="Written for this service, in Traditional Chinese (Taiwan usage)")
+    related: list[str] = Field(description="Ids of related terms")
+    source: Source
+
+
+class TermBrief(BaseModel):
+    id: str
+    name_zh: str
+    name_en: str
+    category: str
+
+
+class Reason(BaseModel):
+    kind: str = Field(description="exact, name-in-query, query-in-name, fuzzy or text")
+    field: str
+    value: str
+    points: float
+
+
+class TermQuery(Params):
+    id: str | None = Field(None, min_length=1, max_length=80, description="Term id, e.g. large-language-model")
+    q: str | None = Field(None, min_length=1, max_length=200, description="Name, alias, English or Simplified Chinese")
+
+
+class TermDetail(BaseModel):
+    query: str
+    matched: list[Reason] = Field(description="How the query matched the term")
+    term: TermOut
+    related: list[TermBrief]
+    comparisons: list[str] = Field(description="Ids of written comparisons involving the term")
+    howtos: list[str] = Field(description="Ids of how-tos using the term")
+
+
+class SearchQuery(Params):
+    q: str = Q
+    limit: int = Field(10, ge=1, le=50, description="At most this many results (1 to 50)")
+
+
+class SearchHit(BaseModel):
+    kind: Literal["term", "comparison", "howto"]
+    id: str
+    title: str
+    score: float = Field(description="Sum of the reasons' points (see reasons)")
+    reasons: list[Reason]
+    source: Source
+
+
+class SearchResult(BaseModel):
+    query: str
+    normalised: str = Field(description="The query after full-width folding and Simplified -> Traditional")
+    count: int
+    results: list[SearchHit]
+
+
+class TermsQuery(Params):
+    category: Category | None = Field(None, description="Only terms of this category")
+
+
+class Topic(BaseModel):
+    category: str
+    name: str
+    count: int
+
+
+class TermList(BaseModel):
+    category: str | None
+    topics: list[Topic] = Field(description="Every category with its Chinese name and term count")
+    count: int
+    terms: list[TermBrief]
+    comparisons: list[str] = Field(description="Ids of the written comparisons")
+    howtos: list[str] = Field(description="Ids of the how-tos")
+
+
+class CompareQuery(Params):
+    id: str | None = Field(None, min_length=1, max_length=120, description="Comparison id, e.g. fine-tuning-vs-rag")
+    a: str | None = Field(None, min_length=1, max_length=200, description="First concept (term id, name or alias)")
+    b: str | None = Field(None, min_length=1, max_length=200, description="Second concept (term id, name or alias)")
+
+
+class ComparisonOut(BaseModel):
+    id: str | None = Field(description="Id of the written comparison; null when derived from the two terms")
+    written: bool = Field(description="False when no comparison was written and this one is put together from the two terms")
+    note: str | None
+    title: str
+    a: TermOut
+    b: TermOut
+    summary: str
+    differences: list[Difference]
+    choose_a: str | None
+    choose_b: str | None
+    source: Source | None = Field(description="Source of the written comparison (each term carries its own)")
+
+
+class HowToQuery(Params):
+    id: str = Field(min_length=1, max_length=80, description="How-to id, e.g. cosine-similarity")
+
+
+class HowToOut(BaseModel):
+    id: str
+    title: str
+    summary: str
+    terms: list[TermBrief]
+    steps: list[str]
+    code: list[CodeBlock]
+    source: Source
+
+
+class IntentQuery(Params):
+    q: str = Q
+
+
+class IntentOut(BaseModel):
+    query: str
+    intent: Literal["informational", "navigational", "commercial", "transactional"]
+    intent_reason: str
+    intent_note: str
+    shape: Literal["definition", "comparison", "how-to", "troubleshooting", "list"]
+    shape_reason: str
+    structure: list[str] = Field(description="Suggested sections of the answer, in order")
+    terms: list[str] = Field(description="Glossary terms the query names")
+    method: str
+
+
+class BatchBody(Params):
+    terms: list[str] = Field(min_length=1, max_length=BATCH_LIMIT, description=f"Names, aliases or ids (1 to {BATCH_LIMIT})")
+
+
+class BatchItem(BaseModel):
+    query: str
+    found: bool
+    term: TermOut | None
+    suggestions: list[str]
+
+
+class BatchResult(BaseModel):
+    count: int
+    found: int
+    results: list[BatchItem]
+
+
+class Export(BaseModel):
+    as_of: date
+    licence: str
+    terms: list[TermOut]
+    comparisons: list[ComparisonOut]
+    howtos: list[HowToOut]
+    sources: list[Source] = Field(description="Every distinct source cited")

@@ -1,0 +1,44 @@
+"""Store tables of the glossary service (mirroring records.py)."""
+
+from __future__ import annotations
+
+from sqlalchemy import JSON, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from twlookup.platform.store.base import Base, Provenance
+
+
+class TermRow(Provenance, Base):
+    __tablename__ = "glossary_term"
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    name_zh: Mapped[str] = mapped_column(String(120))
+    name_en: Mapped[str] = mapped_column(String(200))
+    aliases: Mapped[list[str]] = mapped_column(JSON, default=list)
+    category: Mapped[str] = mapped_column(String(40), index=True)
+    definition: Mapped[str] = mapped_column(Text)
+    related: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+
+class ComparisonRow(Provenance, Base):
+    __tablename__ = "glossary_comparison"
+
+    id: Mapped[str] = mapped_column(String(120), primary_key=True)
+    a: Mapped[str] = mapped_column(String(80))
+    b: Mapped[str] = mapped_column(String(80))
+    title: Mapped[str] = mapped_column(String(200))
+    summary: Mapped[str] = mapped_column(Text)
+    differences: Mapped[list[dict]] = mapped_column(JSON)
+    choose_a: Mapped[str] = mapped_column(Text)
+    choose_b: Mapped[str] = mapped_column(Text)
+
+
+class HowToRow(Provenance, Base):
+    __tablename__ = "glossary_howto"
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    summary: Mapped[str] = mapped_column(Text)
+    terms: Mapped[list[str]] = mapped_column(JSON, default=list)
+    steps: Mapped[list[str]] = mapped_column(JSON)
+    code: Mapped[list[dict]] = mapped_column(JSON)

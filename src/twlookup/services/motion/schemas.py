@@ -1,0 +1,192 @@
+"""Parameters and results of the motion service."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.motion.presets import PRESETS
+from twlookup.platform.records import answer_model
+from twlookup.services.motion.records import A11yRecord, LibraryRecord, SupportRecord
+
+SupportAnswer = answer_model(SupportRecord)
+LibraryAnswer = answer_model(LibraryRecord)
+A11yAnswer = answer_model(A11yRecord)
+
+PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
+StepPosition = Literal["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
+HEX1 = r"#?(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{4}|[0-9a-fA-F]{3})"
+HEX_LIST = rf"^\s*{HEX1}(?:\s*,\s*{HEX1}){{1,7}}\s*$"
+
+
+class EasingQuery(Params):
+    name: str | None = Field(None, min_length=1, max_length=40, pattern=r"^[a-zA-Z-]+$",
+                             description="A CSS keyword (ease, ease-in, ...), step-start/step-end, or a named curve of /api/easings")  # fmt: skip
+    x1: float | None = Field(None, ge=0, le=1, description="First control point x, 0 to 1 (CSS requires it)")
+    y1: float | None = Field(None, ge=-5, le=5, description="First control point y (may overshoot)")
+    x2: float | None = Field(None, ge=0, le=1, description="Second control point x, 0 to 1")
+    y2: float | None = Field(None, ge=-5, le=5, description="Second control point y (may overshoot)")
+    steps: int | None = Field(None, ge=1, le=100, description="steps(n, position): number of steps")
+    position: StepPosition = Field("jump-end", description="steps() jump position (default jump-end)")
+    samples: int = Field(11, ge=2, le=101, description="How many evenly spaced points of the curve to return")
+
+
+class Point(BaseModel):
+    x: float
+    y: float
+
+
+class Easing(BaseModel):
+    name: str | None
+    kind: Literal["keyword", "named", "custom", "steps"]
+    css: str = Field(description="The CSS <easing-function> value")
+    control_points: list[float] | None = Field(description="x1, y1, x2, y2 of a cubic Bézier")
+    overshoots: bool
+    points: list[Point] = Field(description="Exact output at evenly spaced inputs (to 1e-9)")
+    linear: str | None = Field(description="A CSS linear() equivalent (None for steps(), which linear() cannot express exactly)")
+    linear_max_error: float | None = Field(description="Largest output difference between linear() and the exact curve, over 20,001 inputs")
+    source: Source | None
+
+
+class EasingList(BaseModel):
+    count: int
+    easings: list[Easing]
+
+
+class SpringQuery(Params):
+    stiffness: float = Field(100, ge=1, le=1000, description="Spring constant k (1 to 1000; default 100)")
+    damping: float = Field(10, ge=1, le=200, description="Damping coefficient c (1 to 200; default 10)")
+    mass: float = Field(1, ge=0.1, le=10, description="Mass m (0.1 to 10; default 1)")
+
+
+class SpringAnswer(BaseModel):
+    stiffness: float
+    damping: float
+    mass: float
+    damping_ratio: float = Field(description="ζ = c / (2·√(k·m))")
+    regime: Literal["under-damped", "critically-damped", "over-damped"]
+    overshoots: bool
+    peak: float = Field(description="Largest value reached, as a fraction of the distance (1 = no overshoot)")
+    settle_tolerance: float
+    duration_ms: int = Field(description="Time until |1 − x| stays below settle_tolerance, rounded up to the millisecond")
+    linear: str
+    points: int
+    error_bound: float = Field(description="The linear() is guaranteed within this of the exact solution")
+    max_error: float = Field(description="Measured largest difference, over 20,001 inputs")
+    css: str = Field(description="A transition using it")
+    formula: str
+
+
+class KeyframesQuery(Params):
+    preset: PresetName = Field(description="Preset name")  # type: ignore[valid-type]
+    duration: int = Field(300, ge=50, le=5000, description="Duration in ms (50 to 5000; default 300)")
+
+
+class Keyframes(BaseModel):
+    preset: str
+    purpose: str
+    duration_ms: int
+    keyframes: str
+    usage_css: str
+    reduced_motion_css: str
+    usage: str
+    presets: list[str]
+
+
+class GradientQuery(Params):
+    colors: str = Field(max_length=200, pattern=HEX_LIST,
+                        description="2 to 8 hex colours, comma-separated (#rgb, #rgba, #rrggbb or #rrggbbaa; URL-encode # as %23)")  # fmt: skip
+    type: Literal["linear", "radial", "conic"] = Field("linear", description="Gradient shape")
+    angle: int = Field(90, ge=0, le=359, description="Direction in degrees (linear, conic)")
+    animate: int = Field(0, ge=0, le=1, description="1: add a flowing animation with its reduced-motion override")
+
+
+class GradientAnswer(BaseModel):
+    colors: list[str]
+    type: str
+    interpolation: Literal["oklab", "oklch"]
+    why: str
+    css: str
+    fallback_css: str
+    animation_css: str | None
+    contrast_white_text: float = Field(description="Lowest WCAG contrast of white text over any colour")
+    contrast_black_text: float
+    contrast_note: str
+
+
+class VideoQuery(Params):
+    width: int = Field(1280, ge=16, le=7680, description="Output width in px (made even)")
+    quality: Literal["low", "medium", "high"] = Field("medium", description="Quality level")
+    codec: Literal["h264", "vp9", "av1", "all"] = Field("h264", description="h264 (default), vp9, av1 or all")
+    audio: bool = Field(False, description="Keep an audio track (default: drop it, for muted loops)")
+
+
+class Flag(BaseModel):
+    flag: str
+    meaning: str
+
+
+class VideoCommand(BaseModel):
+    codec: str
+    command: str
+    flags: list[Flag]
+
+
+class VideoAnswer(BaseModel):
+    width: int
+    quality: str
+    commands: list[VideoCommand]
+    html: str
+
+
+class SupportTable(BaseModel):
+    data_package: str
+    data_version: str
+    checked: date
+    count: int
+    features: list[SupportAnswer]  # type: ignore[valid-type]
+
+
+class Libraries(BaseModel):
+    checked: date
+    count: int
+    libraries: list[LibraryAnswer]  # type: ignore[valid-type]
+
+
+class A11yChecklist(BaseModel):
+    count: int
+    items: list[A11yAnswer]  # type: ignore[valid-type]
+
+
+class MotionKitQuery(Params):
+    brand: str = Field(pattern=r"^\s*#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\s*$",
+                       description="Brand colour in hex (URL-encode # as %23)")  # fmt: skip
+    style: Literal["snappy", "calm", "playful"] = Field("snappy", description="snappy, calm or playful")
+
+
+class MotionKit(BaseModel):
+    brand: str
+    style: str
+    css_variables: str
+    durations_ms: list[int]
+    enter: Easing
+    exit: Easing
+    spring: SpringAnswer
+    gradient: GradientAnswer
+    keyframes: list[Keyframes]
+    contrast_on_white: float
+    contrast_on_black: float
+    text_colour: Literal["white", "black"]
+    usage: list[str]
+
+
+class Export(BaseModel):
+    easings: list[Easing]
+    keyframes: list[Keyframes]
+    support: SupportTable
+    libraries: Libraries
+    a11y: A11yChecklist

@@ -1,0 +1,27 @@
+"""Seeding titles from data/movie/titles.yaml, and the cached catalogue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from twlookup.domain.release_tracker import Catalogue
+from twlookup.platform.records import load_records, to_row
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import replace_rows
+from twlookup.services.movie.schemas import Title
+from twlookup.services.movie.tables import TitleRecord
+
+
+def seed_titles(session: Session, data_dir: Path) -> int:
+    titles = load_records(data_dir / "movie" / "titles.yaml", Title, "titles")
+    return replace_rows(session, TitleRecord, [to_row(t, TitleRecord) for t in titles])
+
+
+def _load(session: Session) -> Catalogue[Title]:
+    return Catalogue(Title.model_validate(row) for row in session.scalars(select(TitleRecord)))
+
+
+CATALOGUE: Reference[Catalogue[Title]] = Reference(_load)

@@ -1,0 +1,180 @@
+"""The movie service's operations: thin adapters from parameters to the shared tracker and logic."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from anyio import to_thread
+
+from twlookup.domain.knowledge_base import Domain
+from twlookup.domain.release_dates import month_bounds, parse_when, passed_since_check
+from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
+from twlookup.domain.release_schemas import LookupOut, LookupQuery, MonthQuery, NameQuery, Watchlist, WatchlistBody
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.movie import logic
+from twlookup.services.movie.data import CATALOGUE, seed_titles
+from twlookup.services.movie.schemas import (
+    Calendar,
+    CalendarRelease,
+    DelayEntry,
+    Delays,
+    Export,
+    ListQuery,
+    Title,
+    TitleCountdown,
+    TitleDetail,
+    TitleList,
+    TitleOut,
+)
+
+SERVICE = Service(
+    name="movie",
+    title="Film, series and anime release tracker",
+    description=(
+        "Release dates of films, series and anime with the Taiwan date where it differs from the "
+        "origin's, the platform (cinema or streaming service), every delay with its source, "
+        "countdowns in Taiwan time, and a Wikidata and Wikipedia lookup of any title."
+    ),
+    cors=True,
+    network="testnet",
+)
+SERVICE.seeder(seed_titles)
+
+DOMAIN = Domain(
+    name="movie",
+    # film, television series, anime television series, anime film, animated film (class ids not verified
+    # against Wikidata here: a wrong id only weakens the preference; the description words are the fallback)
+    classes=frozenset({"Q11424", "Q5398426", "Q63952888", "Q20650540", "Q202866"}),
+    keywords=("film", "movie", "series", "anime", "電影", "影集", "電視劇", "動畫", "电影", "电视剧"),
+    properties={
+        "P577": "publication date",
+        "P57": "director",
+        "P136": "genre",
+        "P449": "original broadcaster",
+        "P750": "distributor",
+        "P272": "production company",
+        "P495": "country of origin",
+    },
+)
+
+
+def title_out(title: Title, today: date) -> TitleOut:
+    when = logic.taiwan_when(title)
+    return TitleOut(
+        **title.model_dump(include=set(TitleOut.model_fields) - {"delays", "source"}),
+        delays=[delay_out(d, title.checked) for d in title.delays],
+        release_in_taiwan=when.text,
+        precision=when.precision,
+        earliest=when.earliest,
+        released=logic.released(title),
+        upcoming=logic.is_upcoming(title, today),
+        days_until=(when.earliest - today).days if when.earliest else None,
+        check_note=passed_since_check(when, title.checked, today, confirmed=title.release_confirmed_by is not None),
+        source=title.source_ref,
+    )
+
+
+def _countdown(title: Title, today: date) -> TitleCountdown:
+    c = countdown_out(logic.taiwan_when(title), today, "Taiwan release" if title.taiwan_release else "release")
+    return TitleCountdown(
+        **c.model_dump(), id=title.id, name=title.name, name_zh=title.name_zh, region="TW" if title.taiwan_release else "origin"
+    )
+
+
+@SERVICE.operation("GET", "/api/titles", tool="list_titles")
+def list_titles(p: ListQuery) -> TitleList:
+    """List titles by the release that applies in Taiwan, filtered by type, platform keyword and upcoming."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    titles = [
+        t
+        for t in sorted(catalogue.items.values(), key=logic.sort_key)
+        if (p.type is None or t.type == p.type)
+        and (p.platform is None or logic.platform_matches(t, p.platform))
+        and (not p.upcoming or logic.is_upcoming(t, today))
+    ]
+    return TitleList(as_of=today, count=len(titles), titles=[title_out(t, today) for t in titles])
+
+
+@SERVICE.operation("GET", "/api/title", tool="get_title")
+def get_title(p: NameQuery) -> TitleDetail:
+    """One title by id or name (English or Chinese): releases, platform, delays, source, countdown."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    title, how = find(catalogue, p.q, "title")
+    return TitleDetail(as_of=today, query=p.q, matched_as=how, title=title_out(title, today), countdown=_countdown(title, today))
+
+
+@SERVICE.operation("GET", "/api/calendar", tool="release_calendar")
+def release_calendar(p: MonthQuery) -> Calendar:
+    """Releases in one month (YYYY-MM): Taiwan and origin release days, and windows overlapping it."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    first, last = month_bounds(p.month)
+    releases: list[CalendarRelease] = []
+    windows: list[TitleOut] = []
+    for title in sorted(catalogue.items.values(), key=logic.sort_key):
+        out = None
+        for region, text in (("TW", title.taiwan_release), ("origin", title.release)):
+            if text is None:
+                continue
+            when = parse_when(text)
+            if when.exact and when.earliest and first <= when.earliest <= last:
+                out = out or title_out(title, today)
+                releases.append(CalendarRelease(date=when.earliest, region=region, title=out))  # type: ignore[arg-type]
+            elif not when.exact and when.overlaps(first, last) and region == ("TW" if title.taiwan_release else "origin"):
+                windows.append(out or title_out(title, today))
+    releases.sort(key=lambda r: (r.date, r.title.id, r.region))
+    return Calendar(as_of=today, month=p.month, count=len(releases), releases=releases, windows=windows)
+
+
+@SERVICE.operation("GET", "/api/delays", tool="schedule_changes")
+def schedule_changes() -> Delays:
+    """Every recorded change of an announced release date, newest announcement first, with sources."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    entries = [
+        DelayEntry(**delay_out(d, t.checked).model_dump(), id=t.id, name=t.name, name_zh=t.name_zh)
+        for t in catalogue.items.values()
+        for d in t.delays
+    ]
+    entries.sort(key=lambda e: (e.announced, e.id), reverse=True)
+    return Delays(as_of=today, count=len(entries), delays=entries)
+
+
+@SERVICE.operation("GET", "/api/countdown", tool="release_countdown")
+def release_countdown(p: NameQuery) -> TitleCountdown:
+    """Whole days (Asia/Taipei) to a title's release in Taiwan (the origin's where Taiwan has none)."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    title, _how = find(catalogue, p.q, "title")
+    return _countdown(title, today)
+
+
+@SERVICE.operation("GET", "/api/lookup", tool="lookup_any_title")
+async def lookup_any_title(p: LookupQuery) -> LookupOut:
+    """Look any film, series or anime up in Wikidata and Wikipedia (release dates, director, genre,
+    broadcaster, distributor, official site), in the catalogue or not. 503 when Wikidata cannot be
+    reached and the store has no cached answer."""
+    catalogue = await to_thread.run_sync(CATALOGUE.get)  # a store read: off the event loop
+    return await lookup_answer(catalogue, p.q, DOMAIN, today_taipei())
+
+
+@SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["avengers-doomsday"]})
+async def pro_watchlist(p: WatchlistBody) -> Watchlist[TitleOut]:
+    """Up to 30 titles by id or name: the catalogue record (or none), its countdown and the
+    Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
+    reached for an entry it has not cached."""
+    catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
+    return await watchlist(
+        catalogue,
+        p.ids,
+        DOMAIN,
+        today,
+        lambda t: title_out(t, today),
+        lambda t: countdown_out(logic.taiwan_when(t), today, "release"),
+    )
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """Every title with its releases, platform, delay history and sources."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    titles = sorted(catalogue.items.values(), key=logic.sort_key)
+    return Export(as_of=today, count=len(titles), titles=[title_out(t, today) for t in titles])

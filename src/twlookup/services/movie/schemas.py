@@ -1,0 +1,105 @@
+"""The movie service's record (one per title), its answer shapes and parameters."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.domain.release_dates import Precision, WhenText
+from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_tracker import Delay, TrackedItem
+from twlookup.platform.operations import Params
+from twlookup.platform.records import SourcedRecord
+from twlookup.platform.schemas import Source
+
+TitleType = Literal["film", "series", "anime-series", "anime-film"]
+
+
+class TitleFields(TrackedItem):
+    type: TitleType
+    platform: str = Field(min_length=1, max_length=60, description='Where it is released: "cinema", or the streaming service')
+    origin: str = Field(pattern=r"^[A-Z]{2}$", description="Country of the origin release (ISO 3166 code), e.g. US, JP, KR")
+    release: WhenText = Field(description="Origin release as announced: YYYY-MM-DD, a window (YYYY-MM, YYYY-Q1, YYYY) or tba")
+    taiwan_release: WhenText | None = Field(
+        None, description="Taiwan release where it differs from the origin's (same formats); null: same day or not announced"
+    )
+    studio: str | None = Field(None, description="Studio or distributor whose announcement is the source")
+    delays: list[Delay] = Field(default_factory=list, description="Each change of the announced release date")
+    release_confirmed_by: str | None = Field(None, description="A page confirming the title has been released, where one was found")
+
+
+class Title(TitleFields, SourcedRecord):
+    """One title as the data file and the store hold it (data/movie/titles.yaml)."""
+
+
+class TitleOut(TitleFields):
+    delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")  # type: ignore[assignment]
+    release_in_taiwan: str = Field(description="The date that applies in Taiwan: taiwan_release where given, else release")
+    precision: Precision
+    earliest: dt.date | None = Field(description="First day the Taiwan-applicable date or window can mean")
+    released: bool = Field(description="A source confirms the release (release_confirmed_by)")
+    upcoming: bool = Field(description="Not released, and its date or window has not passed")
+    days_until: int | None = Field(description="Whole days from today to `earliest`; null when not announced")
+    check_note: str | None = Field(description="Set when the date has passed and no source here confirms the release")
+    source: Source
+
+
+class ListQuery(Params):
+    type: TitleType | None = Field(None, description="Only titles of this type")
+    platform: str | None = Field(None, min_length=1, max_length=40, description="Keyword of the platform, e.g. cinema, netflix, disney")
+    upcoming: bool = Field(False, description="1 (or true): only titles not released yet in Taiwan whose date has not passed")
+
+
+class TitleList(BaseModel):
+    as_of: dt.date
+    count: int
+    titles: list[TitleOut]
+
+
+class TitleDetail(BaseModel):
+    as_of: dt.date
+    query: str
+    matched_as: str
+    title: TitleOut
+    countdown: CountdownOut
+
+
+class CalendarRelease(BaseModel):
+    date: dt.date
+    region: Literal["TW", "origin"] = Field(description="TW: the Taiwan release; origin: the origin country's")
+    title: TitleOut
+
+
+class Calendar(BaseModel):
+    as_of: dt.date
+    month: str
+    count: int
+    releases: list[CalendarRelease] = Field(description="Exact release days in the month, Taiwan and origin")
+    windows: list[TitleOut] = Field(description="Titles announced for a window overlapping the month")
+
+
+class DelayEntry(DelayOut):
+    id: str
+    name: str
+    name_zh: str | None
+
+
+class Delays(BaseModel):
+    as_of: dt.date
+    count: int
+    delays: list[DelayEntry] = Field(description="Newest announcement first")
+
+
+class TitleCountdown(CountdownOut):
+    id: str
+    name: str
+    name_zh: str | None
+    region: Literal["TW", "origin"] = Field(description="Which release is counted to: Taiwan's where announced")
+
+
+class Export(BaseModel):
+    as_of: dt.date
+    count: int
+    titles: list[TitleOut]

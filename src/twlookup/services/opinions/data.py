@@ -1,0 +1,121 @@
+"""Seeding the opinions tables, the importers (HN, Stack Exchange, site posts) and the cached store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from twlookup.domain import search
+from twlookup.platform.records import DataFileError, load_records, validate_records, read_data_file, to_row
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import replace_rows
+from twlookup.services.opinions import feeds
+from twlookup.services.opinions.records import Post, Thread, Topic
+from twlookup.services.opinions.tables import PostRow, ThreadRow, TopicRow
+
+
+def read_topics(data_dir: Path) -> list[Topic]:
+    return load_records(data_dir / "opinions" / "topics.yaml", Topic, "topics", label="slug")
+
+
+def seed_opinions(session: Session, data_dir: Path) -> int:
+    """Topics are replaced by the file; the checked threads are upserted (threads and posts loaded by
+    importers are kept: a re-seed never deletes what authors sent or what an import brought in)."""
+    topics = read_topics(data_dir)
+    slugs = {t.slug for t in topics}
+    threads = load_records(data_dir / "opinions" / "threads.yaml", Thread, "threads")
+    posts = load_records(data_dir / "opinions" / "posts.yaml", Post, "posts")
+    for item in [*threads, *posts]:
+        wanted = item.topics if isinstance(item, Thread) else [item.topic]
+        if not set(wanted) <= slugs:
+            raise DataFileError(f"opinions: record {item.id!r} names unknown topics {sorted(set(wanted) - slugs)}")
+    n = replace_rows(session, TopicRow, [to_row(t, TopicRow) for t in topics])
+    for row in [*(to_row(t, ThreadRow) for t in threads), *(to_row(p, PostRow) for p in posts)]:
+        session.merge(row)
+    session.flush()
+    return n + len(threads) + len(posts)
+
+
+def _topics(session: Session) -> list[Topic]:
+    return [Topic.model_validate(r) for r in session.scalars(select(TopicRow))]
+
+
+def assign_topics(thread: Thread, topics: list[Topic]) -> Thread:
+    """Topics whose keywords occur in the title (normalised: case, width, script)."""
+    title = search.normalise(thread.title)
+    found = [t.slug for t in topics if any(search.normalise(k) in title for k in t.keywords)]
+    return thread.model_copy(update={"topics": sorted(set(thread.topics) | set(found))})
+
+
+def _store_threads(session: Session, threads: list[Thread]) -> int:
+    topics = _topics(session)
+    for thread in threads:
+        existing = session.get(ThreadRow, thread.id)
+        keep = Thread.model_validate(existing) if existing else None
+        update = assign_topics(thread, topics)
+        if keep is not None:  # keep what the site wrote about the thread; refresh the counts
+            update = update.model_copy(update={"summary": keep.summary, "stance": keep.stance, "pros": keep.pros,
+                                               "cons": keep.cons, "topics": sorted(set(keep.topics) | set(update.topics))})  # fmt: skip
+        session.merge(to_row(update, ThreadRow))
+    session.flush()
+    return len(threads)
+
+
+def import_hn(session: Session, path: Path) -> int:
+    """`twlookup ingest opinions.hn FILE`: a Hacker News Algolia search response (JSON)."""
+    return _store_threads(session, feeds.parse_hn(path.read_bytes(), today_taipei()))
+
+
+def import_stackexchange(session: Session, path: Path) -> int:
+    """`twlookup ingest opinions.stackexchange FILE`: a Stack Exchange API 2.3 search response (JSON)."""
+    return _store_threads(session, feeds.parse_se(path.read_bytes(), today_taipei()))
+
+
+def import_posts(session: Session, path: Path) -> int:
+    """`twlookup ingest opinions.posts FILE`: posts received from their authors (YAML or JSON with a
+    `posts` list: id, topic, author, title, body, products, stance, human_written as declared by the
+    author, published). This operator command is how the site publishes posts until the review
+    workflow's editor route exists."""
+    doc = read_data_file(path)
+    if not isinstance(doc, dict) or not isinstance(doc.get("posts"), list):
+        raise ValueError(f"{path}: expected a mapping with a list under 'posts'")
+    try:
+        posts = validate_records(path, doc["posts"], Post)
+    except DataFileError as exc:
+        raise ValueError(str(exc)) from None
+    slugs = {t.slug for t in _topics(session)}
+    for p in posts:
+        if p.topic not in slugs:
+            raise ValueError(f"{path}: post {p.id}: unknown topic {p.topic!r}; topics: {', '.join(sorted(slugs))}")
+        if p.published > today_taipei():
+            raise ValueError(f"{path}: post {p.id}: published {p.published} is in the future")
+        session.merge(to_row(p, PostRow))
+    session.flush()
+    return len(posts)
+
+
+class Store:
+    def __init__(self, topics: list[Topic], threads: list[Thread], posts: list[Post]) -> None:
+        self.topics = {t.slug: t for t in topics}
+        self.threads = {t.id: t for t in threads}
+        self.posts = {p.id: p for p in posts}
+        docs = [search.Document(f"thread:{t.id}", {"title": [t.title]}, f"{t.summary or ''} {' '.join(t.topics)}") for t in threads]
+        docs += [search.Document(f"post:{p.id}", {"title": [p.title], "product": list(p.products)}, f"{p.body} {p.topic}") for p in posts]
+        self.index = search.Index(docs)
+        self.topic_index = search.Index(
+            [search.Document(t.slug, {"name": [t.name, t.name_zh, t.slug], "keyword": list(t.keywords)}, t.description) for t in topics]
+        )
+
+
+def _load(session: Session) -> Store:
+    return Store(
+        _topics(session),
+        [Thread.model_validate(r) for r in session.scalars(select(ThreadRow))],
+        [Post.model_validate(r) for r in session.scalars(select(PostRow).order_by(PostRow.id))],
+    )
+
+
+STORE: Reference[Store] = Reference(_load)

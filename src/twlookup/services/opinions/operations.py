@@ -1,0 +1,260 @@
+"""The opinions service's operations: thin adapters from parameters to logic and results."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+from twlookup.platform.errors import NotFound
+from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.opinions import aicheck, live, logic
+from twlookup.services.opinions.data import STORE, Store, import_hn, import_posts, import_stackexchange, seed_opinions
+from twlookup.services.opinions.records import Post, Thread
+from twlookup.services.opinions.schemas import (
+    AI_NOTE,
+    SITE_LICENCE,
+    AiCheckBody,
+    AiCheckBrief,
+    AiCheckResult,
+    Credibility,
+    Digest,
+    DigestQuery,
+    Export,
+    ExportPost,
+    Item,
+    OpinionsQuery,
+    OpinionsResult,
+    Part,
+    PhraseMatch,
+    PostList,
+    PostOut,
+    PostQuery,
+    PostsQuery,
+    SearchQuery,
+    TopicBrief,
+    TopicList,
+    TopicOut,
+    TopicQuery,
+)
+
+SERVICE = Service(
+    name="opinions",
+    title="Human-written product opinions",
+    description=(
+        "Real discussions from Hacker News and Stack Exchange (title, a summary written here, link, score, "
+        "licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
+        "by a stated rule, plus a transparent AI-text check. Nothing here is written by the site and passed off "
+        "as someone's opinion."
+    ),
+    network="testnet",
+)
+SERVICE.seeder(seed_opinions)
+SERVICE.importer("hn")(import_hn)
+SERVICE.importer("stackexchange")(import_stackexchange)
+SERVICE.importer("posts")(import_posts)
+
+RULE = (
+    "community 0.30 x min(1, log10(1+score)/3) + replies 0.25 x min(1, log10(1+comments)/2.5) + pre_ai 0.20 "
+    "(before 2022-11-30 UTC) + age 0.15/0.10/0.05 (<=3, <=6, older years) + ai_check 0.10/0.05/0 (likely-human, "
+    "uncertain, likely-ai); high >= 0.60, medium >= 0.35"
+)
+SITE_SOURCE = "https://twlookup.dev/opinions"
+EMPTY = "No discussion or post is stored for this yet. The site does not fill topics with opinions it wrote itself."
+
+
+def _cred(created: date, today: date, score: int | None, comments: int | None, text: str) -> Credibility:
+    value, label, parts = logic.credibility(created, today, score, comments, text)
+    return Credibility(value=value, label=label, rule=RULE,  # type: ignore[arg-type]
+                       parts=[Part(name=p.name, points=p.points, max_points=p.max_points, why=p.why) for p in parts])  # fmt: skip
+
+
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def thread_item(t: Thread, today: date) -> Item:
+    created = _utc(t.created)
+    return Item(
+        kind="discussion", id=t.id, title=t.title, summary=t.summary,
+        summary_by="this site (not the community)" if t.summary else "not yet summarised; read the thread at the link",
+        link=t.url, date=created, community=t.community if t.community != "stackexchange" else f"stackexchange ({t.site})",
+        score=t.score, comments=t.comments, stance=t.stance, topics=list(t.topics), licence=t.licence or "",
+        credibility=_cred(created.date(), today, t.score, t.comments, t.title + ". " + (t.summary or "")),
+        source=t.source_ref,
+    )  # fmt: skip
+
+
+def _attribution(p: Post) -> str:
+    return f"「{p.title}」by {p.author}, published on twlookup opinions ({p.published.isoformat()}), {p.licence}"
+
+
+def post_item(p: Post, today: date) -> Item:
+    return Item(
+        kind="taiwan-post", id=str(p.id), title=p.title, summary=p.body[:140], summary_by=f"the author, {p.author}",
+        link=f"/api/posts/{p.id}", date=datetime(p.published.year, p.published.month, p.published.day, tzinfo=timezone.utc),
+        community="twlookup (Taiwan)", score=None, comments=None, stance=p.stance, topics=[p.topic], licence=p.licence,
+        credibility=_cred(p.published, today, None, None, p.body),
+        source=Source(url=f"{SITE_SOURCE}/api/posts/{p.id}", title=_attribution(p), checked=p.published, licence=p.licence),
+    )  # fmt: skip
+
+
+def post_out(p: Post, today: date) -> PostOut:
+    check = aicheck.check(p.body)
+    return PostOut(
+        **p.model_dump(), attribution=_attribution(p), ai_check=AiCheckBrief(score=check.score, label=check.label),
+        credibility=_cred(p.published, today, None, None, p.body),
+    )  # fmt: skip
+
+
+def _before_ok(created: date, before: int | None) -> bool:
+    return not before or created < logic.AI_CUTOFF_DATE
+
+
+def _match(store: Store, q: str, before: int | None, today: date, posts: bool) -> list[Item]:
+    items: list[Item] = []
+    seen: set[str] = set()
+    topic_hits = store.topic_index.search(q, limit=3, min_score=0.6)
+    topics = {h.key for h in topic_hits}
+    for hit in store.index.search(q, limit=50, min_score=0.3):
+        kind, _, ident = hit.key.partition(":")
+        seen.add(hit.key)
+        if kind == "thread":
+            t = store.threads[ident]
+            if _before_ok(t.created.date(), before):
+                items.append(thread_item(t, today))
+        elif posts:
+            p = store.posts[int(ident)]
+            if _before_ok(p.published, before):
+                items.append(post_item(p, today))
+    for t in store.threads.values():  # everything filed under a topic the query names
+        if f"thread:{t.id}" not in seen and topics & set(t.topics) and _before_ok(t.created.date(), before):
+            items.append(thread_item(t, today))
+    if posts:
+        for p in store.posts.values():
+            if f"post:{p.id}" not in seen and p.topic in topics and _before_ok(p.published, before):
+                items.append(post_item(p, today))
+    items.sort(key=lambda i: (-i.credibility.value, i.id))
+    return items
+
+
+@SERVICE.operation("GET", "/api/opinions", tool="search_human_opinions")
+def opinions(p: OpinionsQuery) -> OpinionsResult:
+    """Taiwan posts and foreign discussions about a product or topic, each with its credibility and original link."""
+    today = today_taipei()
+    items = _match(STORE.get(), p.q, p.before, today, posts=True)
+    return OpinionsResult(query=p.q, as_of=today, before_cutoff=bool(p.before), count=len(items), items=items,
+                          note=None if items else EMPTY)  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/search")
+async def search_foreign(p: SearchQuery) -> OpinionsResult:
+    """Foreign community discussions only (Hacker News, Stack Exchange): stored threads, plus a live search of
+    the two communities when the operator has enabled it (TWLOOKUP_OPINIONS_LIVE=1)."""
+    today = today_taipei()
+    items = _match(STORE.get(), p.q, p.before, today, posts=False)
+    note = None
+    if live.enabled():
+        known = {i.id for i in items}
+        for t in await live.search(p.q, bool(p.before), today):
+            if t.id not in known and _before_ok(t.created.date(), p.before):
+                items.append(thread_item(t, today))
+                known.add(t.id)
+        note = "Includes live results from the communities' search APIs (not summarised; stance unrated)."
+    return OpinionsResult(query=p.q, as_of=today, before_cutoff=bool(p.before), count=len(items), items=items,
+                          note=note or (None if items else EMPTY))  # fmt: skip
+
+
+def _brief(store: Store, slug: str) -> TopicBrief:
+    t = store.topics[slug]
+    return TopicBrief(
+        slug=t.slug, name=t.name, name_zh=t.name_zh, description=t.description,
+        discussions=sum(slug in th.topics for th in store.threads.values()),
+        posts=sum(po.topic == slug for po in store.posts.values()),
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/topics")
+def topics() -> TopicList:
+    """The product topics with their counts of discussions and posts (REST only; get_topic_opinions names them)."""
+    store = STORE.get()
+    return TopicList(count=len(store.topics), topics=[_brief(store, s) for s in sorted(store.topics)])
+
+
+@SERVICE.operation("GET", "/api/topic/{slug}", tool="get_topic_opinions")
+def topic(p: TopicQuery) -> TopicOut:
+    """One topic with its discussions and Taiwan posts; says so when it has none."""
+    store, today = STORE.get(), today_taipei()
+    t = store.topics.get(p.slug)
+    if t is None:
+        raise NotFound("topic", p.slug, "Topics: " + ", ".join(sorted(store.topics)))
+    items = [thread_item(th, today) for th in store.threads.values() if p.slug in th.topics]
+    items += [post_item(po, today) for po in store.posts.values() if po.topic == p.slug]
+    items.sort(key=lambda i: (-i.credibility.value, i.id))
+    return TopicOut(topic=_brief(store, p.slug), keywords=list(t.keywords), as_of=today, items=items,
+                    note=None if items else EMPTY)  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/posts", tool="list_taiwan_posts")
+def posts(p: PostsQuery) -> PostList:
+    """Taiwan posts received from their authors (CC BY 4.0), optionally one topic's, optionally only those
+    declared human-written."""
+    store, today = STORE.get(), today_taipei()
+    if p.topic is not None and p.topic not in store.topics:
+        raise NotFound("topic", p.topic, "Topics: " + ", ".join(sorted(store.topics)))
+    chosen = [po for po in store.posts.values() if (p.topic is None or po.topic == p.topic) and (not p.human_only or po.human_written)]
+    note = None if chosen else "No Taiwan post has been received for this yet; the site publishes only posts sent by their authors."
+    return PostList(count=len(chosen), posts=[post_out(po, today) for po in chosen], note=note)
+
+
+@SERVICE.operation("GET", "/api/posts/{id}", tool="get_taiwan_post")
+def post(p: PostQuery) -> PostOut:
+    """One Taiwan post with its attribution, its AI-text check and credibility."""
+    store = STORE.get()
+    po = store.posts.get(p.id)
+    if po is None:
+        raise NotFound("post", str(p.id), "List posts at /api/posts.")
+    return post_out(po, today_taipei())
+
+
+@SERVICE.operation("POST", "/api/ai-check", tool="check_ai_text")
+def ai_check(p: AiCheckBody) -> AiCheckResult:
+    """Estimate (0 to 1) how likely a text is AI-written, from documented signals: typical phrases (each with its
+    weight and source, matched with positions), sentence-length uniformity and repetition. An estimate, not a
+    conclusion."""
+    r = aicheck.check(p.text)
+    return AiCheckResult(
+        score=r.score, label=r.label, note=AI_NOTE,  # type: ignore[arg-type]
+        signals={"phrase_points": r.phrase_points, "phrase_signal": r.phrase_signal, "uniformity": r.uniformity,
+                 "sentence_cv": r.sentence_cv, "sentences": r.sentences, "repetition": r.repetition},
+        matches=[PhraseMatch(phrase=m.phrase, text=m.text, start=m.start, end=m.end, weight=m.weight, source=m.source) for m in r.matches],
+        method=(aicheck.__doc__ or "").split("\n\n", 1)[1].strip(),
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/pro/digest", price="$0.02", example={"q": "headphones"})
+def digest(p: DigestQuery) -> Digest:
+    """Recommend / not-recommend ratio, pros and cons, and the high-credibility discussions, each with its link."""
+    store, today = STORE.get(), today_taipei()
+    items = _match(store, p.q, p.before, today, posts=True)
+    rec, nrec, mixed, share = logic.ratio([i.stance for i in items])
+    pros: list[str] = []
+    cons: list[str] = []
+    for i in items:
+        if i.kind == "discussion":
+            t = store.threads[i.id]
+            pros += [f"{x} ({i.link})" for x in t.pros]
+            cons += [f"{x} ({i.link})" for x in t.cons]
+    return Digest(
+        query=p.q, as_of=today, items=len(items), recommend=rec, not_recommend=nrec, mixed=mixed, recommend_ratio=share,
+        pros=pros, cons=cons, high_credibility=[i for i in items if i.credibility.label == "high"],
+        note=("Stances, pros and cons of discussions are this site's reading of the linked threads; posts' stances are "
+              "their authors'." if items else EMPTY),
+    )  # fmt: skip
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """Every site-written (Taiwan) post with its CC BY 4.0 attribution."""
+    store = STORE.get()
+    out = [ExportPost(**{k: v for k, v in po.model_dump().items() if k != "stance"}, attribution=_attribution(po)) for po in store.posts.values()]
+    return Export(as_of=today_taipei(), licence=f"{SITE_LICENCE} (https://creativecommons.org/licenses/by/4.0/)", count=len(out), posts=out)

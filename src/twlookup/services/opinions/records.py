@@ -1,0 +1,73 @@
+"""The opinions service's records, declared once (tables.py mirrors them).
+
+Nothing here is written by the site and presented as someone's opinion: a `Thread` is a real
+outside discussion (title as its community shows it, a summary written here and labelled as
+such, the link, the community's score and comment count, the licence); a `Post` is a Taiwan
+post the site received from a named author, published CC BY 4.0 with the author's own
+declaration of whether a human wrote it.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from twlookup.platform.records import Record, SourcedRecord
+
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+Community = Literal["hackernews", "stackexchange"]
+Stance = Literal["recommend", "not-recommend", "mixed", "unrated"]
+
+
+class Topic(Record):
+    """A product topic defined by the site (a name and the words that find its discussions)."""
+
+    slug: str = Field(pattern=SLUG, max_length=60)
+    name: str
+    name_zh: str
+    keywords: list[str] = Field(min_length=1)
+    description: str
+
+
+class Thread(SourcedRecord):
+    """One outside discussion. `source` is the page the score and comment count were read from."""
+
+    id: str = Field(max_length=120, description="community:item id, e.g. hn:1003052")
+    community: Community
+    site: str = Field(description="news.ycombinator.com, or the Stack Exchange site host")
+    title: str = Field(description="The title as the community shows it")
+    url: str = Field(description="The thread on its community")
+    created: datetime
+    created_note: str | None = Field(None, description="How the date was established when it is not exact")
+    score: int = Field(description="Points (HN) or votes (Stack Exchange) when read")
+    comments: int = Field(ge=0, description="Comments (HN) or answers (Stack Exchange) when read")
+    summary: str | None = Field(None, description="Written by this site, not by the community; null until someone has read the thread")
+    stance: Stance = Field("unrated", description="This site's reading of the thread's overall verdict")
+    pros: list[str] = Field(default_factory=list, description="Points in favour raised in the thread, in this site's words")
+    cons: list[str] = Field(default_factory=list, description="Points against raised in the thread, in this site's words")
+    topics: list[str] = Field(default_factory=list)
+
+    @field_validator("created")
+    @classmethod
+    def _naive_utc(cls, value: datetime) -> datetime:
+        """Kept as naive UTC so every store (SQLite, PostgreSQL) holds the same instant."""
+        if value.tzinfo is not None:
+            value = value.astimezone(timezone.utc).replace(tzinfo=None)
+        return value
+
+
+class Post(Record):
+    """A Taiwan post received from its author, published under CC BY 4.0."""
+
+    id: int = Field(ge=1)
+    topic: str
+    author: str = Field(min_length=1, max_length=80)
+    title: str = Field(min_length=1, max_length=200)
+    body: str = Field(min_length=20, max_length=20_000)
+    products: list[str] = Field(default_factory=list)
+    stance: Stance = "unrated"
+    human_written: bool = Field(description="As declared by the author")
+    published: date
+    licence: str = "CC BY 4.0"

@@ -1,0 +1,193 @@
+"""Parameters and results of the opinions service's operations."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.opinions.aicheck import MAX_CHARS
+
+SITE_LICENCE = "CC BY 4.0"
+AI_NOTE = "This is an estimate from documented signals, not a conclusion: it can be wrong both ways."
+Flag = Field(None, ge=0, le=1, description="1: only discussion from before 2022-11-30, when AI chat assistants became public")
+
+
+class Part(BaseModel):
+    name: str
+    points: float
+    max_points: float
+    why: str
+
+
+class Credibility(BaseModel):
+    value: float = Field(description="0 to 1, the sum of the parts")
+    label: Literal["high", "medium", "low"]
+    parts: list[Part]
+    rule: str
+
+
+class Item(BaseModel):
+    kind: Literal["discussion", "taiwan-post"]
+    id: str
+    title: str
+    summary: str | None = Field(description="Discussion: written by this site, not the community. Post: the post's opening.")
+    summary_by: str
+    link: str
+    date: datetime = Field(description="When the discussion or post was created (discussions in UTC)")
+    community: str
+    score: int | None
+    comments: int | None
+    stance: str = Field(description="recommend, not-recommend, mixed or unrated (this site's reading for discussions; the author's for posts)")
+    topics: list[str]
+    licence: str
+    credibility: Credibility
+    source: Source
+
+
+class OpinionsQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Product or topic words, Chinese or English")
+    before: int | None = Flag
+
+
+class OpinionsResult(BaseModel):
+    query: str
+    as_of: date
+    before_cutoff: bool
+    count: int
+    items: list[Item]
+    note: str | None
+
+
+class SearchQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Words to search the foreign discussions for")
+    before: int | None = Flag
+
+
+class TopicBrief(BaseModel):
+    slug: str
+    name: str
+    name_zh: str
+    description: str
+    discussions: int
+    posts: int
+
+
+class TopicList(BaseModel):
+    count: int
+    topics: list[TopicBrief]
+
+
+class TopicQuery(Params):
+    slug: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Topic slug, e.g. e-readers")
+
+
+class TopicOut(BaseModel):
+    topic: TopicBrief
+    keywords: list[str]
+    as_of: date
+    items: list[Item]
+    note: str | None = Field(description="Says so when the topic has no stored discussion or post")
+
+
+class PostsQuery(Params):
+    topic: str | None = Field(None, min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Only posts on this topic")
+    human_only: int | None = Field(None, ge=0, le=1, description="1: only posts whose authors declared them human-written")
+
+
+class PostOut(BaseModel):
+    id: int
+    topic: str
+    author: str
+    title: str
+    body: str
+    products: list[str]
+    stance: str
+    human_written: bool = Field(description="As declared by the author")
+    published: date
+    licence: str
+    attribution: str
+    ai_check: AiCheckBrief
+    credibility: Credibility
+
+
+class AiCheckBrief(BaseModel):
+    score: float
+    label: str
+
+
+class PostList(BaseModel):
+    count: int
+    posts: list[PostOut]
+    note: str | None
+
+
+class PostQuery(Params):
+    id: int = Field(ge=1, le=2_000_000_000, description="Post id")
+
+
+class AiCheckBody(Params):
+    text: str = Field(min_length=1, max_length=MAX_CHARS, description=f"Text to check (1 to {MAX_CHARS} characters)")
+
+
+class PhraseMatch(BaseModel):
+    phrase: str
+    text: str
+    start: int = Field(description="Character offset in the text sent")
+    end: int
+    weight: float
+    source: str
+
+
+class AiCheckResult(BaseModel):
+    score: float = Field(ge=0, le=1)
+    label: Literal["likely-ai", "uncertain", "likely-human"]
+    note: str
+    signals: dict[str, float | int | None]
+    matches: list[PhraseMatch]
+    method: str
+
+
+class DigestQuery(Params):
+    q: str = Field(min_length=1, max_length=200, description="Product or topic words")
+    before: int | None = Flag
+
+
+class Digest(BaseModel):
+    query: str
+    as_of: date
+    items: int
+    recommend: int
+    not_recommend: int
+    mixed: int
+    recommend_ratio: float | None = Field(description="Recommending among items that take a side; null when none do")
+    pros: list[str] = Field(description="In this site's words, each from a linked discussion or a post")
+    cons: list[str]
+    high_credibility: list[Item]
+    note: str
+
+
+class ExportPost(BaseModel):
+    id: int
+    topic: str
+    author: str
+    title: str
+    body: str
+    products: list[str]
+    human_written: bool
+    published: date
+    licence: str
+    attribution: str
+
+
+class Export(BaseModel):
+    as_of: date
+    licence: str
+    count: int
+    posts: list[ExportPost]
+
+
+PostOut.model_rebuild()

@@ -1,0 +1,98 @@
+"""Seeding the seo tables from data/seo/, the IP-range importer, and the cached catalogue."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.records import load_records, to_row
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.seed import replace_rows
+from twlookup.services.seo.records import Crawler, Engine, IpRangeFile, MarketShare
+from twlookup.services.seo.tables import CrawlerRow, EngineRow, IpRangeRow, ShareRow
+
+
+def seed_seo(session: Session, data_dir: Path) -> int:
+    folder = data_dir / "seo"
+    crawlers = load_records(folder / "crawlers.yaml", Crawler, "crawlers", label="token")
+    engines = load_records(folder / "engines.yaml", Engine, "engines")
+    shares = load_records(folder / "share.yaml", MarketShare, "shares", label="region")
+    files = load_records(folder / "ipranges.yaml", IpRangeFile, "files")
+    known = {f.id for f in files}
+    for c in crawlers:
+        missing = set(c.ip_ranges) - known
+        if missing:
+            raise ValueError(f"{folder / 'crawlers.yaml'}: crawler {c.token!r} names unknown IP-range files {sorted(missing)}")
+    count = replace_rows(session, CrawlerRow, [to_row(c, CrawlerRow) for c in crawlers])
+    count += replace_rows(session, EngineRow, [to_row(e, EngineRow) for e in engines])
+    count += replace_rows(session, ShareRow, [to_row(s, ShareRow) for s in shares])
+    # An imported (real) range file is never overwritten by the shipped sample.
+    imported = set(session.scalars(select(IpRangeRow.id).where(IpRangeRow.sample.is_(False))))
+    rows = [to_row(f, IpRangeRow) for f in files if f.id not in imported]
+    rows += list(session.scalars(select(IpRangeRow).where(IpRangeRow.sample.is_(False))))
+    count += replace_rows(session, IpRangeRow, rows)
+    return count
+
+
+def import_ip_ranges(session: Session, path: Path) -> int:
+    """`twlookup ingest seo.ipranges googlebot.json`: an operator's published range file; the file
+    name (without .json) names the range file it replaces."""
+    file_id = path.name.removesuffix(".json")
+    row = session.get(IpRangeRow, file_id)
+    if row is None:
+        known = ", ".join(session.scalars(select(IpRangeRow.id).order_by(IpRangeRow.id)))
+        raise ValueError(f"{path}: no IP-range file {file_id!r}; name the file after one of: {known}")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        entries = doc["prefixes"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not an IP-range file ({{'creationTime', 'prefixes': [...]}}): {exc}") from None
+    prefixes: list[str] = []
+    for index, entry in enumerate(entries):
+        value = entry.get("ipv4Prefix") or entry.get("ipv6Prefix") if isinstance(entry, dict) else None
+        if not value:
+            raise ValueError(f"{path}: prefix {index + 1} has neither ipv4Prefix nor ipv6Prefix")
+        try:
+            prefixes.append(str(ipaddress.ip_network(value, strict=False)))
+        except ValueError:
+            raise ValueError(f"{path}: prefix {index + 1} {value!r} is not a network") from None
+    row.prefixes = prefixes
+    row.creation_time = str(doc.get("creationTime")) if doc.get("creationTime") else None
+    row.sample = False
+    row.checked = today_taipei()
+    return len(prefixes)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    crawlers: list[Crawler]
+    ranges: list[IpRangeFile]
+    engines: dict[str, Engine]
+    shares: list[MarketShare]
+    networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, IpRangeFile]]
+
+    def crawler(self, token: str) -> Crawler | None:
+        return next((c for c in self.crawlers if c.token.lower() == token.lower()), None)
+
+    def tokens(self, *types: str) -> list[str]:
+        return [c.token for c in self.crawlers if c.type in types]
+
+
+def _load(session: Session) -> Catalog:
+    order = {"search": 0, "ai_search": 1, "train": 2, "user": 3}
+    crawlers = sorted((Crawler.model_validate(r) for r in session.scalars(select(CrawlerRow))), key=lambda c: (order[c.type], c.token))
+    ranges = [IpRangeFile.model_validate(r) for r in session.scalars(select(IpRangeRow).order_by(IpRangeRow.id))]
+    engines = {e.id: e for e in (Engine.model_validate(r) for r in session.scalars(select(EngineRow)))}
+    ordered = {k: engines[k] for k in ("google", "bing", "duckduckgo", "yahoo") if k in engines}
+    shares = [MarketShare.model_validate(r) for r in session.scalars(select(ShareRow).order_by(ShareRow.region))]
+    networks = [(ipaddress.ip_network(p), f) for f in ranges for p in f.prefixes]
+    return Catalog(crawlers, ranges, ordered, shares, networks)
+
+
+CATALOG: Reference[Catalog] = Reference(_load)

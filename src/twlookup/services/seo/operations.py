@@ -1,0 +1,506 @@
+"""The seo service's operations: thin adapters from parameters to the rules and the safe fetcher."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import secrets
+import socket
+from datetime import date
+from typing import Any
+
+import httpx
+
+from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
+from twlookup.platform.operations import NoParams
+from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.seo import logic, robots
+from twlookup.services.seo.data import CATALOG, import_ip_ranges, seed_seo
+from twlookup.services.seo.schemas import (
+    Audit,
+    AuditItemOut,
+    Bots,
+    BotsQuery,
+    BulkSubmitBody,
+    CrawlerCheck,
+    CrawlerOut,
+    DnsCheck,
+    EngineOperators,
+    EngineUrl,
+    FindingOut,
+    Fix,
+    Generated,
+    GenerateQuery,
+    GroupOut,
+    GuideEntry,
+    InstantKey,
+    LlmsStatus,
+    MetaQuery,
+    MetaTags,
+    Operators,
+    OperatorsQuery,
+    RangeMatch,
+    RobotsStatus,
+    RobotsTest,
+    RobotsTestBody,
+    RuleOut,
+    SearchUrls,
+    SearchUrlsQuery,
+    SerpPreview,
+    SerpQuery,
+    Share,
+    ShareData,
+    SiteCheck,
+    SitemapStatus,
+    SubmitBody,
+    SubmitGuideOut,
+    SubmitResult,
+    Truncated,
+    UrlQuery,
+    VerifyIp,
+    VerifyIpQuery,
+    VideoBody,
+    VideoCheck,
+    VideoFindingOut,
+)
+
+SERVICE = Service(
+    name="seo",
+    title="SEO and crawler tools",
+    description=(
+        "Search URLs and operators of four engines, robots.txt generation and RFC 9309 testing, site "
+        "crawler checks through a safe fetcher, the crawler list with IP verification, SERP preview, "
+        "meta tags, video chapter checks and IndexNow (instantindex) submission."
+    ),
+    network="testnet",
+)
+SERVICE.seeder(seed_seo)
+SERVICE.importer("seo.ipranges")(import_ip_ranges)
+
+CHECKED = date(2026, 11, 22)
+INDEXNOW_SOURCE = Source(url="https://www.indexnow.org/documentation", title="IndexNow documentation", checked=CHECKED)
+VIDEO_SOURCE = Source(url="https://support.google.com/youtube/answer/9884579", title="YouTube Help: Video chapters", checked=CHECKED)
+RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"
+AI_TYPES = ("ai_search", "train", "user")
+
+
+def _findings(found: list[robots.Finding]) -> list[FindingOut]:
+    return [FindingOut(line=f.line, severity=f.severity, message=f.message) for f in found]
+
+
+@SERVICE.operation("GET", "/api/search-urls", tool="build_search_urls")
+def search_urls(p: SearchUrlsQuery) -> SearchUrls:
+    """Search URLs for Google, Bing, DuckDuckGo and Yahoo, with site:, filetype: and a time filter."""
+    catalog = CATALOG.get()
+    query = logic.search_query(p.q, p.site, p.filetype)
+    urls = []
+    for e in catalog.engines.values():
+        tf = e.time_filters.get(p.time) if p.time else None
+        urls.append(EngineUrl(engine=e.id, url=logic.search_url(e.search_url, e.query_param, query, tf), time_filter=tf))
+    return SearchUrls(
+        query=query,
+        urls=urls,
+        note="Google's tbs=qdr filter is documented; the other engines' time parameters are those their result pages use and may change.",
+        source=[e.source_ref for e in catalog.engines.values()],
+    )
+
+
+@SERVICE.operation("GET", "/api/operators", tool="search_operators")
+def operators(p: OperatorsQuery) -> Operators:
+    """Search operators of one engine (google, bing, duckduckgo, yahoo) or of all four."""
+    engines = CATALOG.get().engines
+    chosen = [engines[p.engine]] if p.engine else list(engines.values())
+    return Operators(engines=[EngineOperators(engine=e.id, name=e.name, operators=e.operators, source=e.source_ref) for e in chosen])
+
+
+@SERVICE.operation("GET", "/api/robots/generate", tool="generate_robots_txt")
+def generate(p: GenerateQuery) -> Generated:
+    """A robots.txt for a mode (allow_all, block_all, block_ai_training, block_ai), optionally
+    declaring a sitemap; the file is run back through the tester for every crawler of the list."""
+    catalog = CATALOG.get()
+    blocked = catalog.tokens(*logic.BLOCKED_TYPES[p.mode])
+    text = logic.generate_robots(p.mode, blocked, p.sitemap)
+    parsed = robots.parse(text)
+    check = []
+    for c in catalog.crawlers:
+        d = robots.decide(parsed, c.token, "/")
+        check.append(CrawlerCheck(token=c.token, type=c.type, allowed=d.allowed, reason=d.reason))
+    return Generated(mode=p.mode, meaning=logic.MODES[p.mode], robots_txt=text, blocked=blocked, check=check)
+
+
+@SERVICE.operation("POST", "/api/robots/test", tool="test_robots_txt")
+def robots_test(p: RobotsTestBody) -> RobotsTest:
+    """Whether user_agent may fetch path under a robots.txt (RFC 9309), with the group and rule that decided."""
+    parsed = robots.parse(p.robots)
+    d = robots.decide(parsed, p.user_agent, p.path)
+    return RobotsTest(
+        allowed=d.allowed,
+        user_agent=p.user_agent,
+        path=d.path,
+        group=GroupOut(agents=d.group.agents, line=d.group.lines[0], kind=d.group_kind) if d.group else None,  # type: ignore[arg-type]
+        rule=RuleOut(kind=d.rule.kind, pattern=d.rule.pattern, line=d.rule.line) if d.rule else None,
+        reason=d.reason,
+        token_valid=bool(robots.TOKEN.match(p.user_agent)),
+        findings=_findings(parsed.findings),
+        differences_from_google=robots.DIFFERENCES_FROM_GOOGLE,
+    )
+
+
+@SERVICE.operation("GET", "/api/bots", tool="ai_crawler_list")
+def bots(p: BotsQuery) -> Bots:
+    """Known crawlers by type (search, ai_search, train, user): operator, token, docs, whether they honour robots.txt."""
+    catalog = CATALOG.get()
+    crawlers = [c for c in catalog.crawlers if p.type is None or c.type == p.type]
+    return Bots(
+        count=len(crawlers),
+        types={
+            "search": "search-engine crawlers",
+            "ai_search": "crawlers that build AI search answers",
+            "train": "crawlers or tokens for AI model training",
+            "user": "fetchers an AI assistant sends when a user asks",
+        },
+        crawlers=[CrawlerOut(**c.model_dump(), verify_by_ip=c.fetches and bool(c.ip_ranges)) for c in crawlers],
+    )
+
+
+async def _reverse_forward(ip: str, suffixes: list[str], timeout: float) -> DnsCheck:
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(timeout):
+            host, _ = await loop.getnameinfo((ip, 0), socket.NI_NAMEREQD)
+            infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, TimeoutError) as exc:
+        return DnsCheck(enabled=True, note=f"DNS confirmation not possible: {type(exc).__name__}")
+    forward = {str(ipaddress.ip_address(i[4][0].split("%")[0])) for i in infos}
+    suffix = next((s for s in suffixes if host.rstrip(".").lower().endswith("." + s)), None)
+    return DnsCheck(
+        enabled=True,
+        hostname=host,
+        forward_confirmed=ip in forward,
+        operator_suffix=suffix,
+        note="Reverse DNS name, and whether it resolves back to the address.",
+    )
+
+
+@SERVICE.operation("GET", "/api/verify-ip", tool="verify_crawler_ip")
+async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
+    """Whether an IP belongs to a known crawler, from the operators' published IP-range files."""
+    from twlookup.settings import get_settings
+
+    catalog = CATALOG.get()
+    try:
+        address, hits = logic.ip_in_ranges(p.ip, catalog.networks)
+    except ValueError:
+        raise InvalidParameter("ip", f"{p.ip!r} is not an IPv4 or IPv6 address", "e.g. 66.249.64.1 or 2001:4860:4801:10::1") from None
+    matches = [
+        RangeMatch(file=f.id, operator=f.operator, crawlers=f.crawlers, prefix=str(net), creation_time=f.creation_time, source=f.source_ref)
+        for net, f in hits
+    ]
+    settings = get_settings()
+    if settings.seo_verify_dns:
+        suffixes = sorted({s for m in matches for c in m.crawlers if (cr := catalog.crawler(c)) for s in cr.rdns}) or sorted(
+            {s for c in catalog.crawlers for s in c.rdns}
+        )
+        dns = await _reverse_forward(str(address), suffixes, settings.seo_dns_timeout_seconds)
+    else:
+        dns = DnsCheck(enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS).")
+    consulted = [f.source_ref for f in catalog.ranges]
+    sample = any(f.sample for f in catalog.ranges)
+    note = "In a published range." if matches else "Not in any published range held here."
+    if sample:
+        note += " Some range files are a shipped sample, not the operator's full file: a 'no' is not conclusive until they are imported."
+    return VerifyIp(ip=str(address), known_crawler=bool(matches), matches=matches, dns=dns, files_consulted=consulted, sample=sample, note=note)
+
+
+@SERVICE.operation("GET", "/api/serp-preview", tool="serp_preview")
+def serp_preview(p: SerpQuery) -> SerpPreview:
+    """How a title and description show in a search result, truncated by rendered width."""
+    def cut(text: str, limit: int, font: int) -> Truncated:
+        shown, truncated, width = logic.truncate_px(text, limit, font)
+        return Truncated(text=text, shown=shown, truncated=truncated, width_px=round(logic.text_px(text, font), 1), limit_px=limit)
+
+    return SerpPreview(
+        title=cut(p.title, logic.TITLE_PX, logic.TITLE_FONT),
+        description=cut(p.description, logic.DESCRIPTION_PX, logic.DESCRIPTION_FONT),
+        display_url=logic.display_url(p.url),
+        method=(
+            "Heuristic: widths per character class of Arial (CJK and full-width characters 1 em, capitals 0.67 em, "
+            f"lower case 0.5 em, narrow 0.28 em); title at {logic.TITLE_FONT} px within about {logic.TITLE_PX} px, "
+            f"description at {logic.DESCRIPTION_FONT} px within about {logic.DESCRIPTION_PX} px. Search engines publish no limit."
+        ),
+    )
+
+
+@SERVICE.operation("GET", "/api/meta-tags", tool="generate_meta_tags")
+def meta_tags(p: MetaQuery) -> MetaTags:
+    """Escaped <title>, description, canonical, Open Graph and X card tags."""
+    tags = logic.meta_tags(p.title, p.description, p.url, p.image)
+    notes = []
+    if not p.image:
+        notes.append("og:image is required by the Open Graph protocol; add image= for a complete card.")
+    if logic.text_px(p.title, logic.TITLE_FONT) > logic.TITLE_PX:
+        notes.append("The title is wider than about 600 px and will be cut in search results.")
+    return MetaTags(
+        html=logic.render_head(p.title, tags),
+        tags=[{"element": e, "key": k, "value": v} for e, k, v in tags],
+        notes=notes,
+    )
+
+
+@SERVICE.operation("POST", "/api/video-check", tool="video_seo_check")
+def video_check(p: VideoBody) -> VideoCheck:
+    """Chapters, title, description and tags checked against the video platform's published rules."""
+    found = logic.video_check([(c.time, c.title) for c in p.chapters], p.duration, p.title, p.description, p.tags)
+    return VideoCheck(
+        ok=all(f.ok for f in found),
+        findings=[VideoFindingOut(rule=f.rule, text=logic.VIDEO_RULES[f.rule], ok=f.ok, detail=f.detail) for f in found],
+        source=VIDEO_SOURCE,
+    )
+
+
+@SERVICE.operation("GET", "/api/instantindex/key")
+def instantindex_key(p: NoParams) -> InstantKey:
+    """A new IndexNow key (32 hexadecimal characters) and where its key file goes."""
+    key = secrets.token_hex(16)
+    return InstantKey(
+        key=key,
+        key_file=f"/{key}.txt",
+        content=key,
+        steps=[
+            f"Save a UTF-8 text file named {key}.txt containing only the key at the root of the site.",
+            "Check that https://{host}/" + key + ".txt answers 200 with the key.",
+            "Submit URLs with POST /api/instantindex {host, key, urls}.",
+        ],
+        source=INDEXNOW_SOURCE,
+    )
+
+
+def _check_submission(p: SubmitBody) -> None:
+    host = p.host.lower()
+    for i, url in enumerate(p.urls):
+        if logic.url_host(url) != host:
+            raise InvalidParameter(f"urls[{i}]", f"{url!r} is not an http(s) URL on host {host}", f"URLs on {host}")
+    if p.key_location and logic.url_host(p.key_location) != host:
+        raise InvalidParameter("key_location", f"the key file must be on host {host}", f"https://{host}/...")
+
+
+async def _submit(p: SubmitBody) -> SubmitResult:
+    from twlookup.settings import get_settings
+
+    _check_submission(p)
+    settings = get_settings()
+    endpoint = settings.indexnow_endpoint
+    upstream = httpx.URL(endpoint).host
+    out: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(timeout=settings.indexnow_timeout_seconds, trust_env=False) as client:
+        for batch in logic.batches(list(p.urls)):
+            body: dict[str, Any] = {"host": p.host.lower(), "key": p.key, "urlList": batch}
+            if p.key_location:
+                body["keyLocation"] = p.key_location
+            try:
+                response = await client.post(endpoint, json=body, headers={"Content-Type": "application/json; charset=utf-8"})
+            except httpx.HTTPError as exc:
+                raise Problem(503, f"IndexNow endpoint {upstream} could not be reached ({type(exc).__name__}).",
+                              kind="upstream-unavailable", headers={"Retry-After": "30"}, extra={"upstream": upstream}) from None  # fmt: skip
+            code = response.status_code
+            meaning = logic.INDEXNOW_CODES.get(code, f"Unexpected answer {code}.")
+            if code == 429 or code >= 500:
+                raise Problem(503, f"IndexNow endpoint {upstream} answered {code}: {meaning}", kind="upstream-unavailable",
+                              headers={"Retry-After": response.headers.get("retry-after", "60")}, extra={"upstream": upstream})  # fmt: skip
+            if code in (400, 403, 422):
+                param = "key" if code == 403 else "urls"
+                raise Problem(422, f"{param}: IndexNow endpoint {upstream} answered {code}: {meaning}", kind="invalid-parameter",
+                              errors=[{"parameter": param, "message": meaning, "upstream_status": code}])  # fmt: skip
+            out.append({"urls": len(batch), "status": code, "meaning": meaning})
+    return SubmitResult(
+        endpoint=endpoint,
+        host=p.host.lower(),
+        submitted=len(p.urls),
+        batches=out,
+        meaning=out[-1]["meaning"] if out else "",
+        source=INDEXNOW_SOURCE,
+    )
+
+
+@SERVICE.operation("POST", "/api/instantindex", tool="instant_index_submit")
+async def instantindex(p: SubmitBody) -> SubmitResult:
+    """Submit up to 100 changed URLs of one host to IndexNow (the key file must be on the site)."""
+    return await _submit(p)
+
+
+@SERVICE.operation("POST", "/api/pro/instantindex-bulk", price="$0.01", example={"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]})
+async def instantindex_bulk(p: BulkSubmitBody) -> SubmitResult:
+    """Submit up to 10,000 URLs of one host to IndexNow, in the protocol's batches."""
+    return await _submit(p)
+
+
+@SERVICE.operation("GET", "/api/share", tool="search_engine_market_share")
+def share(p: NoParams) -> ShareData:
+    """Search-engine market share in Taiwan and worldwide, with source and month."""
+    shares = CATALOG.get().shares
+    return ShareData(
+        regions=[Share(region=s.region, month=s.month, shares=s.shares, note=s.note, source=s.source_ref) for s in shares],
+        sample=any(s.sample for s in shares),
+    )
+
+
+@SERVICE.operation("GET", "/api/submit-guide", tool="search_submit_guide")
+def submit_guide(p: NoParams) -> SubmitGuideOut:
+    """How to get a site into each of the four engines."""
+    engines = CATALOG.get().engines.values()
+    return SubmitGuideOut(
+        engines=[GuideEntry(engine=e.id, name=e.name, submit=e.submit, source=e.source_ref) for e in engines],
+        instantindex="Engines taking part in IndexNow share submissions with each other; use /api/instantindex/key and /api/instantindex.",
+    )
+
+
+# --- site-check and audit (through the safe fetcher) -------------------------------------------
+
+
+def _origin(url: str) -> str:
+    try:
+        u = httpx.URL(url)
+    except (httpx.InvalidURL, ValueError) as exc:
+        raise InvalidParameter("url", f"not a valid URL ({exc})", "an http(s) URL of a public site") from None
+    if not u.host:
+        raise InvalidParameter("url", "the URL has no host", "an http(s) URL of a public site")
+    port = f":{u.port}" if u.port else ""
+    return f"{u.scheme}://{u.raw_host.decode('ascii')}{port}"
+
+
+async def _get(url: str, max_bytes: int = 600_000) -> FetchResult | None:
+    """A fetch whose failure (not refusal) is an answer: None when the host could not be reached."""
+    try:
+        return await fetch(url, max_bytes=max_bytes)
+    except FetchFailed:
+        return None
+
+
+async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
+    url = origin + "/robots.txt"
+    result = await _get(url)
+    if result is None or result.status >= 500:
+        status, meaning = "unreachable", "Unreachable or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4)."
+    elif result.status >= 400:
+        status, meaning = "unavailable", "4xx: crawlers may fetch everything (RFC 9309 2.3.1.3)."
+    else:
+        status, meaning = "ok", "Found and parsed."
+    parsed = robots.parse(result.text) if status == "ok" and result else None
+    return (
+        RobotsStatus(
+            url=url,
+            http_status=result.status if result else None,
+            status=status,  # type: ignore[arg-type]
+            meaning=meaning,
+            findings=_findings(parsed.findings) if parsed else [],
+            sitemaps=parsed.sitemaps if parsed else [],
+        ),
+        parsed,
+    )
+
+
+async def _sitemap(url: str, declared: bool) -> SitemapStatus:
+    try:
+        result = await _get(url)
+    except Problem:  # a declared sitemap on a refused address: report it as not found
+        result = None
+    head = result.body[:2000].lower() if result and result.status < 400 else b""
+    return SitemapStatus(
+        url=url,
+        declared=declared,
+        http_status=result.status if result else None,
+        looks_like_sitemap=b"<urlset" in head or b"<sitemapindex" in head,
+    )
+
+
+async def _llms(origin: str) -> LlmsStatus:
+    url = origin + "/llms.txt"
+    result = await _get(url)
+    present = bool(result and 200 <= result.status < 300)
+    return LlmsStatus(url=url, http_status=result.status if result else None, present=present,
+                      findings=logic.llms_txt_findings(result.text) if present and result else [])  # fmt: skip
+
+
+def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/") -> list[CrawlerCheck]:
+    catalog = CATALOG.get()
+    out = []
+    for c in catalog.crawlers:
+        if status.status == "ok" and parsed is not None:
+            d = robots.decide(parsed, c.token, path)
+            out.append(CrawlerCheck(token=c.token, type=c.type, allowed=d.allowed, reason=d.reason))
+        else:
+            allowed, reason = logic.robots_verdicts(None, status.status, [c.token])[c.token]
+            out.append(CrawlerCheck(token=c.token, type=c.type, allowed=allowed, reason=reason))
+    return out
+
+
+@SERVICE.operation("GET", "/api/site-check", tool="check_site_crawlers")
+async def site_check(p: UrlQuery) -> SiteCheck:
+    """robots.txt (status and format errors with line numbers), sitemaps, llms.txt and each known
+    crawler's access to the home page, fetched through the safe fetcher; then fixes by impact."""
+    origin = _origin(p.url)
+    robots_status, parsed = await _robots(origin)
+    declared = robots_status.sitemaps[:5]
+    candidates = [(u, True) for u in declared] + ([(origin + "/sitemap.xml", False)] if origin + "/sitemap.xml" not in declared else [])
+    sitemaps, llms = await asyncio.gather(asyncio.gather(*(_sitemap(u, d) for u, d in candidates)), _llms(origin))
+    crawlers = _verdicts(robots_status, parsed)
+    fixes: list[Fix] = []
+    if robots_status.status == "unreachable":
+        fixes.append(Fix(impact="critical", what="robots.txt is unreachable or answers 5xx, so crawlers treat the whole site as disallowed: serve it with 200, or 404 if you have none."))
+    for c in crawlers:
+        if c.type == "search" and not c.allowed and robots_status.status == "ok":
+            fixes.append(Fix(impact="critical", what=f"{c.token} may not fetch the home page; the site cannot appear in its search results."))
+    errors = [f for f in robots_status.findings if f.severity == "error"]
+    if errors:
+        fixes.append(Fix(impact="high", what=f"robots.txt has {len(errors)} format error(s), first at line {errors[0].line}: {errors[0].message}"))
+    if not any(s.looks_like_sitemap for s in sitemaps):
+        fixes.append(Fix(impact="medium", what="No sitemap found (declared in robots.txt or at /sitemap.xml): publish one and add a Sitemap: line."))
+    elif not declared:
+        fixes.append(Fix(impact="low", what="The sitemap is not declared in robots.txt: add 'Sitemap: <absolute URL>'."))
+    warnings = [f for f in robots_status.findings if f.severity == "warning"]
+    if warnings:
+        fixes.append(Fix(impact="low", what=f"robots.txt has {len(warnings)} warning(s), first at line {warnings[0].line}: {warnings[0].message}"))
+    ai_named = parsed is not None and any(t.lower() in (a.lower() for g in parsed.groups for a in g.agents) for t in CATALOG.get().tokens(*AI_TYPES))
+    if robots_status.status == "ok" and not ai_named:
+        fixes.append(Fix(impact="low", what="robots.txt names no AI crawler: decide on AI training and AI search access (see /api/robots/generate)."))
+    if not llms.present:
+        fixes.append(Fix(impact="low", what="No /llms.txt: optional, a Markdown summary with links for AI assistants (llmstxt.org)."))
+    elif any(f["severity"] == "error" for f in llms.findings):
+        fixes.append(Fix(impact="low", what="llms.txt does not follow the format: it must start with an H1."))
+    return SiteCheck(url=p.url, checked_on=today_taipei(), robots=robots_status, sitemaps=list(sitemaps), llms_txt=llms, crawlers=crawlers, fixes=fixes)
+
+
+@SERVICE.operation("GET", "/api/pro/seo-audit", price="$0.02", example={"url": "https://example.com/"})
+async def seo_audit(p: UrlQuery) -> Audit:
+    """One page audited on 13 weighted items (title, description, noindex, canonical, H1, image alt,
+    social tags, structured data, word count, links, robots.txt, sitemap, AI crawler settings)."""
+    page = await fetch(p.url)
+    if page.status >= 400:
+        raise Problem(422, f"url: the page answered HTTP {page.status}; only a page that loads can be audited.", kind="invalid-parameter",
+                      errors=[{"parameter": "url", "message": f"HTTP {page.status}"}])  # fmt: skip
+    origin = _origin(page.final_url)
+    facts = logic.page_facts(page.text, page.final_url)
+    items = logic.audit_page(facts, page.final_url)
+    robots_status, parsed = await _robots(origin)
+    path = httpx.URL(page.final_url).raw_path.decode("ascii")
+    allowed = _verdicts(robots_status, parsed, path)
+    googlebot = next((c for c in allowed if c.token == "Googlebot"), None)
+    declared = robots_status.sitemaps[:3] or [origin + "/sitemap.xml"]
+    sitemaps = await asyncio.gather(*(_sitemap(u, bool(robots_status.sitemaps)) for u in declared))
+    logic.audit_site(
+        items,
+        {"status": robots_status.status, "page_allowed": googlebot.allowed if googlebot else True, "parsed": parsed},
+        any(s.looks_like_sitemap for s in sitemaps),
+        CATALOG.get().tokens(*AI_TYPES),
+    )
+    out = [AuditItemOut(item=i.item, weight=i.weight, score=round(i.score, 2), detail=i.detail, fix=i.fix) for i in items]
+    fixes = [i.fix for i in sorted(items, key=lambda i: -(i.weight * (1 - i.score))) if i.fix]
+    return Audit(url=p.url, final_url=page.final_url, http_status=page.status, score=logic.score(items), weights=logic.AUDIT_WEIGHTS, items=out, fixes=fixes)
+
+
+# Discovery shows no answer to these examples: running them would fetch a site or submit URLs.
+for _op in SERVICE.operations:
+    if _op.path in ("/api/pro/seo-audit", "/api/pro/instantindex-bulk"):
+        _op.example_output = False

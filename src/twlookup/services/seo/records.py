@@ -1,0 +1,67 @@
+"""The seo service's record models: each kind of reference record declared once."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.records import Record, SourcedRecord
+
+CrawlerType = Literal["search", "ai_search", "train", "user"]
+
+
+class Crawler(SourcedRecord):
+    token: str = Field(description="Product token matched in robots.txt User-agent lines")
+    type: CrawlerType
+    operator: str
+    fetches: bool = Field(description="False for robots.txt tokens that no request carries (nothing to verify by IP)")
+    honours_robots: Literal["yes", "no", "unclear"]
+    ip_ranges: list[str] = Field(default_factory=list, description="ids of the operator's published IP-range files")
+    rdns: list[str] = Field(default_factory=list, description="reverse-DNS suffixes the operator documents")
+    docs: str = Field(description="The operator's documentation of this crawler")
+    purpose: str
+
+
+class IpRangeFile(SourcedRecord):
+    id: str
+    operator: str
+    crawlers: list[str]
+    creation_time: str | None = Field(None, description="creationTime of the imported file")
+    prefixes: list[str]
+
+
+class EngineOperator(BaseModel):
+    operator: str
+    example: str
+    meaning: str
+
+
+class SubmitGuide(BaseModel):
+    tool: str
+    url: str
+    steps: list[str]
+    instantindex: bool
+    note: str
+
+
+class Engine(SourcedRecord):
+    id: Literal["google", "bing", "duckduckgo", "yahoo"]
+    name: str
+    search_url: str
+    query_param: str
+    time_filters: dict[str, dict[str, str]]
+    operators: list[EngineOperator]
+    submit: SubmitGuide
+
+
+class EngineShare(Record):
+    engine: str
+    percent: float
+
+
+class MarketShare(SourcedRecord):
+    region: str
+    month: str | None
+    shares: list[EngineShare]
+    note: str | None = None

@@ -1,0 +1,338 @@
+"""Parameters and results of the seo service."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from twlookup.platform.operations import Params
+from twlookup.platform.schemas import Source
+from twlookup.services.seo.records import Crawler, CrawlerType, EngineOperator, EngineShare, SubmitGuide
+
+FREE_SUBMIT_LIMIT = 100  # spec document 1, Limits: free URL submission
+PAID_SUBMIT_LIMIT = 10_000  # paid bulk submission
+EngineId = Literal["google", "bing", "duckduckgo", "yahoo"]
+Mode = Literal["allow_all", "block_all", "block_ai_training", "block_ai"]
+HOST = r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
+URL = r"^https?://[^\x00-\x20\x7f-\x9f]+$"
+
+
+# --- parameters --------------------------------------------------------------------------------
+
+
+class SearchUrlsQuery(Params):
+    q: str = Field(min_length=1, max_length=300, description="Search words")
+    site: str | None = Field(None, pattern=HOST, max_length=253, description="Limit to one site or domain, e.g. gov.tw")
+    filetype: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,10}$", description="File type, e.g. pdf")
+    time: Literal["day", "week", "month", "year"] | None = Field(None, description="Only results from the past day, week, month or year")
+
+
+class OperatorsQuery(Params):
+    engine: EngineId | None = Field(None, description="One engine; all four when omitted")
+
+
+class GenerateQuery(Params):
+    mode: Mode = Field("allow_all", description="allow_all, block_all, block_ai_training (keep search and AI search), block_ai (keep search only)")
+    sitemap: str | None = Field(None, pattern=URL, max_length=2000, description="Absolute URL of the sitemap to declare")
+
+
+class RobotsTestBody(Params):
+    robots: str = Field(max_length=512_000, description="The robots.txt text (up to 500 KiB, as RFC 9309 asks crawlers to read)")
+    user_agent: str = Field(min_length=1, max_length=200, description="The crawler's product token, e.g. Googlebot")
+    path: str = Field(min_length=1, max_length=4000, description="A path (/dir/page?x=1) or a full URL")
+
+
+class UrlQuery(Params):
+    url: str = Field(pattern=URL, max_length=2000, description="An http(s) URL of a public site")
+
+
+class BotsQuery(Params):
+    type: CrawlerType | None = Field(None, description="search, ai_search, train or user; all when omitted")
+
+
+class VerifyIpQuery(Params):
+    ip: str = Field(min_length=2, max_length=64, description="An IPv4 or IPv6 address (IPv4-mapped IPv6 accepted)")
+
+
+class SerpQuery(Params):
+    title: str = Field(min_length=1, max_length=500)
+    description: str = Field("", max_length=2000)
+    url: str = Field(pattern=URL, max_length=2000)
+
+
+class MetaQuery(Params):
+    title: str = Field(min_length=1, max_length=500)
+    description: str = Field(min_length=1, max_length=2000)
+    url: str = Field(pattern=URL, max_length=2000)
+    image: str | None = Field(None, pattern=URL, max_length=2000)
+
+
+class Chapter(BaseModel):
+    time: str = Field(pattern=r"^(\d{1,2}:)?\d{1,2}:\d{2}$", description="Start, as MM:SS or H:MM:SS")
+    title: str = Field(min_length=1, max_length=200)
+
+
+class VideoBody(Params):
+    chapters: list[Chapter] = Field(default_factory=list, max_length=200)
+    duration: int | None = Field(None, ge=1, le=86_400 * 2, description="Length of the video in seconds")
+    title: str = Field(max_length=1000, description="The video title (required; may be empty to check only the rest)")
+    description: str = Field("", max_length=20_000)
+    tags: list[str] = Field(default_factory=list, max_length=500)
+
+
+class SubmitBody(Params):
+    host: str = Field(pattern=HOST, max_length=253, description="The site's host name, e.g. www.example.com")
+    key: str = Field(pattern=r"^[A-Za-z0-9-]{8,128}$", description="IndexNow key: 8 to 128 of a-z, A-Z, 0-9 and '-'")
+    key_location: str | None = Field(None, pattern=URL, max_length=2000, description="URL of the key file when not https://{host}/{key}.txt")
+    urls: list[str] = Field(min_length=1, max_length=FREE_SUBMIT_LIMIT, description=f"At most {FREE_SUBMIT_LIMIT} URLs on host")
+
+
+class BulkSubmitBody(SubmitBody):
+    urls: list[str] = Field(min_length=1, max_length=PAID_SUBMIT_LIMIT, description=f"At most {PAID_SUBMIT_LIMIT} URLs on host")
+
+
+class NoParams(Params):
+    pass
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+class EngineUrl(BaseModel):
+    engine: str
+    url: str
+    time_filter: dict[str, str] | None
+
+
+class SearchUrls(BaseModel):
+    query: str
+    urls: list[EngineUrl]
+    note: str
+    source: list[Source]
+
+
+class EngineOperators(BaseModel):
+    engine: str
+    name: str
+    operators: list[EngineOperator]
+    source: Source
+
+
+class Operators(BaseModel):
+    engines: list[EngineOperators]
+
+
+class CrawlerCheck(BaseModel):
+    token: str
+    type: str
+    allowed: bool
+    reason: str
+
+
+class Generated(BaseModel):
+    mode: str
+    meaning: str
+    robots_txt: str
+    blocked: list[str]
+    check: list[CrawlerCheck] = Field(description="The generated file run back through the tester, for each crawler of the list")
+
+
+class RuleOut(BaseModel):
+    kind: str
+    pattern: str
+    line: int
+
+
+class GroupOut(BaseModel):
+    agents: list[str]
+    line: int
+    kind: Literal["specific", "global", "none"]
+
+
+class FindingOut(BaseModel):
+    line: int
+    severity: str
+    message: str
+
+
+class RobotsTest(BaseModel):
+    allowed: bool
+    user_agent: str
+    path: str = Field(description="The path as matched (percent-encoded, no fragment)")
+    group: GroupOut | None
+    rule: RuleOut | None
+    reason: str
+    token_valid: bool = Field(description="user_agent is a product token (letters, '_' and '-') as RFC 9309 2.2.1 expects")
+    findings: list[FindingOut]
+    differences_from_google: list[str]
+
+
+class CrawlerOut(Crawler):
+    verify_by_ip: bool = Field(description="Whether verify-ip can confirm this crawler (it fetches and has a published range file)")
+
+
+class Bots(BaseModel):
+    count: int
+    types: dict[str, str]
+    crawlers: list[CrawlerOut]
+
+
+class RangeMatch(BaseModel):
+    file: str
+    operator: str
+    crawlers: list[str]
+    prefix: str
+    creation_time: str | None
+    source: Source
+
+
+class DnsCheck(BaseModel):
+    enabled: bool
+    hostname: str | None = None
+    forward_confirmed: bool | None = None
+    operator_suffix: str | None = None
+    note: str
+
+
+class VerifyIp(BaseModel):
+    ip: str
+    known_crawler: bool
+    matches: list[RangeMatch]
+    dns: DnsCheck
+    files_consulted: list[Source]
+    sample: bool
+    note: str
+
+
+class Truncated(BaseModel):
+    text: str
+    shown: str
+    truncated: bool
+    width_px: float
+    limit_px: int
+
+
+class SerpPreview(BaseModel):
+    title: Truncated
+    description: Truncated
+    display_url: str
+    method: str
+
+
+class MetaTags(BaseModel):
+    html: str
+    tags: list[dict[str, str]]
+    notes: list[str]
+
+
+class VideoFindingOut(BaseModel):
+    rule: str
+    text: str
+    ok: bool
+    detail: str
+
+
+class VideoCheck(BaseModel):
+    ok: bool
+    findings: list[VideoFindingOut]
+    source: Source
+
+
+class InstantKey(BaseModel):
+    key: str
+    key_file: str = Field(description="Where to put the key file, relative to the site root")
+    content: str
+    steps: list[str]
+    source: Source
+
+
+class SubmitResult(BaseModel):
+    endpoint: str
+    host: str
+    submitted: int
+    batches: list[dict[str, Any]]
+    meaning: str
+    source: Source
+
+
+class Share(BaseModel):
+    region: str
+    month: str | None
+    shares: list[EngineShare]
+    note: str | None
+    source: Source
+
+
+class ShareData(BaseModel):
+    regions: list[Share]
+    sample: bool
+
+
+class GuideEntry(BaseModel):
+    engine: str
+    name: str
+    submit: SubmitGuide
+    source: Source
+
+
+class SubmitGuideOut(BaseModel):
+    engines: list[GuideEntry]
+    instantindex: str
+
+
+class RobotsStatus(BaseModel):
+    url: str
+    http_status: int | None
+    status: Literal["ok", "unavailable", "unreachable"]
+    meaning: str
+    findings: list[FindingOut]
+    sitemaps: list[str]
+
+
+class SitemapStatus(BaseModel):
+    url: str
+    declared: bool
+    http_status: int | None
+    looks_like_sitemap: bool
+
+
+class LlmsStatus(BaseModel):
+    url: str
+    http_status: int | None
+    present: bool
+    findings: list[dict[str, Any]]
+
+
+class Fix(BaseModel):
+    impact: Literal["critical", "high", "medium", "low"]
+    what: str
+
+
+class SiteCheck(BaseModel):
+    url: str
+    checked_on: date
+    robots: RobotsStatus
+    sitemaps: list[SitemapStatus]
+    llms_txt: LlmsStatus
+    crawlers: list[CrawlerCheck]
+    fixes: list[Fix]
+
+
+class AuditItemOut(BaseModel):
+    item: str
+    weight: int
+    score: float
+    detail: str
+    fix: str | None
+
+
+class Audit(BaseModel):
+    url: str
+    final_url: str
+    http_status: int
+    score: int
+    weights: dict[str, int]
+    items: list[AuditItemOut]
+    fixes: list[str]

@@ -1,0 +1,177 @@
+"""Parameters and results of the share service's operations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from twlookup.platform.operations import Params
+from twlookup.services.share.logic import FORMULA, Period
+
+PlatformId = Literal["youtube", "tiktok", "instagram", "facebook", "x", "threads", "twitch", "vimeo", "dailymotion", "bilibili"]
+CategoryId = Literal["music", "gaming", "food", "travel", "news", "comedy", "education", "tech", "sports", "life", "pets", "other"]
+ShareId = Field(ge=1, le=2**31 - 1, description="A share's id")
+COPYRIGHT = "分享只含連結、標題、分享者的說明與本站的互動數；影片與貼文的著作權屬於原作者。"
+
+
+class RankingsQuery(Params):
+    period: Period = Field("week", description="Rolling window ending now: day (24 h), week (7 d), month (30 d), year (365 d)")
+    platform: PlatformId | None = Field(None, description="Only this platform")
+    category: CategoryId | None = Field(None, description="Only this category")
+
+
+class NewQuery(Params):
+    platform: PlatformId | None = Field(None, description="Only this platform")
+    limit: int = Field(20, ge=1, le=50, description="How many (1 to 50)")
+
+
+class SearchQuery(Params):
+    q: str = Field(min_length=1, max_length=100, description="Words to find in titles and descriptions (1 to 100 characters)")
+
+    @field_validator("q")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must contain something other than spaces")
+        return value.strip()
+
+
+class ShareQuery(Params):
+    id: int = ShareId
+
+
+class TrendQuery(Params):
+    period: Period = Field("week", description="Rolling window ending now: day, week, month or year")
+
+
+class SubmitBody(Params):
+    url: str = Field(min_length=10, max_length=500, description="Link to the video or post on a supported platform")
+    description: str = Field(min_length=2, max_length=500, description="Why you share it, in your words (2 to 500 characters)")
+    category: CategoryId
+    title: str | None = Field(None, min_length=1, max_length=200, description="Title, used when the platform gives none by oEmbed")
+
+
+class VoteBody(Params):
+    id: int = ShareId
+
+
+class CommentBody(Params):
+    id: int = ShareId
+    body: str = Field(min_length=2, max_length=500, description="The comment (2 to 500 characters)")
+
+    @field_validator("body")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if len(value.strip()) < 2:
+            raise ValueError("must have at least 2 characters besides spaces")
+        return value.strip()
+
+
+class ClickBody(Params):
+    id: int = ShareId
+
+
+# ------------------------------------------------------------------ results
+
+
+class ShareOut(BaseModel):
+    id: int
+    platform: str
+    url: str
+    title: str | None
+    title_from: str = Field(description="oembed (the platform's own title), submitter, sample or none")
+    description: str | None
+    category: str
+    votes: int
+    comments: int
+    clicks: int
+    published_at: datetime
+    sample: bool = Field(description="True: a sample share shipped with the site, not a real one")
+
+
+class Ranked(ShareOut):
+    rank: int
+    score: float
+
+
+class Rankings(BaseModel):
+    as_of: datetime
+    period: str
+    since: datetime
+    platform: str | None
+    category: str | None
+    formula: str = FORMULA
+    count: int
+    shares: list[Ranked]
+    sample: bool
+    notice: str = COPYRIGHT
+
+
+class ShareList(BaseModel):
+    count: int
+    shares: list[ShareOut]
+    sample: bool
+    notice: str = COPYRIGHT
+
+
+class CommentOut(BaseModel):
+    id: int
+    body: str
+    published_at: datetime
+
+
+class ShareDetail(BaseModel):
+    share: ShareOut
+    comments: list[CommentOut] = Field(description="Public (approved) comments, oldest first")
+    notice: str = COPYRIGHT
+
+
+class Stats(BaseModel):
+    as_of: datetime
+    shares: int
+    by_platform: dict[str, int]
+    by_category: dict[str, int]
+    votes: int
+    comments: int
+    clicks: int
+    waiting_for_review: int = Field(description="Submissions not yet reviewed (not public, not counted above)")
+    sample: bool
+
+
+class Trend(BaseModel):
+    as_of: datetime
+    period: str
+    since: datetime
+    formula: str = FORMULA
+    count: int
+    top: list[Ranked] = Field(description="Top 100 by score")
+    platforms: dict[str, int] = Field(description="How many of the top are from each platform")
+    categories: dict[str, int]
+    sample: bool
+
+
+class ExportItem(ShareOut):
+    comment_list: list[CommentOut]
+
+
+class Export(BaseModel):
+    generated: datetime
+    count: int
+    shares: list[ExportItem]
+    sample: bool
+    notice: str = COPYRIGHT
+
+
+class MarkdownPack(BaseModel):
+    generated: datetime
+    count: int
+    markdown: str = Field(description="The whole public site as one Markdown document")
+    sample: bool
+
+
+class ClickOut(BaseModel):
+    id: int
+    counted: bool = Field(description="False when this client's click on this share was already counted today")
+    clicks: int

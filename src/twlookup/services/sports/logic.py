@@ -1,0 +1,34 @@
+"""The sports service's rules: an event's status from its dates and today, and its dated entries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+
+from twlookup.services.sports.schemas import Event, Status
+
+
+def status(event: Event, today: date) -> Status:
+    if today < event.start:
+        return "upcoming"
+    if today <= event.end:
+        return "ongoing"
+    return "completed"
+
+
+def check_note(event: Event, today: date) -> str | None:
+    """The dates have passed since the record was checked: results and late changes are not known here."""
+    if event.checked < event.end < today:
+        return f"event dates passed; not re-checked since {event.checked.isoformat()}"
+    if event.checked < event.start <= today:
+        return f"start date passed; not re-checked since {event.checked.isoformat()}"
+    return None
+
+
+def dated_entries(event: Event) -> Iterator[tuple[date, str, str, str | None, str | None]]:
+    """(date, kind, label, source, source title) for the start, the end and each important date."""
+    yield event.start, "start", f"{event.name} begins", None, None
+    for d in event.important_dates:
+        yield d.date, "important", d.label, d.source, d.source_title
+    if event.end != event.start:
+        yield event.end, "end", f"{event.name} ends", None, None

@@ -1,0 +1,220 @@
+"""The sports service's operations: thin adapters from parameters to the shared tracker and logic."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from anyio import to_thread
+
+from twlookup.domain.knowledge_base import Domain
+from twlookup.domain.release_dates import month_bounds, parse_when
+from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
+from twlookup.domain.release_schemas import CountdownOut, LookupOut, LookupQuery, MonthQuery, NameQuery, Watchlist, WatchlistBody
+from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.service import Service
+from twlookup.services.sports import logic
+from twlookup.services.sports.data import CATALOGUE, seed_events
+from twlookup.services.sports.schemas import (
+    BroadcastAnswer,
+    BroadcastOut,
+    Calendar,
+    DateEntry,
+    Event,
+    EventCountdown,
+    EventDetail,
+    EventList,
+    EventOut,
+    Export,
+    ImportantDateOut,
+    ListQuery,
+    Today,
+    TodayQuery,
+)
+
+SERVICE = Service(
+    name="sports",
+    title="Sports events Taiwan follows",
+    description=(
+        "Sports events followed in Taiwan, 2026 to 2028: dates, venue, Taiwan-team information, "
+        "important dates (draws, ticket sales, opening), Taiwan broadcast platforms where a source "
+        "names them, countdowns in Taiwan time, and a Wikidata and Wikipedia lookup of any event."
+    ),
+    cors=True,
+)
+SERVICE.seeder(seed_events)
+
+DOMAIN = Domain(
+    name="sports",
+    # multi-sport event, sports competition, tournament, sports season, marathon (class ids not verified
+    # against Wikidata here: a wrong id only weakens the preference; the description words are the fallback)
+    classes=frozenset({"Q167170", "Q13406554", "Q500834", "Q27020041", "Q40244"}),
+    keywords=(
+        "tournament", "championship", "season", "games", "marathon", "cup", "classic", "open",
+        "錦標賽", "運動會", "世界盃", "馬拉松", "聯賽", "經典賽", "公開賽", "奧運", "賽季", "比賽",
+    ),
+    properties={
+        "P580": "start time",
+        "P582": "end time",
+        "P585": "point in time",
+        "P641": "sport",
+        "P276": "location",
+        "P17": "country",
+        "P664": "organizer",
+    },
+)  # fmt: skip
+
+
+def event_out(event: Event, today: date) -> EventOut:
+    return EventOut(
+        **event.model_dump(include=set(EventOut.model_fields) - {"important_dates", "broadcasts", "schedule_changes", "source"}),
+        important_dates=[
+            ImportantDateOut(
+                date=d.date,
+                label=d.label,
+                source=Source(url=d.source, title=d.source_title, checked=event.checked) if d.source else event.source_ref,
+            )
+            for d in event.important_dates
+        ],
+        broadcasts=[
+            BroadcastOut(platform=b.platform, kind=b.kind, note=b.note, source=Source(url=b.source, title=b.source_title, checked=b.checked))
+            for b in event.broadcasts
+        ],
+        schedule_changes=[delay_out(d, event.checked) for d in event.schedule_changes],
+        status=logic.status(event, today),
+        days_until_start=(event.start - today).days,
+        check_note=logic.check_note(event, today),
+        source=event.source_ref,
+    )
+
+
+def _start_countdown(event: Event, today: date) -> CountdownOut:
+    return countdown_out(parse_when(event.start.isoformat()), today, "start")
+
+
+def _entries(events: list[Event], first: date, last: date) -> list[DateEntry]:
+    out = []
+    for event in events:
+        for day, kind, label, url, title in logic.dated_entries(event):
+            if first <= day <= last:
+                source = Source(url=url, title=title, checked=event.checked) if url else event.source_ref
+                out.append(
+                    DateEntry(
+                        date=day, kind=kind, label=label, event_id=event.id, event=event.name,  # type: ignore[arg-type]
+                        event_zh=event.name_zh, sport=event.sport, source=source,
+                    )  # fmt: skip
+                )
+    out.sort(key=lambda e: (e.date, e.event_id, e.kind))
+    return out
+
+
+def _by_start(events: object) -> list[Event]:
+    return sorted(events, key=lambda e: (e.start, e.id))  # type: ignore[call-overload]
+
+
+@SERVICE.operation("GET", "/api/events", tool="list_sports_events")
+def list_sports_events(p: ListQuery) -> EventList:
+    """List events by start date, filtered by sport, status (from today's date) and Taiwan-team information."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    events = [
+        e
+        for e in _by_start(catalogue.items.values())
+        if (p.sport is None or e.sport == p.sport)
+        and (p.status is None or logic.status(e, today) == p.status)
+        and (not p.taiwan or e.taiwan)
+    ]
+    return EventList(as_of=today, count=len(events), events=[event_out(e, today) for e in events])
+
+
+@SERVICE.operation("GET", "/api/event", tool="get_sports_event")
+def get_sports_event(p: NameQuery) -> EventDetail:
+    """One event by id or name (English or Chinese): dates, venue, Taiwan team, important dates, broadcasters."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    event, how = find(catalogue, p.q, "event")
+    return EventDetail(as_of=today, query=p.q, matched_as=how, event=event_out(event, today), countdown=_start_countdown(event, today))
+
+
+@SERVICE.operation("GET", "/api/calendar", tool="sports_calendar")
+def sports_calendar(p: MonthQuery) -> Calendar:
+    """Important dates in one month (YYYY-MM): starts, ends, draws, ticket sales, openings."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    first, last = month_bounds(p.month)
+    entries = _entries(_by_start(catalogue.items.values()), first, last)
+    return Calendar(as_of=today, month=p.month, count=len(entries), dates=entries)
+
+
+@SERVICE.operation("GET", "/api/today", tool="whats_on")
+def whats_on(p: TodayQuery) -> Today:
+    """Events in progress on a day (default today in Taiwan) and the dates coming up in the next `days` days."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    day = p.date or today
+    until = day + timedelta(days=p.days)
+    events = _by_start(catalogue.items.values())
+    return Today(
+        as_of=today,
+        date=day,
+        days=p.days,
+        until=until,
+        ongoing=[event_out(e, today) for e in events if e.start <= day <= e.end],
+        coming=_entries(events, day, until),
+    )
+
+
+@SERVICE.operation("GET", "/api/broadcast", tool="taiwan_broadcast")
+def taiwan_broadcast(p: NameQuery) -> BroadcastAnswer:
+    """Who carries an event in Taiwan (TV channel, streaming service), each with its source; says
+    "not known" where no source found names one, rather than guessing."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    event, _how = find(catalogue, p.q, "event")
+    out = event_out(event, today)
+    known = bool(out.broadcasts)
+    note = (
+        f"{len(out.broadcasts)} platform(s) named by the sources listed; others may carry it too."
+        if known
+        else "Not known: no source found here names a Taiwan broadcaster for this event. Check the organiser's and the channels' announcements."
+    )
+    return BroadcastAnswer(
+        as_of=today, event_id=event.id, event=event.name, event_zh=event.name_zh, known=known, platforms=out.broadcasts, note=note
+    )
+
+
+@SERVICE.operation("GET", "/api/countdown", tool="event_countdown")
+def event_countdown(p: NameQuery) -> EventCountdown:
+    """Whole days (Asia/Taipei) to an event's start, and to its end."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    event, _how = find(catalogue, p.q, "event")
+    c = _start_countdown(event, today)
+    return EventCountdown(
+        **c.model_dump(),
+        id=event.id,
+        name=event.name,
+        name_zh=event.name_zh,
+        status=logic.status(event, today),
+        end=event.end,
+        days_until_end=(event.end - today).days,
+    )
+
+
+@SERVICE.operation("GET", "/api/lookup", tool="lookup_any_sports_event")
+async def lookup_any_sports_event(p: LookupQuery) -> LookupOut:
+    """Look any sports event up in Wikidata and Wikipedia (dates, venue, country, sport, organiser,
+    official site), in the catalogue or not. 503 when Wikidata cannot be reached and the store has
+    no cached answer."""
+    catalogue = await to_thread.run_sync(CATALOGUE.get)  # a store read: off the event loop
+    return await lookup_answer(catalogue, p.q, DOMAIN, today_taipei())
+
+
+@SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["cpbl-2026-season"]})
+async def pro_watchlist(p: WatchlistBody) -> Watchlist[EventOut]:
+    """Up to 30 events by id or name: the catalogue record (or none), its countdown and the
+    Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
+    reached for an entry it has not cached."""
+    catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
+    return await watchlist(catalogue, p.ids, DOMAIN, today, lambda e: event_out(e, today), lambda e: _start_countdown(e, today))
+
+
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+def export() -> Export:
+    """Every event with its dates, Taiwan team, important dates, broadcasters, schedule changes and sources."""
+    catalogue, today = CATALOGUE.get(), today_taipei()
+    events = _by_start(catalogue.items.values())
+    return Export(as_of=today, count=len(events), events=[event_out(e, today) for e in events])

@@ -1,0 +1,156 @@
+"""The sports service's record (one per event), its answer shapes and parameters."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, IsoDay
+from twlookup.domain.release_tracker import Delay, TrackedItem
+from twlookup.platform.operations import Params
+from twlookup.platform.records import Record, SourcedRecord
+from twlookup.platform.schemas import Source
+
+Sport = Literal["baseball", "basketball", "multi", "badminton", "running", "football", "soccer"]
+Status = Literal["upcoming", "ongoing", "completed"]
+
+
+class ImportantDate(Record):
+    date: dt.date
+    label: str = Field(min_length=1, description="What happens: draw, ticket sale, opening, final...")
+    source: str | None = Field(None, description="Where this date is announced, when not the event's own source")
+    source_title: str | None = None
+
+
+class Broadcast(Record):
+    platform: str = Field(min_length=1, description="TV channel or streaming service carrying the event in Taiwan")
+    kind: Literal["tv", "streaming"]
+    source: str
+    source_title: str | None = None
+    checked: dt.date
+    note: str | None = None
+
+
+class EventFields(TrackedItem):
+    sport: Sport = Field(description="multi: multi-sport games; football: American football; soccer: association football")
+    start: dt.date
+    end: dt.date
+    venue: str = Field(min_length=1, description="Venue, or the host cities when there are many")
+    country: str = Field(description="Host country or countries")
+    organiser: str | None = None
+    taiwan: str | None = Field(None, description="Taiwan-team information (the team, its group or its qualification); null when none")
+    important_dates: list[ImportantDate] = Field(default_factory=list)
+    broadcasts: list[Broadcast] = Field(default_factory=list, description="Taiwan broadcasters, each with its source")
+    schedule_changes: list[Delay] = Field(default_factory=list, description="Changes of the announced dates")
+
+    @model_validator(mode="after")
+    def _order(self) -> EventFields:
+        if self.end < self.start:
+            raise ValueError(f"end {self.end} is before start {self.start}")
+        return self
+
+
+class Event(EventFields, SourcedRecord):
+    """One event as the data file and the store hold it (data/sports/events.yaml)."""
+
+
+class ImportantDateOut(BaseModel):
+    date: dt.date
+    label: str
+    source: Source
+
+
+class BroadcastOut(BaseModel):
+    platform: str
+    kind: Literal["tv", "streaming"]
+    note: str | None
+    source: Source
+
+
+class EventOut(EventFields):
+    important_dates: list[ImportantDateOut]  # type: ignore[assignment]
+    broadcasts: list[BroadcastOut]  # type: ignore[assignment]
+    schedule_changes: list[DelayOut]  # type: ignore[assignment]
+    status: Status = Field(description="From the dates and today (Asia/Taipei)")
+    days_until_start: int = Field(description="Whole days from today to the start (negative once started)")
+    check_note: str | None = Field(description="Set when the dates have passed since the record was checked")
+    source: Source
+
+
+class ListQuery(Params):
+    sport: Sport | None = Field(None, description="Only this sport (multi: multi-sport games; soccer: association football)")
+    status: Status | None = Field(None, description="Only events in this status today")
+    taiwan: bool = Field(False, description="1 (or true): only events with Taiwan-team information")
+
+
+class EventList(BaseModel):
+    as_of: dt.date
+    count: int
+    events: list[EventOut]
+
+
+class EventDetail(BaseModel):
+    as_of: dt.date
+    query: str
+    matched_as: str
+    event: EventOut
+    countdown: CountdownOut
+
+
+class DateEntry(BaseModel):
+    date: dt.date
+    kind: Literal["start", "end", "important"]
+    label: str
+    event_id: str
+    event: str
+    event_zh: str | None
+    sport: Sport
+    source: Source
+
+
+class Calendar(BaseModel):
+    as_of: dt.date
+    month: str
+    count: int
+    dates: list[DateEntry]
+
+
+class TodayQuery(Params):
+    date: IsoDay | None = Field(None, description="Day to look from (YYYY-MM-DD, 2000 to 2099); default today in Taiwan")
+    days: int = Field(7, ge=0, le=90, description="Look this many days ahead (0 to 90; default 7)")
+
+
+class Today(BaseModel):
+    as_of: dt.date = Field(description="Today in Taiwan")
+    date: dt.date = Field(description="The day looked from")
+    days: int
+    until: dt.date
+    ongoing: list[EventOut] = Field(description="Events in progress on `date`")
+    coming: list[DateEntry] = Field(description="Starts, ends and important dates from `date` to `until`")
+
+
+class BroadcastAnswer(BaseModel):
+    as_of: dt.date
+    event_id: str
+    event: str
+    event_zh: str | None
+    known: bool = Field(description="False when no source found says who carries the event in Taiwan")
+    platforms: list[BroadcastOut]
+    note: str
+
+
+class EventCountdown(CountdownOut):
+    id: str
+    name: str
+    name_zh: str | None
+    status: Status
+    end: dt.date
+    days_until_end: int
+
+
+class Export(BaseModel):
+    as_of: dt.date
+    count: int
+    events: list[EventOut]

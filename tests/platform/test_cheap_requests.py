@@ -1,0 +1,55 @@
+"""Cheap requests stay cheap: the index reuses its paid-route schemas and is rate-limited like
+every other route; an unknown model id costs about what a hit does."""
+
+from __future__ import annotations
+
+import difflib
+import time
+
+import httpx
+import pytest
+
+from twlookup.app import create_app
+from twlookup.platform.router import ServiceRouter
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_index_builds_paid_routes_once_and_is_rate_limited(settings, monkeypatch):
+    built = []
+    original = ServiceRouter._build_paid_routes
+    monkeypatch.setattr(ServiceRouter, "_build_paid_routes", lambda self, base: built.append(base) or original(self, base))
+    app = create_app(settings.model_copy(update={"rate_limit_default": "5/minute"}))
+    transport = httpx.ASGITransport(app=app, client=("10.66.1.1", 1))
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+        codes = [(await c.get("/")).status_code for _ in range(6)]
+    assert codes == [200] * 5 + [429]
+    assert len(built) == len(set(built))  # each service's listing built once, then reused
+
+
+async def test_unknown_model_suggestions_are_precomputed_and_match_difflib(settings):
+    from twlookup.platform.store import engine as store_engine
+    from twlookup.services.models.data import CATALOG
+
+    store_engine.configure(settings.database_url)
+    catalog = CATALOG.get()
+    keys = list(catalog.lookup)
+    for typo in ("gpt-4o-mni", "claude-3-opus-2024022", "gemini-1.5-flsh", "o1-previw"):
+        assert catalog.suggestions(typo)[:1] == difflib.get_close_matches(typo, keys, n=1, cutoff=0.6), typo
+    began = time.perf_counter()
+    for i in range(50):
+        catalog.suggestions(f"no-such-model-{i}")
+    fast = (time.perf_counter() - began) / 50
+    began = time.perf_counter()
+    for i in range(50):
+        difflib.get_close_matches(f"no-such-model-{i}", keys, n=5, cutoff=0.6)
+    full = (time.perf_counter() - began) / 50
+    assert fast < full / 2, (fast, full)
+
+
+async def test_signature_recovery_runs_on_libsecp256k1():
+    """A paid request recovers the payer from its EIP-712 signature (verify, then settle):
+    eth-keys' pure-Python backend costs tens of milliseconds per request, coincurve well under one."""
+    from eth_keys.backends import get_backend
+
+    assert type(get_backend()).__name__ == "CoinCurveECCBackend"

@@ -1,0 +1,55 @@
+"""Every paid route of every service publishes bazaar discovery metadata that the x402 SDK's own
+validator accepts, with query values typed as strings, an output schema with an example, and
+routeTemplate / pathParams where the path has parameters."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from x402.extensions.bazaar import validate_discovery_extension
+
+from tests.service_examples import pro_paths
+from twlookup.app import create_app
+from twlookup.services import load_services
+
+pytestmark = pytest.mark.asyncio
+
+PAID = [(s.name, op) for s in load_services() for op in s.operations if op.paid]
+
+
+@pytest.fixture(scope="module")
+def app(settings):
+    return create_app(settings)
+
+
+def concrete(service: str, path: str) -> str:
+    return pro_paths(service).get(path, path)
+
+
+@pytest.mark.parametrize(("service", "op"), PAID, ids=[f"{s}:{op.path}" for s, op in PAID])
+async def test_discovery_is_valid_and_complete(app, service, op):
+    path = f"/{service}{concrete(service, op.path)}"
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        if op.method == "POST":
+            r = await c.post(path, json=op.example or {})
+        else:
+            r = await c.get(path, params={k: v for k, v in (op.example or {}).items() if k not in op.path_params})
+    assert r.status_code == 402, r.text[:300]
+    bazaar = r.json()["extensions"]["bazaar"]
+    result = validate_discovery_extension(bazaar)
+    assert result.valid, result.errors
+    assert "$ref" not in json.dumps(bazaar["schema"])
+    info = bazaar["info"]
+    assert info["input"]["method"] == op.method
+    if op.example_output and not op.is_async:  # routes that call out or have effects show no answer
+        assert "example" in info["output"] and bazaar["schema"]["properties"]["output"]["properties"]["example"]["properties"]
+    if op.method == "GET":
+        query = bazaar["schema"]["properties"]["input"]["properties"].get("queryParams", {"properties": {}})
+        assert all(p["type"] == "string" for p in query["properties"].values())
+        assert all(isinstance(v, str) for v in info["input"].get("queryParams", {}).values())
+    if op.path_params:
+        assert bazaar["routeTemplate"] == f"/{service}" + op.path.replace("{", ":").replace("}", "")
+        assert set(info["input"]["pathParams"]) == set(op.path_params)
+    assert len(r.headers["payment-required"]) < 40_000  # one header: README says what proxies must pass

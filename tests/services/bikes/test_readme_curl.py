@@ -1,0 +1,34 @@
+"""The README's curl examples of food, share and bikes answer as documented (GETs 200; the POSTs
+are accepted for review)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import service_examples
+
+README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+
+
+def _examples(section: str) -> list[str]:
+    body = README.split(f"### {section}\n", 1)[1].split("\n### ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", body, re.S)
+    return [c.strip() for block in blocks for c in block.replace("\\\n", " ").splitlines() if c.strip().startswith("curl")]
+
+
+@pytest.mark.parametrize("section", ["food", "share", "bikes"])
+async def test_readme_curl_examples(client, section):
+    with service_examples.mocks("share"):
+        for command in _examples(section):
+            url = re.search(r"'?(localhost:8000[^' ]+)'?", command).group(1).replace("localhost:8000", "")
+            if " -X POST" in command:
+                body = json.loads(re.search(r"-d '(.*)'", command).group(1))
+                r = await client.post(url, json=body)
+                assert r.status_code in (200, 409), (command, r.text)  # 409: already submitted by an earlier run
+            else:
+                r = await client.get(url)
+                assert r.status_code == 200, (command, r.text)

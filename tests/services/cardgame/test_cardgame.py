@@ -1,0 +1,162 @@
+"""The cardgame guide: content counts, the Konami AE list parser on the page's real format, the list
+in force on either side of an effective date, the importer, and every route and error."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from twlookup.cli import DEFAULT_DATA
+from twlookup.platform.records import DataFileError
+from twlookup.services.cardgame import banlist, logic, operations
+from twlookup.services.cardgame.data import read_banlists, read_guide
+from twlookup.services.cardgame.records import BanCard, BanList
+
+FIXTURE = Path(__file__).parent / "fixtures" / "konami-ae-fl-page.html"
+C = "/cardgame/api"
+
+
+def test_content_counts():
+    chapters, terms, faq = read_guide(DEFAULT_DATA)
+    assert len(chapters) >= 10 and len(terms) >= 80 and len(faq) >= 30
+    assert [c.order for c in sorted(chapters, key=lambda c: c.order)] == list(range(1, len(chapters) + 1))
+    assert all(c.source.startswith("https://www.yugioh-card.com/") for c in chapters)
+
+
+def test_parser_reads_the_page_format():
+    lists = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
+    assert [b.effective for b in lists] == [date(2026, 4, 1), date(2026, 7, 1)]
+    jul = lists[1]
+    # the page's own counts for Jul-26 (AE): 33 forbidden, 36 limited, 18 semi-limited
+    assert (len(jul.forbidden), len(jul.limited), len(jul.semi_limited)) == (33, 36, 18)
+    assert jul.forbidden[0].name == "Amazoness Archer" and jul.format == "OCG-AE"
+    assert len(lists[0].released) == 1  # Apr-26 returned one card to three copies
+    assert jul.source == banlist.PAGE_URL
+
+
+def test_parser_reads_bare_json_and_rejects_other_files():
+    seeded = read_banlists(DEFAULT_DATA)
+    assert seeded[-1].effective == date(2026, 7, 1) and len(seeded) == 7
+    with pytest.raises(ValueError, match="cardData"):
+        banlist.parse(b"<html>no lists here</html>", date(2026, 8, 22))
+    with pytest.raises(ValueError, match="Jul-2026"):
+        banlist.parse(b'{"en": {"effective_dates": [{"effective_date_name": "Jul-2026", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": []}]}]}}', date(2026, 1, 1))
+    with pytest.raises(ValueError, match="no Asian-English"):
+        banlist.parse(b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden", "cards": []}]}]}}', date(2026, 1, 1))
+    with pytest.raises(ValueError, match="card_name"):
+        banlist.parse(b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": [{"card_type": "Trap"}]}]}]}}', date(2026, 1, 1))
+
+
+def _list(day, forbidden=(), limited=(), semi=()):
+    cards = lambda names: [BanCard(name=n) for n in names]  # noqa: E731
+    return BanList(effective=day, format="OCG-AE", forbidden=cards(forbidden), limited=cards(limited),
+                   semi_limited=cards(semi), source="https://x.example", checked=date(2026, 1, 1))  # fmt: skip
+
+
+def test_list_in_force_on_either_side_of_the_effective_date():
+    a, b, c = _list(date(2026, 4, 1)), _list(date(2026, 7, 1)), _list(date(2026, 10, 1))
+    assert logic.lists_in_force([a, b, c], date(2026, 9, 30)) == (b, a, c)
+    assert logic.lists_in_force([a, b, c], date(2026, 10, 1)) == (c, b, None)
+    assert logic.lists_in_force([a], date(2026, 3, 31)) == (None, None, a)
+
+
+def test_changes_between_lists_hand_worked():
+    before = _list(date(2026, 4, 1), forbidden=["A"], limited=["B"], semi=["C"])
+    now = _list(date(2026, 7, 1), forbidden=["A", "B"], semi=["D"])
+    # B: 1 -> 0; C: 2 -> 3 (released); D: 3 -> 2
+    assert logic.changes(now, before) == [("B", 1, 0), ("C", 2, 3), ("D", 3, 2)]
+
+
+def test_bad_chapter_reference_is_named(tmp_path):
+    folder = tmp_path / "cardgame"
+    folder.mkdir()
+    for name in ("chapters", "glossary", "faq"):
+        (folder / f"{name}.yaml").write_text((DEFAULT_DATA / "cardgame" / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with (folder / "faq.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("- id: ghost\n  question: Where?\n  answer: Nowhere.\n  chapter: no-such-chapter\n")
+    with pytest.raises(DataFileError, match="no-such-chapter"):
+        read_guide(tmp_path)
+
+
+pytestmark = pytest.mark.filterwarnings("ignore")
+
+
+async def test_chapters_and_chapter(client):
+    r = await client.get(f"{C}/chapters")
+    body = r.json()
+    assert body["count"] >= 10 and body["chapters"][0]["slug"] == "what-is-the-game"
+    r = await client.get(f"{C}/chapter/how-a-turn-goes")
+    ch = r.json()
+    assert "## The phases" in ch["markdown"] and ch["previous"] == "cards-and-the-field"
+    assert ch["source"]["url"].startswith("https://www.yugioh-card.com/") and "Konami" in ch["rights"]
+    r = await client.get(f"{C}/chapter/nope")
+    assert r.status_code == 404 and "how-a-turn-goes" in r.json()["detail"]
+    r = await client.get(f"{C}/chapter/BAD_SLUG")
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "slug"
+
+
+@pytest.mark.parametrize(
+    ("q", "kind", "ident"),
+    [
+        ("tribute summon", "chapter", "summoning-monsters#tribute-summon"),
+        ("banlist", "term", "Forbidden & Limited List"),
+        ("F&L", "term", "Forbidden & Limited List"),
+        ("synchro", "chapter", "extra-deck-summons#synchro"),
+        ("Resolving a Chain", "chapter", "chains-and-spell-speed#resolving-a-chain"),
+        ("How many cards must my deck have?", "faq", "deck-size"),
+        ("Fiber Jar", "card", "Fiber Jar"),
+        ("sleves", "term", "Sleeves"),  # typo
+    ],
+)
+async def test_search_first_result(client, q, kind, ident):
+    r = await client.get(f"{C}/search", params={"q": q})
+    top = r.json()["results"][0]
+    assert (top["kind"], top["id"]) == (kind, ident), r.json()["results"][:3]
+    assert top["score"] == pytest.approx(sum(x["points"] for x in top["reasons"]), abs=1e-3)
+
+
+async def test_search_errors(client):
+    assert (await client.get(f"{C}/search")).status_code == 422
+    r = await client.get(f"{C}/search", params={"q": "duel", "limit": 99})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "limit"
+
+
+async def test_glossary(client):
+    r = await client.get(f"{C}/glossary")
+    assert r.json()["count"] >= 80
+    r = await client.get(f"{C}/glossary", params={"q": "GY"})
+    t = r.json()["terms"][0]
+    assert t["term"] == "Graveyard" and t["chapter_title"] == "Cards and the field"
+    r = await client.get(f"{C}/glossary", params={"q": "zzqqxx"})
+    assert r.status_code == 404
+
+
+async def test_banlist_today(client, monkeypatch):
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    r = await client.get(f"{C}/banlist")
+    body = r.json()
+    assert body["effective"] == "2026-07-01" and body["previous_effective"] == "2026-04-01"
+    assert body["counts"] == {"forbidden": 33, "limited": 36, "semi_limited": 18}
+    assert body["source"]["url"] == banlist.PAGE_URL and body["source"]["checked"] == "2026-08-22"
+    assert body["changes_from_previous"] and all(c["before"] != c["now"] for c in body["changes_from_previous"])
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
+    body = (await client.get(f"{C}/banlist")).json()
+    assert body["effective"] == "2026-04-01" and body["upcoming_effective"] == "2026-07-01"
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2020, 1, 1))
+    r = await client.get(f"{C}/banlist")
+    assert r.status_code == 503 and r.headers["retry-after"]
+
+
+async def test_faq(client):
+    body = (await client.get(f"{C}/faq")).json()
+    assert body["count"] >= 30
+    assert all(f["link"].startswith("/api/chapter/") for f in body["faq"])
+
+
+def test_importer_stores_lists(tmp_path, settings):
+    from twlookup.platform.store.seed import ingest
+    from twlookup.services.cardgame.data import GUIDE, import_banlist
+
+    rows = ingest(import_banlist, FIXTURE)
+    assert rows == 2
+    assert {b.effective for b in GUIDE.get().banlists} >= {date(2026, 4, 1), date(2026, 7, 1)}

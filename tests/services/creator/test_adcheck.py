@@ -1,0 +1,58 @@
+"""Ad copy against the regulators' lists: normalisation, findings with rule, article and penalty."""
+
+from datetime import date
+
+from twlookup.services.creator.adcheck import normalise, scan
+from twlookup.services.creator.records import AdTerm
+
+
+async def test_cosmetic_annex_terms_after_simplified_and_spacing(client):
+    r = await client.post("/creator/api/ad-check", json={"text": "这款面霜能抗 过敏，还能燃烧脂肪！", "category": "cosmetic"})
+    body = r.json()
+    assert r.status_code == 200 and body["verdict"] == "risky"
+    assert [f["words"] for f in body["findings"]] == ["抗過敏", "燃燒脂肪"]
+    f = body["findings"][0]
+    assert f["group"] == "醫療用語" and "第10條第1項" in f["article"] and "第20條" in f["article"]
+    assert (f["penalty"]["min_twd"], f["penalty"]["max_twd"]) == (40000, 200000)
+    assert "L0030099" in f["source"]["url"]
+
+
+async def test_food_medical_and_exaggeration_with_penalties_and_rewording(client):
+    r = await client.post("/creator/api/ad-check", json={"text": "幫助消化，還能降血壓、排毒！", "category": "food"})
+    findings = {f["words"]: f for f in r.json()["findings"]}
+    assert (findings["降血壓"]["penalty"]["min_twd"], findings["降血壓"]["penalty"]["max_twd"]) == (600000, 5000000)
+    assert "第28條第2項" in findings["降血壓"]["article"] and findings["降血壓"]["suggestion"] is None
+    assert (findings["排毒"]["penalty"]["min_twd"], findings["排毒"]["penalty"]["max_twd"]) == (40000, 4000000)
+    assert findings["排毒"]["suggestion"] == "調節生理機能"
+    assert [a["words"] for a in r.json()["allowed_phrases"]] == ["幫助消化"]
+
+
+async def test_allowed_phrases_alone_are_ok(client):
+    r = await client.post("/creator/api/ad-check", json={"text": "營養補給，青春美麗，促進新陳代謝。", "category": "food"})
+    body = r.json()
+    assert body["verdict"] == "ok" and body["count"] == 0 and len(body["allowed_phrases"]) == 3
+
+
+async def test_full_width_is_folded(client):
+    assert normalise("ＳＵＰＥＲ　減肥１００％有效") == "SUPER減肥100%有效"
+    r = await client.post("/creator/api/ad-check", json={"text": "１００％有效", "category": "food"})
+    assert [f["words"] for f in r.json()["findings"]] == ["100%有效"]
+
+
+def test_a_prohibited_word_inside_an_allowed_phrase_is_not_flagged():
+    common = {"source": "https://example.gov.tw/annex", "checked": date(2026, 11, 23), "rule": "r"}
+    terms = [
+        AdTerm(id="a", category="food", list="allowed", group="g", term="促進新陳代謝", match=["促進新陳代謝"], **common),
+        AdTerm(id="p", category="food", list="prohibited", group="g", term="新陳代謝", match=["新陳代謝"], **common),
+    ]
+    _, hits, allowed = scan("促進新陳代謝，提升新陳代謝", terms, "food")
+    assert [h.start for h in hits] == [9] and [a.term.id for a in allowed] == ["a"]
+
+
+async def test_ad_check_errors(client):
+    r = await client.post("/creator/api/ad-check", json={"text": "x", "category": "drug"})
+    assert r.status_code == 422 and r.json()["errors"][0]["allowed"] == ["food", "cosmetic"]
+    r = await client.post("/creator/api/ad-check", json={"text": "", "category": "food"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "text"
+    r = await client.post("/creator/api/ad-check", content=b"not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400

@@ -1,0 +1,51 @@
+"""The creator service's remaining routes, the paid routes' 402 and the campaign review."""
+
+from datetime import date
+
+from twlookup.services.creator.operations import _review
+from twlookup.services.creator.schemas import CampaignBody
+
+
+async def test_listing_endorsement_platforms(client):
+    body = (await client.get("/creator/api/listing", params={"categories": "cosmetic"})).json()
+    assert {d["category"] for d in body["duties"]} == {"cosmetic", "all"} and body["duties"][0]["risk"] == "high"
+    assert all(d["source"]["url"].startswith("http") for d in body["duties"])
+    both = (await client.get("/creator/api/listing")).json()
+    assert both["categories"] == ["cosmetic", "food"] and both["count"] > body["count"]
+    r = await client.get("/creator/api/listing", params={"categories": "food,drugs"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "categories"
+    rules = (await client.get("/creator/api/endorsement")).json()["rules"]
+    cap = next(x for x in rules if x["id"] == "endorser-cap")
+    assert "十倍" in cap["rule"] and "第21條第5項" in cap["article"]
+    fees = (await client.get("/creator/api/platforms")).json()
+    assert fees["sample"] is True and {p["id"] for p in fees["platforms"]} == {"shopee", "momo", "pinkoi", "own-site"}
+
+
+async def test_paid_routes_ask_for_payment(client):
+    for method, kwargs in (("GET", {"params": {"copy": "排毒", "categories": "food"}}), ("POST", {"json": {"copy": "排毒", "categories": "food"}})):
+        r = await client.request(method, "/creator/api/pro/campaign-review", **kwargs)
+        assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"
+    assert (await client.get("/creator/api/pro/export")).status_code == 402
+    r = await client.get("/creator/api/pro/campaign-review", params={"supplier_ban": "12"})
+    assert r.status_code == 422  # bad input is refused before payment is asked
+
+
+async def test_campaign_review_orders_by_risk(client, monkeypatch):
+    from twlookup.services.creator import operations
+
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    review = await _review(CampaignBody(copy="排毒又能降血壓", categories="food", price=300, cost=295, monthly_sales=120000,
+                                        supplier_ban="04595253", platform="own-site"))  # fmt: skip
+    risks = [t.risk for t in review.todo]
+    assert risks == sorted(risks, key=["high", "medium", "low"].index)
+    checks = {t.check for t in review.todo}
+    assert {"ad-check", "profit", "tax-check", "company", "listing"} <= checks
+    assert review.tax and review.tax.must_register and review.profit and review.profit.profit == -3  # 300 − 295 − 8 (2.8% of 300, rounded)
+    assert review.supplier and not review.supplier.found
+
+
+async def test_campaign_review_needs_something_to_review(client):
+    r = await client.post("/creator/api/pro/campaign-review", json={})
+    assert r.status_code == 422 and "something to review" in r.json()["detail"]
+    r = await client.get("/creator/api/pro/campaign-review", params={"price": 100})
+    assert r.status_code == 422

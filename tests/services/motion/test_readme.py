@@ -1,0 +1,28 @@
+"""The README's example requests of the motion and creator sections answer as documented."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+
+
+def examples(service):
+    section = README.split(f"\n### {service}\n", 1)[1].split("\n### ", 1)[0]
+    out = []
+    for line in section.splitlines():
+        m = re.match(r"\| GET \| `(/%s/api/[^`]+)`" % service, line)
+        if m and "/api/pro/" not in m.group(1) and not re.search(r"=(&|$)", m.group(1)):
+            out.append(m.group(1))
+    return out
+
+
+@pytest.mark.parametrize("path", examples("motion") + examples("creator"))
+async def test_readme_example_answers(client, path):
+    r = await client.get(path)
+    assert r.status_code == 200, (path, r.text)
+
+
+def test_the_readme_has_examples_for_both():
+    assert len(examples("motion")) >= 8 and len(examples("creator")) >= 5

@@ -1,0 +1,110 @@
+"""The movie service through HTTP and its operations: every route, Taiwan versus origin dates,
+the pinned clock on both sides of a date, delays, and every error path."""
+
+from datetime import date
+
+import pytest
+
+from twlookup.services.movie import SERVICE
+from twlookup.services.movie import operations as movie_ops
+
+OPS = {op.path: op for op in SERVICE.operations}
+
+
+@pytest.fixture
+def today(monkeypatch):
+    def pin(day: date) -> None:
+        monkeypatch.setattr(movie_ops, "today_taipei", lambda: day)
+
+    pin(date(2026, 11, 23))
+    return pin
+
+
+async def test_list_filters_type_platform_keyword_and_upcoming(client, today):
+    body = (await client.get("/movie/api/titles")).json()
+    assert body["count"] == len(body["titles"]) >= 30
+    anime = (await client.get("/movie/api/titles", params={"type": "anime-series"})).json()["titles"]
+    assert anime and all(t["type"] == "anime-series" for t in anime)
+    netflix = (await client.get("/movie/api/titles", params={"platform": "NETFLIX"})).json()["titles"]
+    assert [t["id"] for t in netflix] == ["bridgerton-s4"]
+    hbo = {t["id"] for t in (await client.get("/movie/api/titles", params={"platform": "hbo"})).json()["titles"]}
+    assert hbo == {"euphoria-s3", "a-knight-of-the-seven-kingdoms"}
+
+
+async def test_upcoming_on_both_sides_of_the_release(client, today):
+    today(date(2026, 12, 17))
+    ids = {t["id"] for t in (await client.get("/movie/api/titles", params={"upcoming": 1})).json()["titles"]}
+    assert "avengers-doomsday" in ids
+    today(date(2026, 12, 19))
+    ids = {t["id"] for t in (await client.get("/movie/api/titles", params={"upcoming": 1})).json()["titles"]}
+    assert "avengers-doomsday" not in ids and "avengers-secret-wars" in ids
+
+
+async def test_title_by_chinese_name_with_delays_and_countdown(client, today):
+    body = (await client.get("/movie/api/title", params={"q": "復仇者聯盟：末日崛起"})).json()
+    title = body["title"]
+    assert body["matched_as"] == "name" and title["id"] == "avengers-doomsday"
+    assert title["release_in_taiwan"] == "2026-12-18" and title["released"] is False and title["upcoming"] is True
+    assert [(d["old"], d["new"]) for d in title["delays"]] == [("2026-05-01", "2026-12-18")]
+    assert body["countdown"] == {
+        "as_of": "2026-11-23", "target": "2026-12-18", "days": 25, "precision": "day", "counts_to": "release",
+        "note": "25 days to the release on 2026-12-18",
+    }  # fmt: skip
+
+
+async def test_taiwan_release_applies_where_given(client, today):
+    c = (await client.get("/movie/api/countdown", params={"q": "jujutsu-kaisen-shibuya-movie"})).json()
+    assert c["region"] == "TW" and c["precision"] == "month" and c["target"] == "2025-11-01"
+    c = (await client.get("/movie/api/countdown", params={"q": "Frozen 3"})).json()
+    assert c["region"] == "origin" and c["target"] == "2027-11-24" and c["days"] == 366
+
+
+async def test_a_passed_unconfirmed_date_is_reported(client, today):
+    t = (await client.get("/movie/api/title", params={"q": "scream 7"})).json()["title"]
+    assert t["released"] is False and "has passed; no source here confirms" in t["check_note"]
+    t = (await client.get("/movie/api/title", params={"q": "jujutsu-kaisen-s3"})).json()["title"]
+    assert t["released"] is True and t["check_note"] is None
+
+
+async def test_calendar_lists_taiwan_and_origin_days_and_windows(client, today):
+    body = (await client.get("/movie/api/calendar", params={"month": "2026-12"})).json()
+    days = [(r["date"], r["region"], r["title"]["id"]) for r in body["releases"]]
+    assert ("2026-12-18", "origin", "avengers-doomsday") in days and ("2026-12-18", "origin", "dune-part-three") in days
+    assert body["count"] == len(days)
+    nov = (await client.get("/movie/api/calendar", params={"month": "2025-11"})).json()
+    assert ("2025-11-07", "origin", "jujutsu-kaisen-shibuya-movie") in [(r["date"], r["region"], r["title"]["id"]) for r in nov["releases"]]
+    assert [t["id"] for t in nov["windows"]] == ["jujutsu-kaisen-shibuya-movie"]  # its Taiwan month
+
+
+async def test_schedule_changes_newest_first(client, today):
+    body = (await client.get("/movie/api/delays")).json()
+    shrek = [(d["old"], d["new"], d["announced"]) for d in body["delays"] if d["id"] == "shrek-5"]
+    assert shrek == [("2026-12-23", "2027-06-30", "2025-08-12"), ("2026-07-01", "2026-12-23", "2025-01-10")]
+    announced = [d["announced"] for d in body["delays"]]
+    assert announced == sorted(announced, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "parameter"),
+    [
+        ("/movie/api/titles", {"type": "documentary"}, "type"),
+        ("/movie/api/titles", {"platform": ""}, "platform"),
+        ("/movie/api/titles", {"upcoming": "2"}, "upcoming"),
+        ("/movie/api/calendar", {"month": "26-12"}, "month"),
+        ("/movie/api/title", {}, "q"),
+        ("/movie/api/delays", {"x": "1"}, "x"),
+    ],
+)
+async def test_bad_input_is_422_naming_the_parameter(client, path, params, parameter):
+    r = await client.get(path, params=params)
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == parameter
+
+
+async def test_unknown_title_is_404(client, today):
+    r = await client.get("/movie/api/countdown", params={"q": "Avengers: Age of Nothing"})
+    assert r.status_code == 404 and r.json()["id"] == "Avengers: Age of Nothing"
+
+
+async def test_export_is_every_title(client, today):
+    out = (await OPS["/api/pro/export"].call({})).model_dump(mode="json")
+    assert out["count"] == len(out["titles"]) >= 30 and all(t["source"]["url"] for t in out["titles"])

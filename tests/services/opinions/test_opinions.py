@@ -1,0 +1,230 @@
+"""The opinions service: credibility by its rule, the two communities' formats, the posts importer,
+every route and tool, the live search (mocked upstreams) and its 503, and the paid routes."""
+
+import asyncio
+import time
+from datetime import date, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+import respx
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
+
+from twlookup.cli import DEFAULT_DATA, ensure_ready
+from twlookup.platform.errors import Problem
+from twlookup.services.opinions import feeds, live, logic, operations
+from twlookup.services.opinions.data import _load, import_hn, import_posts, import_stackexchange
+
+FIX = Path(__file__).parent / "fixtures"
+O = "/opinions/api"
+
+
+def test_credibility_parts_hand_worked():
+    # score 999 -> log10(1000)/3 = 1 -> 0.30; comments 0 -> 0; before cutoff 0.20; 2.0 years -> 0.15; plain text -> 0.10
+    value, label, parts = logic.credibility(date(2021, 11, 23), date(2023, 11, 23), 999, 0, "A plain title.")
+    assert {p.name: p.points for p in parts} == {"community": 0.30, "replies": 0.0, "pre_ai": 0.20, "age": 0.15, "ai_check": 0.10}
+    assert value == 0.75 and label == "high"
+    # the day of the cutoff is after it; 7 years old; AI-looking text
+    value, label, parts = logic.credibility(date(2022, 11, 30), date(2029, 12, 1), 9, 9, "As an AI language model, I hope this helps.")
+    points = {p.name: p.points for p in parts}
+    assert points["pre_ai"] == 0 and points["age"] == 0.05 and points["ai_check"] == 0
+    assert points["community"] == pytest.approx(0.1) and points["replies"] == pytest.approx(0.1)
+    assert label == "low"
+    assert logic.credibility(date(2022, 11, 29), date(2023, 1, 1), 0, 0, "x")[2][2].points == 0.20
+
+
+def test_ratio():
+    assert logic.ratio(["recommend", "recommend", "not-recommend", "mixed", "unrated"]) == (2, 1, 1, 0.6667)
+    assert logic.ratio(["mixed"]) == (0, 0, 1, None)
+
+
+def test_feed_parsers():
+    hn = feeds.parse_hn((FIX / "hn-algolia-search.json").read_bytes(), date(2026, 11, 23))
+    assert hn[0].id == "hn:900001" and hn[0].url == "https://news.ycombinator.com/item?id=900001"
+    assert hn[0].created == datetime(2021, 6, 1, 8, 0) and hn[0].score == 120 and hn[0].comments == 80
+    assert "title, summary and link only" in hn[0].licence and hn[0].summary is None
+    se = feeds.parse_se((FIX / "stackexchange-search.json").read_bytes(), date(2026, 11, 23))
+    assert se[0].id == "se:superuser.com:900003" and se[0].title.startswith('Example: which mechanical keyboard switch "feels"')
+    assert se[0].licence == "CC BY-SA 3.0" and se[1].licence == "CC BY-SA 4.0"  # 2017 vs 2023 posts
+    assert se[1].site == "hardwarerecs.stackexchange.com" and se[1].comments == 0
+    with pytest.raises(ValueError, match="hits"):
+        feeds.parse_hn(b'{"items": []}', date(2026, 1, 1))
+    with pytest.raises(ValueError, match="points"):
+        feeds.parse_hn(b'{"hits": [{"objectID": "1", "title": "t", "created_at_i": 1, "points": "many"}]}', date(2026, 1, 1))
+    with pytest.raises(ValueError, match="not JSON"):
+        feeds.parse_se(b"<html>", date(2026, 1, 1))
+
+
+@pytest.fixture
+def fresh_session(tmp_path):
+    url = f"sqlite:///{tmp_path}/opinions.db"
+    ensure_ready(url, DEFAULT_DATA)
+    engine = create_engine(url)
+    with Session(engine) as session:
+        yield session
+    engine.dispose()
+
+
+def test_importers_store_threads_and_keep_what_the_site_wrote(fresh_session):
+    assert import_hn(fresh_session, FIX / "hn-algolia-search.json") == 2
+    assert import_stackexchange(fresh_session, FIX / "stackexchange-search.json") == 2
+    store = _load(fresh_session)
+    assert store.threads["hn:900001"].topics == ["e-readers"]  # 'e-reader' / 'kobo' in the title
+    assert store.threads["se:superuser.com:900003"].topics == ["mechanical-keyboards"]
+    assert "noise-cancelling-headphones" in store.threads["hn:900002"].topics
+    assert store.threads["hn:1003052"].summary  # seeded, checked thread untouched
+    # re-importing a seeded thread refreshes counts but keeps the site's summary and stance
+    raw = b'{"hits": [{"objectID": "1003052", "title": "Thoughts on \\"e-readers\\"", "points": 50, "num_comments": 60, "created_at_i": 1261094400}]}'
+    path = FIX.parent / "_tmp_hn.json"
+    path.write_bytes(raw)
+    try:
+        import_hn(fresh_session, path)
+    finally:
+        path.unlink()
+    t = _load(fresh_session).threads["hn:1003052"]
+    assert (t.score, t.comments, t.stance) == (50, 60, "mixed") and t.summary
+
+
+def test_posts_importer(fresh_session, tmp_path, monkeypatch):
+    import twlookup.services.opinions.data as data
+
+    monkeypatch.setattr(data, "today_taipei", lambda: date(2026, 11, 23))
+    assert import_posts(fresh_session, FIX / "posts.yaml") == 2
+    store = _load(fresh_session)
+    assert store.posts[1].human_written is True and store.posts[1].licence == "CC BY 4.0"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("posts:\n  - {id: 3, topic: nowhere, author: a, title: t, body: long enough body text here, human_written: true, published: 2024-01-01}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown topic"):
+        import_posts(fresh_session, bad)
+    bad.write_text("posts:\n  - {id: 3, topic: e-readers, author: a, title: t, body: long enough body text here, published: 2024-01-01}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="human_written"):
+        import_posts(fresh_session, bad)
+    bad.write_text("posts:\n  - {id: 3, topic: e-readers, author: a, title: t, body: long enough body text here, human_written: true, published: 2027-01-01}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="future"):
+        import_posts(fresh_session, bad)
+
+
+pytestmark = pytest.mark.filterwarnings("ignore")
+
+
+async def test_opinions_and_before(client, monkeypatch):
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    body = (await client.get(f"{O}/opinions", params={"q": "電子書閱讀器"})).json()  # the topic's Chinese name
+    assert body["count"] == 1 and body["items"][0]["id"] == "hn:1003052"
+    item = body["items"][0]
+    assert item["link"] == "https://news.ycombinator.com/item?id=1003052" and item["summary_by"].startswith("this site")
+    assert item["credibility"]["parts"][2] == {"name": "pre_ai", "points": 0.2, "max_points": 0.2, "why": "before 2022-11-30"}
+    assert item["credibility"]["value"] == pytest.approx(sum(p["points"] for p in item["credibility"]["parts"]), abs=1e-3)
+    body = (await client.get(f"{O}/opinions", params={"q": "robot vacuum"})).json()
+    assert body["count"] == 0 and "does not fill" in body["note"]
+    r = await client.get(f"{O}/opinions", params={"q": "kindle", "before": 2})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "before"
+    assert (await client.get(f"{O}/opinions")).status_code == 422
+
+
+async def test_search_is_foreign_only(client):
+    body = (await client.get(f"{O}/search", params={"q": "headphones", "before": 1})).json()
+    assert [i["id"] for i in body["items"]] == ["hn:30856651"]
+    assert all(i["kind"] == "discussion" for i in body["items"])
+
+
+async def test_topics_and_topic(client):
+    body = (await client.get(f"{O}/topics")).json()
+    assert body["count"] == 5 and {t["slug"] for t in body["topics"]} >= {"e-readers", "robot-vacuums"}
+    body = (await client.get(f"{O}/topic/e-readers")).json()
+    assert body["items"][0]["id"] == "hn:1003052" and body["note"] is None
+    body = (await client.get(f"{O}/topic/robot-vacuums")).json()
+    assert body["items"] == [] and "does not fill" in body["note"]
+    r = await client.get(f"{O}/topic/nope")
+    assert r.status_code == 404 and "e-readers" in r.json()["detail"]
+
+
+async def test_posts_routes_when_empty(client):
+    body = (await client.get(f"{O}/posts", params={"human_only": 1})).json()
+    assert body == {"count": 0, "posts": [], "note": body["note"]} and "sent by their authors" in body["note"]
+    assert (await client.get(f"{O}/posts", params={"topic": "nope"})).status_code == 404
+    r = await client.get(f"{O}/posts/7")
+    assert r.status_code == 404 and r.json()["id"] == "7"
+    r = await client.get(f"{O}/posts/abc")
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "id"
+
+
+async def test_ai_check_route(client):
+    text = "作為一個AI語言模型，我無法提供個人意見。希望這對你有幫助！"
+    body = (await client.post(f"{O}/ai-check", json={"text": text})).json()
+    assert body["label"] == "likely-ai" and 0 <= body["score"] <= 1 and "estimate" in body["note"]
+    m = body["matches"][0]
+    assert text[m["start"] : m["end"]] == m["text"] and m["source"].startswith("https://")
+    r = await client.post(f"{O}/ai-check", json={"text": "x" * 5001})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "text"
+    assert (await client.post(f"{O}/ai-check", json={"text": ""})).status_code == 422
+
+
+def _op(name):
+    return next(op for op in operations.SERVICE.operations if op.name == name)
+
+
+async def test_paid_routes(client):
+    assert (await client.get(f"{O}/pro/digest", params={"q": "headphones"})).status_code == 402
+    assert (await client.get(f"{O}/pro/export")).status_code == 402
+    d = await _op("digest").call({"q": "headphones"})
+    assert d.items == 1 and d.not_recommend == 1 and d.recommend_ratio == 0.0
+    assert d.cons and "news.ycombinator.com/item?id=30856651" in d.cons[0]
+    e = await _op("export").call({})
+    assert e.count == 0 and "CC BY 4.0" in e.licence
+
+
+HN_BODY = (FIX / "hn-algolia-search.json").read_bytes()
+SE_BODY = b'{"items": [], "has_more": false, "quota_remaining": 290}'
+
+
+@respx.mock
+async def test_live_search_when_enabled(client, monkeypatch):
+    monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
+    hn = respx.get(live.HN_SEARCH).mock(return_value=httpx.Response(200, content=HN_BODY))
+    respx.get(live.SE_SEARCH).mock(return_value=httpx.Response(200, content=SE_BODY))
+    body = (await client.get(f"{O}/search", params={"q": "kobo", "before": 1})).json()
+    assert "hn:900001" in [i["id"] for i in body["items"]]
+    assert "hn:900002" not in [i["id"] for i in body["items"]]  # 2024: after the cutoff
+    assert "created_at_i<1669766400" in str(hn.calls[0].request.url).replace("%3C", "<")
+    assert "live results" in body["note"]
+
+
+@respx.mock
+async def test_live_search_unreachable_is_503(client, monkeypatch):
+    monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
+    respx.get(live.HN_SEARCH).mock(side_effect=httpx.ConnectTimeout("timed out"))
+    r = await client.get(f"{O}/search", params={"q": "kobo"})
+    assert r.status_code == 503 and r.headers["retry-after"] == "30" and "Hacker News" in r.json()["detail"]
+    respx.get(live.HN_SEARCH).mock(return_value=httpx.Response(500))
+    r = await client.get(f"{O}/search", params={"q": "kobo"})
+    assert r.status_code == 503
+
+
+async def test_slow_upstream_does_not_slow_other_requests(client, monkeypatch):
+    monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(1.0)
+        return []
+
+    monkeypatch.setattr(live, "search", slow)
+    start = time.monotonic()
+    slow_call = asyncio.create_task(client.get(f"{O}/search", params={"q": "kobo"}))
+    await asyncio.sleep(0.05)
+    fast = await client.get(f"{O}/topics")
+    fast_done = time.monotonic() - start
+    await slow_call
+    assert fast.status_code == 200 and fast_done < 0.9
+
+
+async def test_live_disabled_by_default(client, monkeypatch):
+    monkeypatch.delenv("TWLOOKUP_OPINIONS_LIVE", raising=False)
+    with respx.mock(assert_all_called=False) as mock:
+        route = mock.get(live.HN_SEARCH)
+        await client.get(f"{O}/search", params={"q": "kobo"})
+        assert not route.called
+    with pytest.raises(Problem):
+        raise Problem(503, "x")

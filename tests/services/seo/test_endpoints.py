@@ -1,0 +1,385 @@
+"""The seo service's routes: computed answers, refusals and upstream failures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+import respx
+
+from twlookup.platform import fetch as fetch_module
+
+PUBLIC = "93.184.216.34"
+
+
+@pytest.fixture(autouse=True)
+def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    table = {"example.com": [PUBLIC], "www.example.com": [PUBLIC], "internal.example": ["10.0.0.8"]}
+    monkeypatch.setattr(fetch_module, "resolve", fetch_module.static_resolver(table))
+    return table
+
+
+def mock_site(mock: respx.MockRouter, robots: httpx.Response, page: str = "<html></html>", sitemap: int = 200, llms: httpx.Response | None = None) -> None:
+    mock.get("https://example.com/robots.txt").mock(return_value=robots)
+    mock.get("https://example.com/").respond(200, html=page)
+    mock.get("https://example.com/sitemap.xml").respond(sitemap, text='<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>')
+    mock.get("https://example.com/llms.txt").mock(return_value=llms or httpx.Response(404))
+
+
+# --- search URLs, operators, guide, share ------------------------------------------------------
+
+
+async def test_search_urls_with_site_filetype_and_time(client) -> None:
+    r = await client.get("/seo/api/search-urls", params={"q": "年報", "site": "gov.tw", "filetype": "pdf", "time": "week"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["query"] == "年報 site:gov.tw filetype:pdf"
+    urls = {u["engine"]: u["url"] for u in body["urls"]}
+    assert urls["google"] == "https://www.google.com/search?q=%E5%B9%B4%E5%A0%B1+site%3Agov.tw+filetype%3Apdf&tbs=qdr%3Aw"
+    assert "df=w" in urls["duckduckgo"] and "age=1w" in urls["yahoo"] and urls["yahoo"].startswith("https://tw.search.yahoo.com/search?p=")
+    assert "ez2" in urls["bing"]
+
+
+async def test_search_urls_rejects_bad_time(client) -> None:
+    r = await client.get("/seo/api/search-urls", params={"q": "x", "time": "hour"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "time"
+
+
+async def test_operators_one_and_all(client) -> None:
+    one = (await client.get("/seo/api/operators", params={"engine": "bing"})).json()
+    assert [e["engine"] for e in one["engines"]] == ["bing"] and one["engines"][0]["source"]["url"].startswith("https://")
+    assert len((await client.get("/seo/api/operators")).json()["engines"]) == 4
+    assert (await client.get("/seo/api/operators", params={"engine": "baidu"})).status_code == 422
+
+
+async def test_submit_guide_and_share(client) -> None:
+    guide = (await client.get("/seo/api/submit-guide")).json()
+    by = {e["engine"]: e for e in guide["engines"]}
+    assert by["google"]["submit"]["instantindex"] is False and by["bing"]["submit"]["instantindex"] is True
+    share = (await client.get("/seo/api/share")).json()
+    regions = {s["region"]: s for s in share["regions"]}
+    assert share["sample"] is True and regions["TW"]["source"]["sample"] is True
+    assert regions["worldwide"]["month"] == "2023-09" and regions["worldwide"]["source"]["sample"] is False
+
+
+# --- robots generate / test --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["allow_all", "block_all", "block_ai_training", "block_ai"])
+async def test_generated_file_keeps_its_promise(client, mode: str) -> None:
+    r = await client.get("/seo/api/robots/generate", params={"mode": mode, "sitemap": "https://example.com/sitemap.xml"})
+    body = r.json()
+    assert body["robots_txt"].rstrip().endswith("Sitemap: https://example.com/sitemap.xml")
+    for c in body["check"]:
+        # run the generated text back through the tester route as well
+        t = (await client.post("/seo/api/robots/test", json={"robots": body["robots_txt"], "user_agent": c["token"], "path": "/any/page"})).json()
+        expected = {
+            "allow_all": True,
+            "block_all": False,
+            "block_ai_training": c["type"] != "train",
+            "block_ai": c["type"] == "search",
+        }[mode]
+        assert t["allowed"] is expected and c["allowed"] is expected, (mode, c)
+        assert t["findings"] == [] or all(f["severity"] != "error" for f in t["findings"])
+
+
+async def test_generate_rejects_unknown_mode_and_relative_sitemap(client) -> None:
+    r = await client.get("/seo/api/robots/generate", params={"mode": "block_some"})
+    assert r.status_code == 422 and "allow_all" in r.text
+    r = await client.get("/seo/api/robots/generate", params={"sitemap": "/sitemap.xml"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "sitemap"
+
+
+async def test_robots_test_names_group_rule_and_findings(client) -> None:
+    robots = "User-agent: *\nDisallow: /private/\nCrawl-delay: 5\nFoo bar baz\n\nUser-agent: Googlebot\nAllow: /private/ok\nDisallow: /private/\n"
+    r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": "googlebot", "path": "https://x.test/private/ok?a=1#frag"})
+    body = r.json()
+    assert body["allowed"] is True and body["path"] == "/private/ok?a=1"
+    assert body["group"] == {"agents": ["Googlebot"], "line": 6, "kind": "specific"}
+    assert body["rule"] == {"kind": "allow", "pattern": "/private/ok", "line": 7}
+    lines = {f["line"]: f["severity"] for f in body["findings"]}
+    assert lines == {3: "warning", 4: "error"}
+    assert len(body["differences_from_google"]) == 3
+
+
+async def test_robots_test_body_bounds(client) -> None:
+    r = await client.post("/seo/api/robots/test", json={"robots": "x", "user_agent": "", "path": "/"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "user_agent"
+
+
+# --- bots and verify-ip ------------------------------------------------------------------------
+
+
+async def test_bots_types_and_tokens(client) -> None:
+    all_ = (await client.get("/seo/api/bots")).json()
+    assert {c["type"] for c in all_["crawlers"]} == {"search", "ai_search", "train", "user"}
+    train = (await client.get("/seo/api/bots", params={"type": "train"})).json()["crawlers"]
+    ext = {c["token"]: c for c in train}
+    assert ext["Google-Extended"]["fetches"] is False and ext["Google-Extended"]["verify_by_ip"] is False
+    assert ext["Applebot-Extended"]["fetches"] is False
+    user = {c["token"]: c for c in (await client.get("/seo/api/bots", params={"type": "user"})).json()["crawlers"]}
+    assert user["Perplexity-User"]["honours_robots"] == "no"
+    assert all(c["docs"].startswith("https://") and c["source"].startswith("https://") and c["checked"] for c in all_["crawlers"])
+    assert (await client.get("/seo/api/bots", params={"type": "spam"})).status_code == 422
+
+
+@pytest.mark.parametrize("ip", ["66.249.64.1", "::ffff:66.249.64.1", "2001:4860:4801:10::5"])
+async def test_verify_ip_in_published_range(client, ip: str) -> None:
+    body = (await client.get("/seo/api/verify-ip", params={"ip": ip})).json()
+    assert body["known_crawler"] is True and body["matches"][0]["crawlers"] == ["Googlebot"]
+    assert body["sample"] is True and "sample" in body["note"] and body["dns"]["enabled"] is False
+
+
+async def test_verify_ip_not_a_crawler_and_bad_input(client) -> None:
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "8.8.8.8"})).json()
+    assert body["known_crawler"] is False and body["files_consulted"]
+    r = await client.get("/seo/api/verify-ip", params={"ip": "not-an-ip"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "ip"
+
+
+async def test_verify_ip_dns_confirmation(client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "seo_verify_dns", True)
+    loop = asyncio.get_running_loop()
+
+    async def getnameinfo(sockaddr, flags):
+        return ("crawl-66-249-64-1.googlebot.com", "0")
+
+    async def getaddrinfo(host, port, **kw):
+        assert host == "crawl-66-249-64-1.googlebot.com"
+        return [(2, 1, 6, "", ("66.249.64.1", 0))]
+
+    monkeypatch.setattr(loop, "getnameinfo", getnameinfo)
+    monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+    dns = (await client.get("/seo/api/verify-ip", params={"ip": "66.249.64.1"})).json()["dns"]
+    assert dns["enabled"] and dns["forward_confirmed"] is True and dns["operator_suffix"] == "googlebot.com"
+
+
+async def test_ip_range_importer(tmp_path, db_url) -> None:
+    from twlookup.platform.store import engine as store_engine
+    from twlookup.platform.store.reference import Reference
+    from twlookup.services.seo.data import CATALOG, import_ip_ranges
+    from twlookup.services.seo.tables import IpRangeRow
+    from sqlalchemy.orm import Session
+    from sqlalchemy import create_engine
+
+    f = tmp_path / "bingbot.json"
+    f.write_text(json.dumps({"creationTime": "2026-11-01T00:00:00", "prefixes": [{"ipv4Prefix": "157.55.39.0/24"}, {"ipv6Prefix": "2620:1ec:c::/48"}]}))
+    engine = create_engine(db_url)
+    with Session(engine) as s:
+        assert import_ip_ranges(s, f) == 2
+        row = s.get(IpRangeRow, "bingbot")
+        assert row.sample is False and row.creation_time == "2026-11-01T00:00:00"
+        s.rollback()  # keep the shared store as seeded
+    bad = tmp_path / "nosuch.json"
+    bad.write_text("{}")
+    with Session(engine) as s, pytest.raises(ValueError, match="googlebot"):
+        import_ip_ranges(s, bad)
+
+
+# --- serp preview, meta tags, video ------------------------------------------------------------
+
+
+async def test_serp_preview_cuts_by_width_with_cjk(client) -> None:
+    title = "臺灣" * 20  # 40 CJK characters at 20 px = 800 px > 600 px
+    body = (await client.get("/seo/api/serp-preview", params={"title": title, "url": "https://example.com/a/b"})).json()
+    t = body["title"]
+    assert t["truncated"] and t["width_px"] == 800.0 and t["shown"].endswith(" ...")
+    # 600 px holds 28 CJK characters with the ' ...' (4 chars ~ 1.34 em); here 28 fit
+    assert t["shown"] == "臺灣" * 14 + " ..."
+    latin = "a" * 40  # 40 x 0.5 em x 20 px = 400 px: fits although as long as the CJK title
+    assert (await client.get("/seo/api/serp-preview", params={"title": latin, "url": "https://example.com/"})).json()["title"]["truncated"] is False
+    assert body["display_url"] == "https://example.com › a › b" and "Heuristic" in body["method"]
+
+
+async def test_meta_tags_escape(client) -> None:
+    evil = '"><script>alert(1)</script>'
+    body = (await client.get("/seo/api/meta-tags", params={"title": evil, "description": "a & b", "url": "https://example.com/?a=1&b=2", "image": "https://example.com/i.png"})).json()
+    html = body["html"]
+    assert "<script>" not in html and "&quot;&gt;&lt;script&gt;" in html
+    assert '<link rel="canonical" href="https://example.com/?a=1&amp;b=2">' in html
+    assert 'property="og:image"' in html and 'content="summary_large_image"' in html and "a &amp; b" in html
+
+
+async def test_video_check_rules(client) -> None:
+    good = {"chapters": [{"time": "00:00", "title": "Intro"}, {"time": "00:10", "title": "A"}, {"time": "1:00", "title": "B"}], "duration": 90, "title": "T", "tags": ["a b", "c"]}
+    body = (await client.post("/seo/api/video-check", json=good)).json()
+    assert body["ok"] is True, body
+    bad = {"chapters": [{"time": "00:05", "title": "Intro"}, {"time": "00:12", "title": "A"}], "duration": 20, "title": "x" * 101, "tags": ["t" * 501]}
+    found = {f["rule"]: f for f in (await client.post("/seo/api/video-check", json=bad)).json()["findings"]}
+    assert not found["chapters-first"]["ok"] and not found["chapters-count"]["ok"] and not found["title-length"]["ok"]
+    assert not found["chapters-length"]["ok"] and "7 s" in found["chapters-length"]["detail"] and not found["tags-length"]["ok"]
+    assert (await client.post("/seo/api/video-check", json={"title": "t", "chapters": [{"time": "5 min", "title": "x"}]})).status_code == 422
+
+
+# --- IndexNow ----------------------------------------------------------------------------------
+
+
+async def test_instantindex_key(client) -> None:
+    a = (await client.get("/seo/api/instantindex/key")).json()
+    b = (await client.get("/seo/api/instantindex/key")).json()
+    assert a["key"] != b["key"] and len(a["key"]) == 32 and a["key_file"] == f"/{a['key']}.txt" and a["content"] == a["key"]
+
+
+SUBMIT = {"host": "www.example.com", "key": "abcdef0123456789", "urls": ["https://www.example.com/a", "http://www.example.com/b"]}
+
+
+@pytest.mark.parametrize(("code", "status"), [(200, 200), (202, 200), (400, 422), (403, 422), (422, 422), (429, 503), (500, 503)])
+async def test_instantindex_upstream_codes(client, code: int, status: int) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        route = mock.post("https://api.indexnow.org/indexnow").respond(code)
+        r = await client.post("/seo/api/instantindex", json=SUBMIT)
+    sent = json.loads(route.calls.last.request.content)
+    assert sent == {"host": "www.example.com", "key": "abcdef0123456789", "urlList": SUBMIT["urls"]}
+    assert r.status_code == status, r.text
+    if status == 200:
+        assert r.json()["batches"] == [{"urls": 2, "status": code, "meaning": r.json()["meaning"]}]
+    if status == 503:
+        assert r.headers["retry-after"] and "api.indexnow.org" in r.json()["detail"]
+    if code == 403:
+        assert r.json()["errors"][0]["parameter"] == "key"
+
+
+async def test_instantindex_unreachable_is_503(client) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        mock.post("https://api.indexnow.org/indexnow").mock(side_effect=httpx.ConnectTimeout("slow"))
+        r = await client.post("/seo/api/instantindex", json=SUBMIT)
+    assert r.status_code == 503 and r.headers["retry-after"] == "30"
+
+
+async def test_instantindex_input_rules(client) -> None:
+    r = await client.post("/seo/api/instantindex", json={**SUBMIT, "urls": ["https://other.example/a"]})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "urls[0]"
+    r = await client.post("/seo/api/instantindex", json={**SUBMIT, "key": "short"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "key"
+    r = await client.post("/seo/api/instantindex", json={**SUBMIT, "urls": [f"https://www.example.com/{i}" for i in range(101)]})
+    assert r.status_code == 422 and "100" in r.text and r.json()["errors"][0]["parameter"] == "urls"
+    r = await client.post("/seo/api/instantindex", json={**SUBMIT, "key_location": "https://other.example/k.txt"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "key_location"
+
+
+async def test_bulk_limit_and_batches(monkeypatch) -> None:
+    from twlookup.services.seo import logic
+    from twlookup.services.seo.schemas import BulkSubmitBody
+
+    assert [len(b) for b in logic.batches([str(i) for i in range(25)], 10)] == [10, 10, 5]
+    with pytest.raises(Exception, match="10000"):
+        BulkSubmitBody(host="a.example", key="abcdef0123", urls=["https://a.example/"] * 10_001)
+
+
+# --- site-check --------------------------------------------------------------------------------
+
+
+async def test_site_check_ok(client) -> None:
+    robots = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\nNoindex: /x\nSitemap: https://example.com/sitemap.xml\n"
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, httpx.Response(200, text=robots), llms=httpx.Response(200, text="# Example\n\n> A site.\n\n## Docs\n- [API](https://example.com/api): the API\n- bad item\n"))
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/some/page"})
+    body = r.json()
+    assert r.status_code == 200, body
+    assert body["robots"]["status"] == "ok" and body["robots"]["sitemaps"] == ["https://example.com/sitemap.xml"]
+    assert body["robots"]["findings"][0]["line"] == 6
+    verdicts = {c["token"]: c["allowed"] for c in body["crawlers"]}
+    assert verdicts["GPTBot"] is False and verdicts["Googlebot"] is True
+    assert body["sitemaps"][0]["looks_like_sitemap"] and body["sitemaps"][0]["declared"]
+    assert body["llms_txt"]["present"] and body["llms_txt"]["findings"][0]["line"] == 7
+    assert [f["impact"] for f in body["fixes"]] == sorted([f["impact"] for f in body["fixes"]], key=["critical", "high", "medium", "low"].index)
+
+
+@pytest.mark.parametrize(("robots", "status", "googlebot"), [(httpx.Response(404), "unavailable", True), (httpx.Response(503), "unreachable", False)])
+async def test_site_check_robots_status_rules(client, robots, status, googlebot) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, robots, sitemap=404)
+        body = (await client.get("/seo/api/site-check", params={"url": "https://example.com/"})).json()
+    assert body["robots"]["status"] == status
+    assert {c["token"]: c["allowed"] for c in body["crawlers"]}["Googlebot"] is googlebot
+    if status == "unreachable":
+        assert body["fixes"][0]["impact"] == "critical"
+    assert any(f["impact"] == "medium" and "sitemap" in f["what"] for f in body["fixes"])
+
+
+async def test_site_check_robots_connection_failure_is_disallow_all(client) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, httpx.Response(200))
+        mock.get("https://example.com/robots.txt").mock(side_effect=httpx.ConnectError("reset"))
+        body = (await client.get("/seo/api/site-check", params={"url": "https://example.com/"})).json()
+    assert body["robots"]["status"] == "unreachable" and body["robots"]["http_status"] is None
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1/", "http://169.254.169.254/", "http://internal.example/", "http://[::1]/", "http://example.com:22/"])
+async def test_site_check_never_reaches_private_addresses(client, url: str) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        other = mock.route().respond(200)
+        r = await client.get("/seo/api/site-check", params={"url": url})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "url"
+    assert not other.called
+
+
+async def test_site_check_slow_site_does_not_block_other_requests(client, monkeypatch) -> None:
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_timeout_seconds", 1.0)
+
+    async def slow(request):
+        await asyncio.sleep(5)
+        return httpx.Response(200)
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(url__startswith="https://example.com/").mock(side_effect=slow)
+        started = asyncio.get_running_loop().time()
+        check = asyncio.create_task(client.get("/seo/api/site-check", params={"url": "https://example.com/"}))
+        await asyncio.sleep(0.05)
+        quick = await client.get("/seo/api/bots")
+        quick_time = asyncio.get_running_loop().time() - started
+        r = await check
+    assert quick.status_code == 200 and quick_time < 0.9
+    assert r.status_code == 200 and r.json()["robots"]["status"] == "unreachable"
+
+
+# --- paid audit (called directly; the x402 flow is in tests/e2e) ------------------------------
+
+
+GOOD_PAGE = (
+    "<!doctype html><html><head><title>臺灣連假 2027</title>"
+    "<meta name='description' content='2027 年的連假整理'>"
+    "<link rel='canonical' href='https://example.com/page'>"
+    "<meta property='og:title' content='t'><meta property='og:type' content='article'>"
+    "<meta property='og:image' content='https://example.com/i.png'><meta property='og:url' content='https://example.com/page'>"
+    "<meta name='twitter:card' content='summary'>"
+    "<script type='application/ld+json'>{\"@type\": \"Article\"}</script></head>"
+    "<body><h1>連假</h1><img src=a.png alt='a'><a href='/other'>x</a><p>" + "字" * 300 + "</p></body></html>"
+)
+
+
+async def test_audit_scores_thirteen_items() -> None:
+    from twlookup.services.seo.operations import seo_audit
+    from twlookup.services.seo.schemas import UrlQuery
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get("https://example.com/page").respond(200, html=GOOD_PAGE)
+        mock.get("https://example.com/robots.txt").respond(200, text="User-agent: GPTBot\nDisallow: /\nUser-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n")
+        mock.get("https://example.com/sitemap.xml").respond(200, text="<urlset></urlset>")
+        audit = await seo_audit(UrlQuery(url="https://example.com/page"))
+    assert len(audit.items) == 13 and sum(audit.weights.values()) == 100
+    assert audit.score == 100, [i for i in audit.items if i.score < 1]
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get("https://example.com/page").respond(200, html="<html><head><meta name=robots content='noindex'></head><body><img src=x></body></html>")
+        mock.get("https://example.com/robots.txt").respond(404)
+        mock.get("https://example.com/sitemap.xml").respond(404)
+        audit = await seo_audit(UrlQuery(url="https://example.com/page"))
+    by = {i.item: i for i in audit.items}
+    assert by["noindex"].score == 0 and by["title"].score == 0 and by["image_alt"].score == 0
+    assert audit.score < 30 and audit.fixes[0] == by["noindex"].fix or audit.fixes[0] == by["title"].fix
+
+
+async def test_audit_refuses_private_page() -> None:
+    from twlookup.platform.fetch import FetchRefused
+    from twlookup.services.seo.operations import seo_audit
+    from twlookup.services.seo.schemas import UrlQuery
+
+    with pytest.raises(FetchRefused):
+        await seo_audit(UrlQuery(url="http://internal.example/"))
