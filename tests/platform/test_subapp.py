@@ -176,20 +176,37 @@ async def test_reference_refresh_happens_off_the_event_loop(client, monkeypatch)
     """When a cached reference could read the store, it is refreshed in a worker thread; the
     operation then reads memory on the loop."""
     threads: list[str] = []
-    original = Reference.refresh_all.__func__  # type: ignore[attr-defined]
+    original = Reference.refresh.__func__  # type: ignore[attr-defined]
 
-    def spy(cls):
+    def spy(cls, group=None):
         threads.append(threading.current_thread().name)
-        return original(cls)
+        return original(cls, group)
 
-    monkeypatch.setattr(Reference, "refresh_all", classmethod(spy))
+    monkeypatch.setattr(Reference, "refresh", classmethod(spy))
     monkeypatch.setattr(Reference, "check_seconds", 60.0)  # a loaded machine may take seconds to build
     Reference.reset_all()
-    assert Reference.due()
+    assert Reference.due("models")
     r = await client.get("/models/api/model", params={"id": "gpt-4-0613"})
     assert r.status_code == 200
     assert threads and all(name != threading.main_thread().name for name in threads)
-    assert not Reference.due()  # every reference built: the next calls touch no store
+    assert not Reference.due("models")  # the service's references built: its next calls touch no store
     threads.clear()
     await client.get("/models/api/model", params={"id": "gpt-4-0613"})
     assert threads == []
+
+
+async def test_first_request_builds_only_its_own_services_references(client, monkeypatch):
+    """After start or a re-seed, a request to one service builds that service's references and
+    the shared ones, not every service's (which took over a second with twenty services)."""
+    from twlookup.services.holiday.data import HOLIDAY_DATA
+    from twlookup.services.models.data import CATALOG as MODELS
+    from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
+
+    monkeypatch.setattr(Reference, "check_seconds", 60.0)
+    Reference.reset_all()
+    assert (await client.get("/models/api/model", params={"id": "gpt-4-0613"})).status_code == 200
+    assert MODELS._value is not None and TAIWAN_CALENDAR._value is not None
+    assert HOLIDAY_DATA._value is None
+    assert Reference.due("holiday") and not Reference.due("models")
+    assert (await client.get("/holiday/api/holidays-2027")).status_code == 200
+    assert HOLIDAY_DATA._value is not None and not Reference.due("holiday")

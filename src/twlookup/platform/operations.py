@@ -8,9 +8,9 @@ inputs, return the same data and fail with the same text.
 
 An operation may be `async def` (it calls out: a knowledge base, a user's URL) and is awaited
 on the event loop; it must bound its own waits. A plain `def` operation reads reference data
-through `Reference` caches: when a cache could touch the store (`Reference.due()`), the caches
-are refreshed in a worker thread first, and the operation then runs on the loop from memory,
-which keeps the hot path free of a thread hop. An operation that reads the store itself, or
+through `Reference` caches: when a cache of its service could touch the store
+(`Reference.due(group)`), that service's caches are refreshed in a worker thread first, and the
+operation then runs on the loop from memory, which keeps the hot path free of a thread hop. An operation that reads the store itself, or
 does slow work, is declared `blocking=True` and always runs in a worker thread. Waits are
 bounded by `Operation.timeout_seconds` (TWLOOKUP_REQUEST_TIMEOUT_SECONDS): past it, or when the
 store is unreachable, the answer is a 503 problem with Retry-After.
@@ -29,7 +29,7 @@ from anyio import fail_after, to_thread
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from twlookup.platform.errors import Problem, from_validation_error
-from twlookup.platform.store.reference import Reference
+from twlookup.platform.store.reference import Reference, group_of
 from twlookup.platform.store.errors import is_store_error, store_unavailable
 
 
@@ -63,6 +63,7 @@ class Operation:
     check: Callable[[Any], None] | None = None  # paid routes: finds unknown ids (404) before payment
     example: dict[str, Any] | None = None  # paid routes: an input example for discovery (bazaar)
     example_output: bool = True  # discovery may show the answer to `example` (False: it has effects)
+    group: str | None = None  # the service whose reference caches it reads (None: all of them)
     timeout_seconds: ClassVar[float] = 15.0  # bound on one run (set from settings by create_app)
 
     @property
@@ -89,13 +90,13 @@ class Operation:
         """Run the operation on validated parameters; the store is never read on the event loop.
         A run past `timeout_seconds` is abandoned (its thread finishes on its own) and answered
         503; a store that refuses, drops or times out is 503 too, never 500."""
-        return await _bounded(self.fn, params, self.is_async, self.blocking)
+        return await _bounded(self.fn, params, self.is_async, self.blocking, self.group)
 
     async def precheck(self, params: Params) -> None:
         """A paid route's cheap check that the ids it names exist, run before payment is asked
         for (a 404 then costs the client nothing); bounded like `run`."""
         if self.check is not None:
-            await _bounded(self.check, params, inspect.iscoroutinefunction(self.check))
+            await _bounded(self.check, params, inspect.iscoroutinefunction(self.check), group=self.group)
 
     async def call(self, raw: Any) -> BaseModel:
         """Validate raw inputs and run the operation; raises Problem on bad input."""
@@ -108,15 +109,17 @@ class Operation:
         return result.model_dump(mode="json")
 
 
-async def _bounded(fn: Callable[[Any], Any], params: Params, is_async: bool, blocking: bool = False) -> Any:
+async def _bounded(
+    fn: Callable[[Any], Any], params: Params, is_async: bool, blocking: bool = False, group: str | None = None
+) -> Any:
     """`fn(params)` within `Operation.timeout_seconds`: awaited if async, in a worker thread if
     blocking, otherwise on the loop once the reference caches are fresh (refreshed in a thread)."""
     limit = Operation.timeout_seconds
     try:
         if not is_async and not blocking:  # the hot path: from memory, on the loop
-            if Reference.due():
+            if Reference.due(group):
                 with fail_after(limit):
-                    await to_thread.run_sync(Reference.refresh_all, abandon_on_cancel=True)
+                    await to_thread.run_sync(Reference.refresh, group, abandon_on_cancel=True)
             return fn(params)
         with fail_after(limit):
             if is_async:
@@ -187,6 +190,7 @@ def build_operation(
         blocking=blocking,
         check=check,
         example=example,
+        group=group_of(fn.__module__),
     )
     op.fn.__name__ = fn.__name__
     names = tuple(re.findall(r"\{(\w+)\}", path))
