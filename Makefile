@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test bench clean
+.PHONY: install serve lint format test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,15 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/twlookup serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -44,7 +44,9 @@ async def main(url: str, seconds: float, connections: int, method: str, body: st
     errors: list[int] = []
     stop = time.perf_counter() + seconds
     began = time.perf_counter()
-    await asyncio.gather(*(worker(parts.hostname, parts.port, request, stop, latencies, errors) for _ in range(connections)))
+    await asyncio.gather(
+        *(worker(parts.hostname, parts.port, request, stop, latencies, errors) for _ in range(connections))
+    )
     elapsed = time.perf_counter() - began
     latencies.sort()
     p99 = latencies[int(len(latencies) * 0.99) - 1] if latencies else 0.0

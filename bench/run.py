@@ -33,7 +33,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 LOOKUP = "/models/api/model?id=gpt-4-0613"
 MCP_BODY = json.dumps(
-    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": {"id": "gpt-4-0613"}}}
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "get_model", "arguments": {"id": "gpt-4-0613"}},
+    }
 )
 
 
@@ -81,12 +86,11 @@ def drive(url: str, seconds: float, connections: int, body: str | None) -> dict[
         cmd = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
         script = None
         if body is not None:
-            script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-            script.write(
-                'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                f"wrk.body = {json.dumps(body)}\n"
-            )
-            script.close()
+            with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+                script.write(
+                    'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                    f"wrk.body = {json.dumps(body)}\n"
+                )
             cmd += ["-s", script.name]
         out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True).stdout
         if script:
@@ -105,7 +109,9 @@ def drive(url: str, seconds: float, connections: int, body: str | None) -> dict[
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0, help="length of one measurement")
-    parser.add_argument("--rounds", type=int, default=4, help="rounds, each in a rotated order; the best of each target is kept")
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="rounds, each in a rotated order; the best of each target is kept"
+    )
     parser.add_argument("--connections", type=int, default=32)
     args = parser.parse_args()
 
@@ -120,18 +126,26 @@ def main() -> int:
     common = ["--log-level", "warning"]
     app = subprocess.Popen(
         [PY, "-m", "twlookup", "serve", "--port", str(app_port), "--no-access-log", *common],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     cold = wait_until_up(f"http://127.0.0.1:{app_port}{LOOKUP}", app)
     nopay = subprocess.Popen(
         [PY, "-m", "twlookup", "serve", "--port", str(nopay_port), "--no-access-log", *common],
-        env=dict(env, TWLOOKUP_PAYMENTS_ENABLED="false"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
+        env=dict(env, TWLOOKUP_PAYMENTS_ENABLED="false"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     wait_until_up(f"http://127.0.0.1:{nopay_port}{LOOKUP}", nopay)
     base = subprocess.Popen(
         [PY, "-m", "uvicorn", "bench.baseline_app:app", "--port", str(base_port), "--no-access-log", *common],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     wait_until_up(f"http://127.0.0.1:{base_port}/lookup", base)
     targets = {
         "baseline (one-route FastAPI)": (f"http://127.0.0.1:{base_port}/lookup", None),
@@ -141,7 +155,7 @@ def main() -> int:
     }
     best: dict[str, dict[str, float]] = {}
     try:
-        for name, (url, body) in targets.items():  # warm-up
+        for url, body in targets.values():  # warm-up
             drive(url, 1, args.connections, body)
         names = list(targets)
         for round_no in range(args.rounds):
@@ -172,7 +186,9 @@ def main() -> int:
     rest_ratio, mcp_ratio, pay_ratio = rest_rps / base_rps, mcp_rps / rest_rps, rest_rps / nopay_rps
     print(f"REST lookup / baseline:   {rest_ratio:.2f}x  (target >= 4.00x) {'ok' if rest_ratio >= 4.0 else 'MISSED'}")
     print(f"MCP tools/call / REST:    {mcp_ratio:.2f}x  (target >= 0.80x) {'ok' if mcp_ratio >= 0.8 else 'MISSED'}")
-    print(f"free route, payments on / off: {pay_ratio:.2f}x  (target >= 0.97x) {'ok' if pay_ratio >= 0.97 else 'MISSED'}")
+    print(
+        f"free route, payments on / off: {pay_ratio:.2f}x  (target >= 0.97x) {'ok' if pay_ratio >= 0.97 else 'MISSED'}"
+    )
     print(f"median time a paid request adds in local mode (verify + settle): {paid_ms:.1f} ms")
     print(f"cold start of twlookup serve (empty store: migrate + seed + first answer): {cold:.2f} s")
     print(f"resident memory of twlookup serve after the load: {memory:.0f} MB")
@@ -190,7 +206,13 @@ def paid_request_cost(base: str, env: dict[str, str], n: int = 40) -> float:
     from x402.mechanisms.evm.signers import EthAccountSigner
 
     payer = Account.create()
-    subprocess.run([PY, "-m", "twlookup", "ledger", "fund", payer.address, "100"], env=env, check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(
+        [PY, "-m", "twlookup", "ledger", "fund", payer.address, "100"],
+        env=env,
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
     client = x402ClientSync()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
     paid, free = [], []

@@ -82,7 +82,17 @@ def ensure_axe() -> tuple[str | None, str | None]:
             return None, "npm is not available to install axe-core"
         AXE_DIR.mkdir(parents=True, exist_ok=True)
         ok, why = _run(
-            ["npm", "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "--no-save", f"axe-core@{AXE_VERSION}"], 300
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(AXE_DIR),
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                f"axe-core@{AXE_VERSION}",
+            ],
+            300,
         )
         if not ok or not AXE_JS.exists():
             return None, f"axe-core {AXE_VERSION} could not be installed from npm ({why})"

@@ -64,7 +64,9 @@ def fresh_store(template_store: Path, tmp_path: Path, db_url: str) -> Iterator[s
 def settings(db_url: str) -> Settings:
     # One app serves the whole session: limits that count calls per client are lifted here (the
     # rate limit and food's free quota), and the tests of those limits set their own settings.
-    return Settings(database_url=db_url, rate_limit_default="100000/minute", free_quota_per_minute=100_000, _env_file=None)
+    return Settings(
+        database_url=db_url, rate_limit_default="100000/minute", free_quota_per_minute=100_000, _env_file=None
+    )
 
 
 @pytest.fixture(scope="session")
@@ -113,7 +115,16 @@ def assert_sources(sources: list[dict], schemes: tuple[str, ...] = ("https://", 
 def fund(address: str, db_url: str, amount: str = "1", network: str | None = None) -> None:
     """Fund an address on the local ledger through the `twlookup ledger fund` command."""
     env = dict(os.environ, TWLOOKUP_DATABASE_URL=db_url)
-    cmd = [sys.executable, "-m", "twlookup", "ledger", "fund", address, amount, *(["--network", network] if network else [])]
+    cmd = [
+        sys.executable,
+        "-m",
+        "twlookup",
+        "ledger",
+        "fund",
+        address,
+        amount,
+        *(["--network", network] if network else []),
+    ]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
     assert "funded" in out.stdout
 

@@ -71,6 +71,8 @@ def mocks(name: str):
 def tools_empty_by_design(name: str) -> set[str]:
     module = load(name)
     return set(getattr(module, "TOOLS_EMPTY_BY_DESIGN", ())) if module else set()
+
+
 def upstream_paths(name: str) -> set[str]:
     module = load(name)
     return set(getattr(module, "UPSTREAM_PATHS", ())) if module else set()

@@ -29,7 +29,10 @@ def hit(qid: str, label: str, description: str, language: str = "en") -> dict[st
         "concepturi": f"http://www.wikidata.org/entity/{qid}",
         "repository": "wikidata",
         "url": f"//www.wikidata.org/wiki/{qid}",
-        "display": {"label": {"value": label, "language": language}, "description": {"value": description, "language": language}},
+        "display": {
+            "label": {"value": label, "language": language},
+            "description": {"value": description, "language": language},
+        },
         "label": label,
         "description": description,
         "match": {"type": "label", "language": language, "text": label},
@@ -50,7 +53,9 @@ def _snak(prop: str, datatype: str, value: dict[str, Any]) -> dict[str, Any]:
 def item_claim(prop: str, qid: str, rank: str = "normal", place: str | None = None) -> dict[str, Any]:
     statement: dict[str, Any] = {
         "mainsnak": _snak(
-            prop, "wikibase-item", {"value": {"entity-type": "item", "numeric-id": int(qid[1:]), "id": qid}, "type": "wikibase-entityid"}
+            prop,
+            "wikibase-item",
+            {"value": {"entity-type": "item", "numeric-id": int(qid[1:]), "id": qid}, "type": "wikibase-entityid"},
         ),
         "type": "statement",
         "id": f"{prop}${qid}-0000",
@@ -62,13 +67,22 @@ def item_claim(prop: str, qid: str, rank: str = "normal", place: str | None = No
     return statement
 
 
-def time_claim(prop: str, when: str, precision: int = 11, place: str | None = None, rank: str = "normal") -> dict[str, Any]:
+def time_claim(
+    prop: str, when: str, precision: int = 11, place: str | None = None, rank: str = "normal"
+) -> dict[str, Any]:
     statement: dict[str, Any] = {
         "mainsnak": _snak(
             prop,
             "time",
             {
-                "value": {"time": f"+{when}T00:00:00Z", "timezone": 0, "before": 0, "after": 0, "precision": precision, "calendarmodel": CALENDAR},
+                "value": {
+                    "time": f"+{when}T00:00:00Z",
+                    "timezone": 0,
+                    "before": 0,
+                    "after": 0,
+                    "precision": precision,
+                    "calendarmodel": CALENDAR,
+                },
                 "type": "time",
             },
         ),
@@ -83,11 +97,21 @@ def time_claim(prop: str, when: str, precision: int = 11, place: str | None = No
 
 
 def url_claim(prop: str, url: str) -> dict[str, Any]:
-    return {"mainsnak": _snak(prop, "url", {"value": url, "type": "string"}), "type": "statement", "id": f"{prop}$url", "rank": "normal"}
+    return {
+        "mainsnak": _snak(prop, "url", {"value": url, "type": "string"}),
+        "type": "statement",
+        "id": f"{prop}$url",
+        "rank": "normal",
+    }
 
 
 def no_value(prop: str) -> dict[str, Any]:
-    return {"mainsnak": {"snaktype": "novalue", "property": prop, "datatype": "wikibase-item"}, "type": "statement", "id": f"{prop}$none", "rank": "normal"}
+    return {
+        "mainsnak": {"snaktype": "novalue", "property": prop, "datatype": "wikibase-item"},
+        "type": "statement",
+        "id": f"{prop}$none",
+        "rank": "normal",
+    }
 
 
 def entity(
@@ -122,7 +146,11 @@ def entities(*items: dict[str, Any]) -> dict[str, Any]:
 def labels_only(names: dict[str, dict[str, str]]) -> dict[str, Any]:
     return {
         "entities": {
-            qid: {"type": "item", "id": qid, "labels": {lang: {"language": lang, "value": v} for lang, v in by_lang.items()}}
+            qid: {
+                "type": "item",
+                "id": qid,
+                "labels": {lang: {"language": lang, "value": v} for lang, v in by_lang.items()},
+            }
             for qid, by_lang in names.items()
         },
         "success": 1,
@@ -147,7 +175,12 @@ def summary(title: str, extract: str, qid: str, lang: str = "zh", description: s
         "description": description,
         "description_source": "central",
         "content_urls": {
-            "desktop": {"page": page, "revisions": page + "?action=history", "edit": page + "?action=edit", "talk": page},
+            "desktop": {
+                "page": page,
+                "revisions": page + "?action=history",
+                "edit": page + "?action=edit",
+                "talk": page,
+            },
             "mobile": {"page": page.replace(".wikipedia", ".m.wikipedia")},
         },
         "extract": extract,
@@ -242,7 +275,9 @@ def mock_game_lookup(router: respx.Router) -> dict[str, respx.Route]:
     return {"search": search_route, "entities": entities_route, "summary": summary_route}
 
 
-def generic_item(qid: str, label_en: str, description: str, p31: str, label_zh: str | None = None, claims: list | None = None) -> dict[str, Any]:
+def generic_item(
+    qid: str, label_en: str, description: str, p31: str, label_zh: str | None = None, claims: list | None = None
+) -> dict[str, Any]:
     labels = {"en": label_en}
     if label_zh:
         labels["zh-tw"] = label_zh

@@ -76,7 +76,6 @@ class TwlookupApp:
         scope = dict(scope, path=rest, root_path=scope.get("root_path", "") + "/" + name)
         await app(scope, receive, send)
 
-
     async def lifespan(self, receive: Any, send: Any) -> None:
         """Enter every FastAPI app's lifespan on startup and leave them, in reverse, on shutdown."""
         async with AsyncExitStack() as stack:
@@ -159,7 +158,11 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
         services = []
         for entry in CATALOG:
             router = routers.get(entry.name)
-            item: dict[str, Any] = {"name": entry.name, "subject": entry.subject, "state": "available" if router else "planned"}
+            item: dict[str, Any] = {
+                "name": entry.name,
+                "subject": entry.subject,
+                "state": "available" if router else "planned",
+            }
             if router:
                 base = f"/{entry.name}"
                 item.update(
@@ -169,7 +172,9 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
                     openapi=f"{base}/openapi.json",
                     mcp=f"{base}/mcp",
                     tools=len(router.service.tools),
-                    paid_routes=[{k: r[k] for k in ("method", "path", "price_usd", "open")} for r in router.paid_routes(base)],
+                    paid_routes=[
+                        {k: r[k] for k in ("method", "path", "price_usd", "open")} for r in router.paid_routes(base)
+                    ],
                 )
             services.append(item)
         return {"name": "twlookup", "version": __version__, "services": services}

@@ -75,11 +75,9 @@ def cmd_db_upgrade(_args: argparse.Namespace) -> int:
 
 
 def cmd_seed(args: argparse.Namespace) -> int:
-    from twlookup.platform.store.migrate import upgrade
-
-    from twlookup.platform.store.lock import maintenance_lock
-
     from twlookup.platform.records import DataFileError
+    from twlookup.platform.store.lock import maintenance_lock
+    from twlookup.platform.store.migrate import upgrade
 
     url = _settings().database_url
     with maintenance_lock(url):
@@ -123,10 +121,10 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _ledger(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from eth_utils import is_address
+
     from twlookup.platform.payments.ledger import Ledger
     from twlookup.platform.store.migrate import upgrade
-
-    from eth_utils import is_address
 
     if not is_address(args.address):
         raise SystemExit(f"twlookup: ADDRESS must be a 0x-prefixed 20-byte EVM address, got {args.address!r}")
@@ -162,9 +160,13 @@ def cmd_ledger_show(args: argparse.Namespace) -> int:
 
     ledger = _ledger(args)
     token = ledger.token
-    print(f"{args.address} on {token.network}: {Decimal(ledger.balance(args.address)) / 10**token.decimals} {token.symbol}")
+    print(
+        f"{args.address} on {token.network}: {Decimal(ledger.balance(args.address)) / 10**token.decimals} {token.symbol}"
+    )
     for t in ledger.transfers(args.address, limit=args.limit):
-        print(f"  {t.created_at:%Y-%m-%d %H:%M:%S}  {t.kind:8s} {t.from_address} -> {t.to_address}  {Decimal(t.amount) / 10**token.decimals} {token.symbol}  {t.tx_hash}")
+        print(
+            f"  {t.created_at:%Y-%m-%d %H:%M:%S}  {t.kind:8s} {t.from_address} -> {t.to_address}  {Decimal(t.amount) / 10**token.decimals} {token.symbol}  {t.tx_hash}"
+        )
     return 0
 
 
@@ -205,7 +207,9 @@ def cmd_review_list(args: argparse.Namespace) -> int:
     items = review.queue(args.service, status, args.kind, args.limit)
     print(f"{args.service}: {review.counts(args.service)}")
     for item in items:
-        decided = f" by {item.decided_by} at {item.decided_at:%Y-%m-%d %H:%M}" if item.decided_by and item.decided_at else ""
+        decided = (
+            f" by {item.decided_by} at {item.decided_at:%Y-%m-%d %H:%M}" if item.decided_by and item.decided_at else ""
+        )
         why = f" ({item.reason})" if item.reason else ""
         print(f"  #{item.id} {item.kind} {item.status}{decided}{why} {item.subject or ''}".rstrip())
         print(f"     {item.payload}")
@@ -250,7 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, help="worker processes (default TWLOOKUP_WORKERS or 1)")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
-    serve.add_argument("--data", type=Path, default=DEFAULT_DATA, help="reference data folder used to seed an empty store")
+    serve.add_argument(
+        "--data", type=Path, default=DEFAULT_DATA, help="reference data folder used to seed an empty store"
+    )
     serve.set_defaults(func=cmd_serve)
 
     db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
@@ -271,7 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="import one file of a live feed (e.g. life.invoice) in the official publisher's format",
         description="Parse a file published by the feed's official source into the store. Feeds are named SERVICE.FEED.",
     )
-    ingest.add_argument("feed", metavar="FEED", help="feed name, e.g. life.invoice; an unknown name lists the known ones")
+    ingest.add_argument(
+        "feed", metavar="FEED", help="feed name, e.g. life.invoice; an unknown name lists the known ones"
+    )
     ingest.add_argument("file", metavar="FILE", type=Path, help="the downloaded file")
     ingest.set_defaults(func=cmd_ingest)
 

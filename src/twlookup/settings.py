@@ -28,7 +28,6 @@ class Settings(BaseSettings):
     port: int = 8000
     workers: int = 1
 
-
     # Rate limits
     rate_limit_default: str = Field("600/minute", description="limit per client IP per service (limits syntax)")
     trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For is trusted")
@@ -66,7 +65,9 @@ class Settings(BaseSettings):
     seo_dns_timeout_seconds: float = Field(3.0, gt=0, le=30, description="bound on the DNS confirmation of verify-ip")
     # Knowledge-base lookups (sports, movie, games: Wikidata and Wikipedia)
     kb_timeout_seconds: float = Field(4.0, gt=0, le=30, description="bound on each Wikidata/Wikipedia request")
-    kb_cache_seconds: int = Field(7 * 86400, ge=0, le=365 * 86400, description="how long a lookup answer is served from the store")
+    kb_cache_seconds: int = Field(
+        7 * 86400, ge=0, le=365 * 86400, description="how long a lookup answer is served from the store"
+    )
     kb_user_agent: str = Field(
         "twlookup/0.1 (https://twlookup.dev/; operator: set TWLOOKUP_KB_USER_AGENT with your contact) httpx",
         min_length=8,
@@ -74,9 +75,14 @@ class Settings(BaseSettings):
     )
     # Bounds on waiting for what the process depends on (a stalled dependency answers 503, not a hang)
     store_connect_timeout_seconds: float = Field(5.0, gt=0, le=300, description="opening a store connection")
-    store_pool_timeout_seconds: float = Field(5.0, gt=0, le=300, description="waiting for a free pooled store connection")
+    store_pool_timeout_seconds: float = Field(
+        5.0, gt=0, le=300, description="waiting for a free pooled store connection"
+    )
     store_statement_timeout_seconds: float = Field(
-        10.0, ge=0, le=3600, description="one SQL statement (PostgreSQL statement_timeout, SQLite busy timeout); 0: unbounded"
+        10.0,
+        ge=0,
+        le=3600,
+        description="one SQL statement (PostgreSQL statement_timeout, SQLite busy timeout); 0: unbounded",
     )
     request_timeout_seconds: float = Field(
         15.0, gt=0, le=600, description="one operation's work (store reads, computing); past it the request answers 503"
@@ -85,17 +91,25 @@ class Settings(BaseSettings):
         30.0, ge=0, le=3600, description="how long `serve` waits for an unreachable store at start before it exits"
     )
     health_timeout_seconds: float = Field(0.5, gt=0, le=0.9, description="bound on each dependency check of /healthz")
-    redis_timeout_seconds: float = Field(0.25, gt=0, le=30, description="bound on each rate-limit counter call to Redis")
+    redis_timeout_seconds: float = Field(
+        0.25, gt=0, le=30, description="bound on each rate-limit counter call to Redis"
+    )
     rate_limit_on_store_error: Literal["allow", "local", "refuse"] = Field(
         "allow",
         description="when Redis is unreachable: allow (serve uncounted, log), local (count in this process), refuse (503)",
     )
-    redis_retry_seconds: float = Field(5.0, gt=0, le=600, description="after a Redis failure, how long to skip it before trying again")
+    redis_retry_seconds: float = Field(
+        5.0, gt=0, le=600, description="after a Redis failure, how long to skip it before trying again"
+    )
 
     # HTTP server bounds (uvicorn); cap the same in the reverse proxy in front
-    max_header_bytes: int = Field(16_384, ge=1024, le=1_048_576, description="largest request head (request line and headers)")
+    max_header_bytes: int = Field(
+        16_384, ge=1024, le=1_048_576, description="largest request head (request line and headers)"
+    )
     keep_alive_seconds: int = Field(5, ge=1, le=600, description="how long an idle keep-alive connection is held open")
-    max_connections: int | None = Field(None, ge=1, description="concurrent connections per process before 503 (unset: unbounded)")
+    max_connections: int | None = Field(
+        None, ge=1, description="concurrent connections per process before 503 (unset: unbounded)"
+    )
 
     # Where clients reach this server (payment challenges name it; never taken from a Host header)
     public_url: str | None = Field(
@@ -118,7 +132,8 @@ class Settings(BaseSettings):
     evm_testnet: str = Field("eip155:84532", description="CAIP-2 id of the EVM layer-2 testnet (Base Sepolia)")
     pay_to_evm: str = LOCAL_TREASURY_EVM
     svm_mainnet: str = Field(
-        "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", description="CAIP-2 id of Solana mainnet, the non-EVM network food and share accept"
+        "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+        description="CAIP-2 id of Solana mainnet, the non-EVM network food and share accept",
     )
     pay_to_svm: str | None = Field(
         None, description="Solana receiving address; unset: no Solana option is offered (the local ledger is EVM only)"
@@ -143,12 +158,15 @@ class Settings(BaseSettings):
 
     # Free quota and pass (spec: food's free endpoints have a per-minute free quota; beyond it a
     # client pays each call by x402 or shows a pass bought at {pay_url}/pass)
-    free_quota_per_minute: int = Field(30, ge=1, le=100_000, description="free calls per client IP per minute to a quota service")
+    free_quota_per_minute: int = Field(
+        30, ge=1, le=100_000, description="free calls per client IP per minute to a quota service"
+    )
     quota_call_price: str = Field("$0.001", description="x402 price of one call past the free quota, without a pass")
     pass_price: str = Field("$0.50", description="x402 price of a pass at /pay/pass")
     pass_hours: int = Field(24, ge=1, le=8760, description="how long a pass is valid")
     pass_secret: str | None = Field(
-        None, description="HMAC key signing passes; unset: a random key created once in the store (shared by its processes)"
+        None,
+        description="HMAC key signing passes; unset: a random key created once in the store (shared by its processes)",
     )
 
     # Review of public submissions (platform/review.py)
@@ -160,7 +178,10 @@ class Settings(BaseSettings):
         ),
     )
     review_submissions_per_hour: int = Field(
-        20, ge=1, le=10_000, description="public submissions (contributions, shares, comments, votes) per client per service per hour"
+        20,
+        ge=1,
+        le=10_000,
+        description="public submissions (contributions, shares, comments, votes) per client per service per hour",
     )
 
     @field_validator("review_operators")
@@ -246,7 +267,12 @@ def check_price(price: str, what: str = "price") -> None:
         amount = Decimal(price.removeprefix("$"))
     except InvalidOperation:
         raise ValueError(f"{what}: {price!r} is not a USD amount such as '$0.05'") from None
-    if not price.startswith("$") or not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.000001")):
+    if (
+        not price.startswith("$")
+        or not amount.is_finite()
+        or amount <= 0
+        or amount != amount.quantize(Decimal("0.000001"))
+    ):
         raise ValueError(f"{what}: {price!r} must be '$' and a positive amount with at most 6 decimals")
 
 

@@ -10,9 +10,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 import respx
-from sqlalchemy import delete
-
 import wikimedia_fixtures as wm
+from sqlalchemy import delete
 
 from twlookup.domain import knowledge_base as kb
 from twlookup.platform.store import engine as store_engine
@@ -43,7 +42,12 @@ async def test_found_game_with_facts_article_and_licence(client, conf, real_addr
     r = await client.get("/games/api/lookup", params={"q": "Grand Theft Auto VI"})
     assert r.status_code == 200, r.text
     body = r.json()
-    assert body["catalogue"] == {"id": "gta-6", "name": "Grand Theft Auto VI", "name_zh": "俠盜獵車手 VI", "matched_as": "name"}
+    assert body["catalogue"] == {
+        "id": "gta-6",
+        "name": "Grand Theft Auto VI",
+        "name_zh": "俠盜獵車手 VI",
+        "matched_as": "name",
+    }
     k = body["knowledge"]
     assert k["found"] and not k["cached"] and not k["stale"]
     # the search's second hit is the video game (P31 Q7889): chosen over the first
@@ -73,9 +77,14 @@ async def test_found_game_with_facts_article_and_licence(client, conf, real_addr
     sent = routes["search"].calls[0].request
     assert sent.url.host == "www.wikidata.org"
     assert dict(sent.url.params) == {
-        "action": "wbsearchentities", "search": "Grand Theft Auto VI", "language": "en", "uselang": "zh-tw",
-        "type": "item", "limit": "5", "format": "json",
-    }  # fmt: skip
+        "action": "wbsearchentities",
+        "search": "Grand Theft Auto VI",
+        "language": "en",
+        "uselang": "zh-tw",
+        "type": "item",
+        "limit": "5",
+        "format": "json",
+    }
     assert sent.headers["user-agent"] == conf["user_agent"]
     first = routes["entities"].calls[0].request.url.params
     assert first["ids"] == f"Q118121520|{wm.GTA}" and first["languages"] == "zh-tw|zh-hant|en|zh"

@@ -20,7 +20,9 @@ def test_tokens_have_words_and_bigrams():
 
 
 DOCS = [
-    search.Document("llm", {"name_zh": ["大型語言模型"], "name_en": ["Large language model"], "alias": ["LLM"]}, "以大量文字預訓練"),
+    search.Document(
+        "llm", {"name_zh": ["大型語言模型"], "name_en": ["Large language model"], "alias": ["LLM"]}, "以大量文字預訓練"
+    ),
     search.Document("transformer", {"name_zh": ["Transformer 架構"], "name_en": ["Transformer"]}, "以注意力機制為核心"),
     search.Document("vit", {"name_zh": ["視覺 Transformer"], "name_en": ["Vision Transformer"]}, "影像切成區塊"),
     search.Document("dataset", {"name_zh": ["資料集"], "name_en": ["Dataset"]}, "蒐集整理好的資料"),

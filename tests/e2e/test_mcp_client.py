@@ -1,9 +1,8 @@
 """MCP through the official SDK's Streamable HTTP client, against a real server."""
 
 import pytest
-from mcp import Client
-
 import service_examples
+from mcp import Client
 
 from twlookup.services import load_services
 
@@ -14,8 +13,13 @@ async def test_models_tools_list_and_call(live_url):
     async with Client(f"{live_url}/models/mcp") as client:
         tools = (await client.list_tools()).tools
         assert {t.name for t in tools} == {
-            "list_models", "get_model", "upcoming_retirements", "find_replacement", "retirement_calendar", "check_code",
-        }  # fmt: skip
+            "list_models",
+            "get_model",
+            "upcoming_retirements",
+            "find_replacement",
+            "retirement_calendar",
+            "check_code",
+        }
         assert all(t.annotations and t.annotations.read_only_hint for t in tools)
         result = await client.call_tool("get_model", {"id": "gpt-4-0613"})
         assert not result.is_error

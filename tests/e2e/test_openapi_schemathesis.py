@@ -5,10 +5,9 @@ import os
 import tempfile
 
 import schemathesis
+import service_examples
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import negative_data_rejection, not_a_server_error, positive_data_acceptance
-
-import service_examples
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
@@ -25,9 +24,12 @@ os.environ["TWLOOKUP_RATE_LIMIT_SHARE"] = "1000000/minute"
 try:
     APP = create_app(
         Settings(
-            database_url=_url, rate_limit_default="1000000/minute", free_quota_per_minute=100_000,
-            review_submissions_per_hour=10_000, _env_file=None,
-        )  # fmt: skip
+            database_url=_url,
+            rate_limit_default="1000000/minute",
+            free_quota_per_minute=100_000,
+            review_submissions_per_hour=10_000,
+            _env_file=None,
+        )
     )
 finally:
     del os.environ["TWLOOKUP_RATE_LIMIT_SHARE"]

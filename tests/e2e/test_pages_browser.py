@@ -16,12 +16,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from browser_tools import CHROMIUM, CHROMIUM_ARGS, ensure_axe, ensure_chromium, ensure_cjk_font
 
 from twlookup.services import CATALOG, IMPLEMENTED, load_services
 
-ARTEFACTS = Path(os.environ.get("TWLOOKUP_TEST_ARTEFACTS", Path(__file__).resolve().parents[2] / "test-artefacts")) / "pages"
+ARTEFACTS = (
+    Path(os.environ.get("TWLOOKUP_TEST_ARTEFACTS", Path(__file__).resolve().parents[2] / "test-artefacts")) / "pages"
+)
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -109,7 +110,11 @@ def assert_accessible(page, axe_source: str) -> None:
 
 
 def test_index_renders_and_passes_axe(browser, axe_source, live_url):
-    for label, viewport, scheme in (("desktop", DESKTOP, "light"), ("phone", PHONE, "light"), ("desktop-dark", DESKTOP, "dark")):
+    for label, viewport, scheme in (
+        ("desktop", DESKTOP, "light"),
+        ("phone", PHONE, "light"),
+        ("desktop-dark", DESKTOP, "dark"),
+    ):
         visit = Visit(browser, live_url, viewport, scheme)
         try:
             visit.open("/")
@@ -174,13 +179,17 @@ def test_docs_page_lists_operations_and_tries_one(browser, live_url):
             try:
                 page.wait_for_selector(".opblock", timeout=15_000)
             except Exception as exc:
-                raise AssertionError(f"docs did not render: {exc}; other origins asked: {visit.foreign}; {visit.errors}") from exc
+                raise AssertionError(
+                    f"docs did not render: {exc}; other origins asked: {visit.foreign}; {visit.errors}"
+                ) from exc
             shown = page.locator(".opblock-summary-path").all_inner_texts()
             for op in service.operations:
                 assert any(p.replace("\u200b", "").strip() == op.path for p in shown), (op.path, shown)
             visit.shot(f"docs-models-{label}")
             if label == "desktop":
-                block = page.locator("#operations-models-list_models, .opblock-get:has([data-path='/api/models'])").first
+                block = page.locator(
+                    "#operations-models-list_models, .opblock-get:has([data-path='/api/models'])"
+                ).first
                 block.locator(".opblock-summary").first.click()
                 block.locator("button.try-out__btn").click()
                 block.locator("button.execute").click()

@@ -5,6 +5,8 @@ from decimal import Decimal
 
 import httpx
 import pytest
+import service_examples
+from conftest import fund
 from eth_account import Account
 from x402 import x402Client
 from x402.http.clients.httpx import x402AsyncTransport
@@ -12,11 +14,8 @@ from x402.http.utils import decode_payment_response_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
-import service_examples
-
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services import load_services
-from conftest import fund
 
 pytestmark = pytest.mark.asyncio
 
@@ -80,7 +79,12 @@ async def test_pay_for_every_pro_route_then_replay(live_url, settings):
     assert len(signed) == len(paid_ops)
     replay = signed[0]
     async with httpx.AsyncClient(timeout=30) as plain:
-        r = await plain.request(replay.method, str(replay.url), headers={"PAYMENT-SIGNATURE": replay.headers["payment-signature"], "content-type": "application/json"}, content=replay.content)
+        r = await plain.request(
+            replay.method,
+            str(replay.url),
+            headers={"PAYMENT-SIGNATURE": replay.headers["payment-signature"], "content-type": "application/json"},
+            content=replay.content,
+        )
     assert r.status_code == 402
     assert "nonce" in r.json()["error"].lower() or "used" in r.json()["error"].lower()
     for network, ledger in ledgers.items():

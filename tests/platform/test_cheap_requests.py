@@ -18,7 +18,9 @@ pytestmark = pytest.mark.asyncio
 async def test_index_builds_paid_routes_once_and_is_rate_limited(settings, monkeypatch):
     built = []
     original = ServiceRouter._build_paid_routes
-    monkeypatch.setattr(ServiceRouter, "_build_paid_routes", lambda self, base: built.append(base) or original(self, base))
+    monkeypatch.setattr(
+        ServiceRouter, "_build_paid_routes", lambda self, base: built.append(base) or original(self, base)
+    )
     app = create_app(settings.model_copy(update={"rate_limit_default": "5/minute"}))
     transport = httpx.ASGITransport(app=app, client=("10.66.1.1", 1))
     async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:

@@ -11,7 +11,9 @@ from twlookup.settings import Settings
 
 
 def test_help_lists_every_command():
-    out = subprocess.run([sys.executable, "-m", "twlookup", "--help"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "twlookup", "--help"], capture_output=True, text=True, check=True
+    ).stdout
     for command in ("serve", "db", "seed"):
         assert command in out
     serve = build_parser().parse_args(["serve", "--port", "8123", "--workers", "2"])
@@ -38,9 +40,15 @@ def test_per_service_overrides_from_environment(monkeypatch):
 
 @pytest.mark.parametrize(
     "prices",
-    [{"bikes": "$0.05"}, {"bikes:/api/free": "$0.05"}, {"bikes:/api/pro/export": "0.05"}, {"bikes:/api/pro/export": "$-1"},
-     {"bikes:/api/pro/export": "$abc"}, {"bikes:/api/pro/export": "$0.0000001"}],
-)  # fmt: skip
+    [
+        {"bikes": "$0.05"},
+        {"bikes:/api/free": "$0.05"},
+        {"bikes:/api/pro/export": "0.05"},
+        {"bikes:/api/pro/export": "$-1"},
+        {"bikes:/api/pro/export": "$abc"},
+        {"bikes:/api/pro/export": "$0.0000001"},
+    ],
+)
 def test_bad_price_overrides_are_refused(prices):
     with pytest.raises(ValidationError, match="prices"):
         Settings(prices=prices, _env_file=None)

@@ -44,7 +44,10 @@ async def test_discovery_is_valid_and_complete(app, service, op):
     info = bazaar["info"]
     assert info["input"]["method"] == op.method
     if op.example_output and not op.is_async:  # routes that call out or have effects show no answer
-        assert "example" in info["output"] and bazaar["schema"]["properties"]["output"]["properties"]["example"]["properties"]
+        assert (
+            "example" in info["output"]
+            and bazaar["schema"]["properties"]["output"]["properties"]["example"]["properties"]
+        )
     if op.method == "GET":
         query = bazaar["schema"]["properties"]["input"]["properties"].get("queryParams", {"properties": {}})
         assert all(p["type"] == "string" for p in query["properties"].values())

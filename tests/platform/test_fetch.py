@@ -76,7 +76,9 @@ def test_address_class(address: str, why: str) -> None:
     assert address_class(ipaddress.ip_address(address)) == why
 
 
-@pytest.mark.parametrize("address", [PUBLIC, "8.8.8.8", "1.1.1.1", PUBLIC6, "2001:4860:4860::8888", "100.128.0.1", "172.32.0.1"])
+@pytest.mark.parametrize(
+    "address", [PUBLIC, "8.8.8.8", "1.1.1.1", PUBLIC6, "2001:4860:4860::8888", "100.128.0.1", "172.32.0.1"]
+)
 def test_public_addresses_pass(address: str) -> None:
     import ipaddress
 
@@ -208,7 +210,9 @@ async def test_redirect_into_private_address_refused(dns: dict) -> None:
 
 async def test_redirect_to_metadata_literal_refused() -> None:
     with respx.mock(assert_all_called=False) as mock:
-        mock.get("https://example.com/go").respond(301, headers={"location": "http://169.254.169.254/latest/meta-data/"})
+        mock.get("https://example.com/go").respond(
+            301, headers={"location": "http://169.254.169.254/latest/meta-data/"}
+        )
         with pytest.raises(FetchRefused) as err:
             await fetch("https://example.com/go")
     assert "cloud metadata" in err.value.detail

@@ -58,7 +58,9 @@ def client(settings, **overrides) -> httpx.AsyncClient:
 def pay(account, response: httpx.Response) -> str:
     x402 = x402ClientSync()
     x402.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(account)))
-    return encode_payment_signature_header(x402.create_payment_payload(PaymentRequired.model_validate_json(response.content)))
+    return encode_payment_signature_header(
+        x402.create_payment_payload(PaymentRequired.model_validate_json(response.content))
+    )
 
 
 @pytest.fixture
@@ -109,14 +111,21 @@ async def test_buy_a_pass_and_go_past_the_quota(settings, payer):
         r = await c.get("/pay/pass", headers={"PAYMENT-SIGNATURE": pay(payer, challenge)})
         assert r.status_code == 200, r.text
         bought = r.json()
-        assert bought["services"] == ["food"] and bought["valid_hours"] == 24 and bought["free_quota_per_minute"] == QUOTA
+        assert (
+            bought["services"] == ["food"] and bought["valid_hours"] == 24 and bought["free_quota_per_minute"] == QUOTA
+        )
         auth = {"Authorization": f"Bearer {bought['token']}"}
         await use_up_quota(c)
         for n in range(1, 6):
             r = await c.get(f"/food/api/dish?n={n}", headers=auth)
             assert r.status_code == 200 and "payment-response" not in r.headers
         # MCP past the quota: refused without the pass, served with it
-        call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "draw_dish", "arguments": {"n": 2}}}
+        call = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "draw_dish", "arguments": {"n": 2}},
+        }
         r = await c.post("/food/mcp", json=call)
         assert r.status_code == 402 and r.json()["type"].endswith("/quota-exceeded")
         r = await c.post("/food/mcp", json=call, headers=auth)
@@ -128,7 +137,12 @@ async def test_a_pass_of_another_server_or_expired_is_refused(settings):
     foreign = PassBook("another-secret", 24).issue().token
     expired = PassBook("test-secret", 1).issue(now=0).token
     async with client(settings) as c:
-        for token, why in [(foreign, "signature"), (expired, "expired"), ("twp1.abc", "not a twlookup pass"), ("twp1.e30.x", "signature")]:
+        for token, why in [
+            (foreign, "signature"),
+            (expired, "expired"),
+            ("twp1.abc", "not a twlookup pass"),
+            ("twp1.e30.x", "signature"),
+        ]:
             r = await c.get("/food/api/dish?n=1", headers={"Authorization": f"Bearer {token}"})
             assert r.status_code == 401 and why in r.json()["detail"], (token, r.text)
             assert r.headers["www-authenticate"].startswith("Bearer")

@@ -3,9 +3,8 @@
 import base64
 
 import httpx
-import orjson
 import pytest
-from pydantic import Field
+from pydantic import BaseModel, Field
 from x402 import PaymentRequired
 from x402.http.utils import decode_payment_required_header
 
@@ -13,7 +12,6 @@ from twlookup.app import create_app
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
-from pydantic import BaseModel
 
 pytestmark = pytest.mark.asyncio
 
@@ -45,7 +43,9 @@ def make_service(name: str, cors: bool, network: str = "mainnet") -> Service:
 
 def client_for(settings, services, **overrides):
     app = create_app(settings.model_copy(update=overrides), services=services)
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=("203.0.113.7", 1234)), base_url="http://testserver")
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app, client=("203.0.113.7", 1234)), base_url="http://testserver"
+    )
 
 
 @pytest.fixture
@@ -198,4 +198,7 @@ async def test_path_parameters(settings):
         assert (await c.post("/life/api/lottery/daily539")).status_code == 405
         spec = (await c.get("/life/openapi.json")).json()
         params = spec["paths"]["/api/lottery/{game}"]["get"]["parameters"]
-        assert {p["name"]: (p["in"], p["required"]) for p in params} == {"game": ("path", True), "limit": ("query", False)}
+        assert {p["name"]: (p["in"], p["required"]) for p in params} == {
+            "game": ("path", True),
+            "limit": ("query", False),
+        }

@@ -76,7 +76,9 @@ PRICE = 20_000
 @pytest.fixture
 def store(tmp_path: Path):
     """A fresh SQLite store as the process-wide engine; the previous one is restored after."""
-    previous = store_engine._engine.url.render_as_string(hide_password=False) if store_engine._engine is not None else None
+    previous = (
+        store_engine._engine.url.render_as_string(hide_password=False) if store_engine._engine is not None else None
+    )
     url = f"sqlite:///{tmp_path}/t.db"
     engine = store_engine.configure(url)
     Base.metadata.create_all(engine, tables=LEDGER_TABLES)
@@ -100,7 +102,9 @@ def pay_to() -> str:
     return Account.create().address
 
 
-def requirements(pay_to: str, *, network: str = BASE, asset: str | None = None, amount: int = PRICE, extra=None) -> PaymentRequirements:
+def requirements(
+    pay_to: str, *, network: str = BASE, asset: str | None = None, amount: int = PRICE, extra=None
+) -> PaymentRequirements:
     """Requirements as the app builds them for a /api/pro route."""
     info = get_default_asset(network)
     return PaymentRequirements(
@@ -151,7 +155,9 @@ def balances(ledger: Ledger, *addresses: str) -> list[int]:
     return [ledger.balance(a) for a in addresses]
 
 
-async def assert_rejected(facilitator: LocalFacilitatorClient, payload, req, reason: str, ledger: Ledger, *addresses: str):
+async def assert_rejected(
+    facilitator: LocalFacilitatorClient, payload, req, reason: str, ledger: Ledger, *addresses: str
+):
     before = balances(ledger, *addresses)
     verified = await facilitator.verify(payload, req)
     assert not verified.is_valid
@@ -222,7 +228,10 @@ async def test_base_sepolia_uses_its_own_usdc_domain(facilitator, payer, pay_to)
 
 def test_supported_lists_the_networks_and_the_facilitator_address(facilitator):
     supported = facilitator.get_supported()
-    assert {(k.x402_version, k.scheme, k.network) for k in supported.kinds} == {(2, "exact", BASE), (2, "exact", BASE_SEPOLIA)}
+    assert {(k.x402_version, k.scheme, k.network) for k in supported.kinds} == {
+        (2, "exact", BASE),
+        (2, "exact", BASE_SEPOLIA),
+    }
     assert supported.signers["eip155:*"] == LedgerSigner([BASE]).get_addresses()
 
 
@@ -235,7 +244,9 @@ async def test_payment_for_a_smaller_amount_is_refused(facilitator, payer, pay_t
     ledger = Ledger(BASE)
     ledger.fund(payer.address, 50_000)
     payload = pay(payer, requirements(pay_to, amount=PRICE // 2))
-    await assert_rejected(facilitator, payload, requirements(pay_to), ERR_AUTHORIZATION_VALUE_MISMATCH, ledger, payer.address, pay_to)
+    await assert_rejected(
+        facilitator, payload, requirements(pay_to), ERR_AUTHORIZATION_VALUE_MISMATCH, ledger, payer.address, pay_to
+    )
 
 
 async def test_payment_to_another_receiver_is_refused(facilitator, payer, pay_to):
@@ -243,7 +254,9 @@ async def test_payment_to_another_receiver_is_refused(facilitator, payer, pay_to
     ledger.fund(payer.address, 50_000)
     other = Account.create().address
     payload = pay(payer, requirements(other))
-    await assert_rejected(facilitator, payload, requirements(pay_to), ERR_RECIPIENT_MISMATCH, ledger, payer.address, pay_to, other)
+    await assert_rejected(
+        facilitator, payload, requirements(pay_to), ERR_RECIPIENT_MISMATCH, ledger, payer.address, pay_to, other
+    )
 
 
 async def test_payment_on_another_network_is_refused(facilitator, payer, pay_to):
@@ -251,7 +264,9 @@ async def test_payment_on_another_network_is_refused(facilitator, payer, pay_to)
     ledger.fund(payer.address, 50_000)
     Ledger(BASE_SEPOLIA).fund(payer.address, 50_000)
     payload = pay(payer, requirements(pay_to, network=BASE_SEPOLIA))
-    await assert_rejected(facilitator, payload, requirements(pay_to), ERR_NETWORK_MISMATCH, ledger, payer.address, pay_to)
+    await assert_rejected(
+        facilitator, payload, requirements(pay_to), ERR_NETWORK_MISMATCH, ledger, payer.address, pay_to
+    )
     assert Ledger(BASE_SEPOLIA).balance(payer.address) == 50_000
 
 
@@ -261,14 +276,18 @@ async def test_payment_signed_for_another_asset_is_refused(facilitator, payer, p
     other_token = Account.create().address
     payload = pay(payer, requirements(pay_to, asset=other_token))
     # The signature's EIP-712 domain names the other token, so it does not hold for USDC.
-    await assert_rejected(facilitator, payload, requirements(pay_to), ERR_INVALID_SIGNATURE, ledger, payer.address, pay_to)
+    await assert_rejected(
+        facilitator, payload, requirements(pay_to), ERR_INVALID_SIGNATURE, ledger, payer.address, pay_to
+    )
 
 
 async def test_asset_the_ledger_does_not_hold_is_refused(facilitator, payer, pay_to):
     ledger = Ledger(BASE)
     ledger.fund(payer.address, 50_000)
     req = requirements(pay_to, asset=Account.create().address)
-    await assert_rejected(facilitator, pay(payer, req), req, ERR_ASSET_NOT_DEPLOYED_CONTRACT, ledger, payer.address, pay_to)
+    await assert_rejected(
+        facilitator, pay(payer, req), req, ERR_ASSET_NOT_DEPLOYED_CONTRACT, ledger, payer.address, pay_to
+    )
 
 
 async def test_expired_authorization_is_refused(facilitator, payer, pay_to):
@@ -293,7 +312,9 @@ async def test_tampered_signature_is_refused(facilitator, payer, pay_to):
     ledger = Ledger(BASE)
     ledger.fund(payer.address, 50_000)
     req = requirements(pay_to)
-    await assert_rejected(facilitator, tamper(pay(payer, req)), req, ERR_INVALID_SIGNATURE, ledger, payer.address, pay_to)
+    await assert_rejected(
+        facilitator, tamper(pay(payer, req)), req, ERR_INVALID_SIGNATURE, ledger, payer.address, pay_to
+    )
 
 
 async def test_insufficient_balance_is_refused_and_leaves_the_nonce_unused(facilitator, payer, pay_to):
@@ -355,25 +376,48 @@ def test_contract_checks_hold_without_the_sdk_checks(store, payer, pay_to):
     for payload, reason in cases:
         sig = hex_to_bytes(payload.payload["signature"])
         with pytest.raises(LedgerRevert, match=reason):
-            signer.write_contract(USDC_BASE, TRANSFER_WITH_AUTHORIZATION_VRS_ABI, "transferWithAuthorization", *_auth_args(payload), *_vrs(sig))
+            signer.write_contract(
+                USDC_BASE,
+                TRANSFER_WITH_AUTHORIZATION_VRS_ABI,
+                "transferWithAuthorization",
+                *_auth_args(payload),
+                *_vrs(sig),
+            )
         with pytest.raises(LedgerRevert, match=reason):  # the eth_call simulation agrees
-            signer.read_contract(USDC_BASE, TRANSFER_WITH_AUTHORIZATION_VRS_ABI, "transferWithAuthorization", *_auth_args(payload), *_vrs(sig))
+            signer.read_contract(
+                USDC_BASE,
+                TRANSFER_WITH_AUTHORIZATION_VRS_ABI,
+                "transferWithAuthorization",
+                *_auth_args(payload),
+                *_vrs(sig),
+            )
     assert balances(ledger, payer.address, pay_to) == [50_000, 0]
 
     # The bytes-signature overload settles; its replay reverts in either overload.
     good = pay(payer, req)
     sig = hex_to_bytes(good.payload["signature"])
-    tx = signer.write_contract(USDC_BASE, TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(good), sig)
+    tx = signer.write_contract(
+        USDC_BASE, TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(good), sig
+    )
     assert signer.wait_for_transaction_receipt(tx).status == 1
     with pytest.raises(LedgerRevert, match="authorization is used"):
-        signer.write_contract(USDC_BASE, TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(good), sig)
+        signer.write_contract(
+            USDC_BASE, TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(good), sig
+        )
     with pytest.raises(LedgerRevert, match="authorization is used"):
-        signer.write_contract(USDC_BASE, TRANSFER_WITH_AUTHORIZATION_VRS_ABI, "transferWithAuthorization", *_auth_args(good), *_vrs(sig))
+        signer.write_contract(
+            USDC_BASE, TRANSFER_WITH_AUTHORIZATION_VRS_ABI, "transferWithAuthorization", *_auth_args(good), *_vrs(sig)
+        )
     assert balances(ledger, payer.address, pay_to) == [30_000, PRICE]
 
     # A transaction sent as raw calldata goes through the same path.
     other = pay(payer, req)
-    calldata = encode_contract_call(TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(other), hex_to_bytes(other.payload["signature"]))
+    calldata = encode_contract_call(
+        TRANSFER_WITH_AUTHORIZATION_BYTES_ABI,
+        "transferWithAuthorization",
+        *_auth_args(other),
+        hex_to_bytes(other.payload["signature"]),
+    )
     signer.send_transaction(USDC_BASE, calldata)
     assert balances(ledger, payer.address, pay_to) == [10_000, 2 * PRICE]
     with pytest.raises(TimeoutError):
@@ -398,7 +442,9 @@ def test_reads_and_multicall_as_the_sdk_decodes_them(store, payer, pay_to):
 
     # Through the SDK's own multicall helper (Multicall3 tryAggregate with encoded calldata).
     sig = hex_to_bytes(payload.payload["signature"])
-    transfer = encode_contract_call(TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(payload), sig)
+    transfer = encode_contract_call(
+        TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(payload), sig
+    )
     results = multicall(
         signer,
         [
@@ -408,7 +454,12 @@ def test_reads_and_multicall_as_the_sdk_decodes_them(store, payer, pay_to):
             MulticallCall(address=USDC_BASE, call_data=transfer),
             # State carries across sub-calls, as on chain: the simulated transfer spent the nonce
             # and moved the balance, and a second run of it reverts.
-            MulticallCall(address=USDC_BASE, abi=AUTHORIZATION_STATE_ABI, function_name="authorizationState", args=(payer.address, nonce)),
+            MulticallCall(
+                address=USDC_BASE,
+                abi=AUTHORIZATION_STATE_ABI,
+                function_name="authorizationState",
+                args=(payer.address, nonce),
+            ),
             MulticallCall(address=USDC_BASE, abi=BALANCE_OF_ABI, function_name="balanceOf", args=(pay_to,)),
             MulticallCall(address=USDC_BASE, abi=BALANCE_OF_ABI, function_name="balanceOf", args=(payer.address,)),
             MulticallCall(address=USDC_BASE, call_data=transfer),
@@ -425,10 +476,20 @@ def test_reads_and_multicall_as_the_sdk_decodes_them(store, payer, pay_to):
 
     # The SDK's diagnosis of a failed simulation reads through the same multicall.
     auth = ExactEIP3009Payload.from_dict(payload.payload).authorization
-    assert diagnose_eip3009_simulation_failure(signer, USDC_BASE, auth, 30_000, "USD Coin", "2") == ERR_INSUFFICIENT_BALANCE
-    assert diagnose_eip3009_simulation_failure(signer, USDC_BASE, auth, PRICE, "USD Coin", "1") == "invalid_exact_evm_token_version_mismatch"
-    signer.write_contract(USDC_BASE, TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(payload), sig)
-    assert diagnose_eip3009_simulation_failure(signer, USDC_BASE, auth, PRICE, "USD Coin", "2") == ERR_NONCE_ALREADY_USED
+    assert (
+        diagnose_eip3009_simulation_failure(signer, USDC_BASE, auth, 30_000, "USD Coin", "2")
+        == ERR_INSUFFICIENT_BALANCE
+    )
+    assert (
+        diagnose_eip3009_simulation_failure(signer, USDC_BASE, auth, PRICE, "USD Coin", "1")
+        == "invalid_exact_evm_token_version_mismatch"
+    )
+    signer.write_contract(
+        USDC_BASE, TRANSFER_WITH_AUTHORIZATION_BYTES_ABI, "transferWithAuthorization", *_auth_args(payload), sig
+    )
+    assert (
+        diagnose_eip3009_simulation_failure(signer, USDC_BASE, auth, PRICE, "USD Coin", "2") == ERR_NONCE_ALREADY_USED
+    )
 
 
 def test_fund_and_read_the_log(store, payer):
@@ -523,7 +584,9 @@ def test_two_engines_on_one_sqlite_file_settle_once(store, payer, pay_to, monkey
 def test_two_engines_on_postgresql_settle_once(payer, pay_to, monkeypatch):
     url = os.environ.get("TWLOOKUP_TEST_DATABASE_URL")
     if not url:
-        pytest.skip("TWLOOKUP_TEST_DATABASE_URL is not set (a PostgreSQL URL, e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)")
+        pytest.skip(
+            "TWLOOKUP_TEST_DATABASE_URL is not set (a PostgreSQL URL, e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)"
+        )
     admin = store_engine.make_engine(url)
     existing = set(inspect(admin).get_table_names())
     mine = [t for t in LEDGER_TABLES if t.name not in existing]
@@ -536,7 +599,9 @@ def test_two_engines_on_postgresql_settle_once(payer, pay_to, monkeypatch):
         if len(mine) < len(LEDGER_TABLES):  # tables a migration made: remove only this test's rows
             people = [payer.address, pay_to]
             with admin.begin() as conn:
-                conn.execute(delete(LedgerAuthorization.__table__).where(LedgerAuthorization.authorizer == payer.address))
+                conn.execute(
+                    delete(LedgerAuthorization.__table__).where(LedgerAuthorization.authorizer == payer.address)
+                )
                 conn.execute(delete(LedgerBalance.__table__).where(LedgerBalance.address.in_(people)))
                 conn.execute(
                     delete(LedgerTransfer.__table__).where(

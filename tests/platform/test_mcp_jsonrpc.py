@@ -11,20 +11,46 @@ async def rpc(client, payload, **headers):
 
 
 async def test_initialize_negotiates_version(client):
-    r = await rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "curl", "version": "1"}}})
+    r = await rpc(
+        client,
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-03-26",
+                "capabilities": {},
+                "clientInfo": {"name": "curl", "version": "1"},
+            },
+        },
+    )
     result = r.json()["result"]
     assert result["protocolVersion"] == "2025-03-26"
     assert result["capabilities"]["tools"] == {"listChanged": False}
     assert result["serverInfo"]["name"] == "twlookup-models"
-    r = await rpc(client, {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}})
+    r = await rpc(
+        client, {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "1999-01-01"}}
+    )
     assert r.json()["result"]["protocolVersion"] == "2025-11-25"
 
 
 async def test_ping_list_and_call_without_handshake(client):
-    assert (await rpc(client, {"jsonrpc": "2.0", "id": "a", "method": "ping"})).json() == {"jsonrpc": "2.0", "id": "a", "result": {}}
+    assert (await rpc(client, {"jsonrpc": "2.0", "id": "a", "method": "ping"})).json() == {
+        "jsonrpc": "2.0",
+        "id": "a",
+        "result": {},
+    }
     tools = (await rpc(client, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"})).json()["result"]["tools"]
     assert all("inputSchema" in t and "outputSchema" in t for t in tools)
-    r = await rpc(client, {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "get_model", "arguments": {"id": "gpt-4o"}}})
+    r = await rpc(
+        client,
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "get_model", "arguments": {"id": "gpt-4o"}},
+        },
+    )
     model = r.json()["result"]["structuredContent"]["model"]
     assert model["id"] == "gpt-4o-2024-08-06" and "gpt-4o" in model["aliases"]
 
@@ -38,7 +64,12 @@ async def test_batches_for_the_revisions_that_have_them(client):
     batch = [
         {"jsonrpc": "2.0", "id": 1, "method": "ping"},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "get_model", "arguments": {"id": "gpt-4o"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": "b",
+            "method": "tools/call",
+            "params": {"name": "get_model", "arguments": {"id": "gpt-4o"}},
+        },
         {"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {}},
     ]
     for headers in ({}, {"MCP-Protocol-Version": "2025-03-26"}):
@@ -91,8 +122,16 @@ async def test_every_tool_description_opens_with_what_it_does():
         (b"[]", 400, -32600),
         (b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', 200, -32600),
         (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', 200, -32600),
-        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": [1]}}', 200, -32602),
-        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": "id=x"}}', 200, -32602),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": [1]}}',
+            200,
+            -32602,
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_model", "arguments": "id=x"}}',
+            200,
+            -32602,
+        ),
         (b'{"jsonrpc": "1.0", "id": 1, "method": "ping"}', 400, -32600),
         (b'{"jsonrpc": "2.0", "id": 1, "method": 5}', 200, -32600),
         (b'{"jsonrpc": "2.0", "id": 1, "method": "resources/list"}', 200, -32601),
@@ -107,7 +146,15 @@ async def test_jsonrpc_errors(client, body, status, code):
 
 
 async def test_bad_tool_arguments_are_tool_errors(client):
-    r = await rpc(client, {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "retirement_calendar", "arguments": {"month": "2027-13"}}})
+    r = await rpc(
+        client,
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": "retirement_calendar", "arguments": {"month": "2027-13"}},
+        },
+    )
     result = r.json()["result"]
     assert result["isError"] is True
     assert result["content"][0]["text"].startswith("month:")

@@ -7,9 +7,8 @@ import re
 
 import httpx
 import pytest
-from starlette.requests import Request
-
 import service_examples
+from starlette.requests import Request
 
 from twlookup.app import create_app
 from twlookup.platform import pages
@@ -18,7 +17,19 @@ from twlookup.services import CATALOG, IMPLEMENTED, load_services
 BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"}
 INDEX_KEYS = {"name", "version", "services"}
 AVAILABLE_KEYS = {"name", "subject", "state", "base", "host", "docs", "openapi", "mcp", "tools", "paid_routes"}
-SUMMARY_KEYS = {"name", "title", "description", "notice", "base", "docs", "openapi", "mcp", "tools", "routes", "text_pages"}
+SUMMARY_KEYS = {
+    "name",
+    "title",
+    "description",
+    "notice",
+    "base",
+    "docs",
+    "openapi",
+    "mcp",
+    "tools",
+    "routes",
+    "text_pages",
+}
 
 
 def request(accept: str | None) -> Request:
@@ -52,7 +63,9 @@ def test_wants_html(accept, html):
 
 def _loads_only_this_origin(html: str) -> None:
     """Everything a page loads (script src, link href of stylesheets and icons) is a path here."""
-    loaded = re.findall(r'<(?:script|img|iframe)[^>]*\ssrc="([^"]*)"', html) + re.findall(r'<link[^>]*\shref="([^"]*)"', html)
+    loaded = re.findall(r'<(?:script|img|iframe)[^>]*\ssrc="([^"]*)"', html) + re.findall(
+        r'<link[^>]*\shref="([^"]*)"', html
+    )
     assert loaded
     assert all(url.startswith("/") and not url.startswith("//") for url in loaded), loaded
     assert "http://" not in html.split("<body", 1)[0] and "https://" not in html.split("<body", 1)[0]
@@ -84,13 +97,15 @@ async def test_index_page_for_browsers(client):
         assert f'<h3 id="{entry.name}">{entry.name} <span lang="zh-Hant-TW">{entry.zh}</span>' in html
         state = "available" if entry.name in IMPLEMENTED else "planned"
         assert f'<span class="state {state}">{state}</span>' in html
-    available, planned = html.split('<h2 id="planned">')
+    available, _planned = html.split('<h2 id="planned">')
     assert all(f'id="{n}"' in available for n in IMPLEMENTED)
     assert not any(f'id="{e.name}"' in available for e in CATALOG if e.name not in IMPLEMENTED)
     assert f"{len(IMPLEMENTED)} of 20 are available now" in html
     # links, MCP snippet with this server's address, paid routes with price and network
     assert '<a href="/models/docs">API docs</a>' in html and '<a href="/models/openapi.json">OpenAPI</a>' in html
-    snippet = re.search(r'<pre data-copy aria-label="MCP configuration for models" tabindex="0">(.*?)</pre>', html, re.S)
+    snippet = re.search(
+        r'<pre data-copy aria-label="MCP configuration for models" tabindex="0">(.*?)</pre>', html, re.S
+    )
     assert snippet is not None
     config = json.loads(snippet.group(1).replace("&quot;", '"'))
     assert config == {"mcpServers": {"twlookup-models": {"type": "http", "url": "http://testserver/models/mcp"}}}
@@ -101,7 +116,11 @@ async def test_index_page_for_browsers(client):
 
 async def test_service_page_for_browsers(client):
     r = await client.get("/models/", headers=BROWSER)
-    assert r.status_code == 200 and r.headers["content-type"] == "text/html; charset=utf-8" and r.headers["vary"] == "Accept"
+    assert (
+        r.status_code == 200
+        and r.headers["content-type"] == "text/html; charset=utf-8"
+        and r.headers["vary"] == "Accept"
+    )
     html = r.text
     _loads_only_this_origin(html)
     assert '<h1>models <span lang="zh-Hant-TW">AI 模型退役時程</span></h1>' in html
@@ -114,7 +133,10 @@ async def test_service_page_for_browsers(client):
     # example calls: runnable where no parameter is required, placeholders where one is
     assert "curl &#x27;http://testserver/models/api/models&#x27;" in html
     assert "curl &#x27;http://testserver/models/api/model?id=&lt;id&gt;&#x27;" in html
-    assert "curl -X POST -H &#x27;Content-Type: application/json&#x27; -d &#x27;{&quot;text&quot;: &quot;&lt;text&gt;&quot;}&#x27;" in html
+    assert (
+        "curl -X POST -H &#x27;Content-Type: application/json&#x27; -d &#x27;{&quot;text&quot;: &quot;&lt;text&gt;&quot;}&#x27;"
+        in html
+    )
     assert ".md" not in html  # models has no Markdown pages
     assert "<code>GET /models/api/pro/export</code> · $0.05 (open)" in html
     assert "Paid with x402 in USDC on Base (eip155:8453); without payment a paid route answers 402" in html
@@ -123,7 +145,9 @@ async def test_service_page_for_browsers(client):
 
 async def test_service_page_examples_use_allowed_values_and_notice(client):
     life = (await client.get("/life/", headers=BROWSER)).text
-    assert "curl &#x27;http://testserver/life/api/lottery/lotto649&#x27;" in life  # enum path parameter: its first value
+    assert (
+        "curl &#x27;http://testserver/life/api/lottery/lotto649&#x27;" in life
+    )  # enum path parameter: its first value
     assert "/life/api/invoice/&lt;period&gt;" in life  # free text path parameter stays a placeholder
     price = (await client.get("/price/", headers=BROWSER)).text
     assert '<a href="/price/api/categories.md">Markdown page</a>' in price
@@ -143,14 +167,22 @@ async def test_docs_pages_load_only_from_this_origin(client, base):
     assert f'data-openapi="{base}/openapi.json"' in html
     assert f'<script src="{base}/docs/assets/swagger-ui-bundle.js"></script>' in html
     assert "<script>" not in html  # no inline script: the CSP allows only this origin's files
-    for name, media in [("swagger-ui-bundle.js", "text/javascript"), ("swagger-ui.css", "text/css"), ("docs.js", "text/javascript"),
-                        ("pages.css", "text/css"), ("copy.js", "text/javascript"), ("favicon.png", "image/png")]:  # fmt: skip
+    for name, media in [
+        ("swagger-ui-bundle.js", "text/javascript"),
+        ("swagger-ui.css", "text/css"),
+        ("docs.js", "text/javascript"),
+        ("pages.css", "text/css"),
+        ("copy.js", "text/javascript"),
+        ("favicon.png", "image/png"),
+    ]:
         asset = await client.get(f"{base}/docs/assets/{name}")
         assert asset.status_code == 200 and asset.headers["content-type"].startswith(media), name
         assert asset.headers["cache-control"] == pages.ASSET_CACHE
         assert len(asset.content) > 100
     assert b"SwaggerUIBundle" in (await client.get(f"{base}/docs/assets/swagger-ui-bundle.js")).content
-    assert b"validatorUrl: null" in (await client.get(f"{base}/docs/assets/docs.js")).content  # no badge from validator.swagger.io
+    assert (
+        b"validatorUrl: null" in (await client.get(f"{base}/docs/assets/docs.js")).content
+    )  # no badge from validator.swagger.io
     missing = await client.get(f"{base}/docs/assets/../../etc/passwd")
     assert missing.status_code == 404
     missing = await client.get(f"{base}/docs/assets/swagger-ui.js")

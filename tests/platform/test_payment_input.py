@@ -11,7 +11,9 @@ import json
 import httpx
 import pytest
 from eth_account import Account
-from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 from x402.http.utils import decode_payment_signature_header
 
 from twlookup.app import create_app
@@ -114,11 +116,24 @@ def test_property_no_payment_header_yields_a_5xx(app, valid, data):
     elif kind == "mutated field":
         mutated = json.loads(json.dumps(valid))
         target = data.draw(st.sampled_from(["top", "payload", "authorization", "accepted"]))
-        key = data.draw(st.sampled_from(sorted({"top": mutated, "payload": mutated["payload"],
-                                                "authorization": mutated["payload"]["authorization"],
-                                                "accepted": mutated["accepted"]}[target])))
-        {"top": mutated, "payload": mutated["payload"], "authorization": mutated["payload"]["authorization"],
-         "accepted": mutated["accepted"]}[target][key] = data.draw(json_values)
+        key = data.draw(
+            st.sampled_from(
+                sorted(
+                    {
+                        "top": mutated,
+                        "payload": mutated["payload"],
+                        "authorization": mutated["payload"]["authorization"],
+                        "accepted": mutated["accepted"],
+                    }[target]
+                )
+            )
+        )
+        {
+            "top": mutated,
+            "payload": mutated["payload"],
+            "authorization": mutated["payload"]["authorization"],
+            "accepted": mutated["accepted"],
+        }[target][key] = data.draw(json_values)
         header = b64(mutated)
     else:
         header = data.draw(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=200))
@@ -168,7 +183,11 @@ async def test_failed_ledger_write_puts_no_sql_in_the_body(settings, app, monkey
     for leak in ("INSERT", "ledger_transfer", "duplicate key", "0xdead", "IntegrityError", "Traceback"):
         assert leak not in r.text, leak
     if r.status_code == 402:
-        assert r.json()["error"].split(":")[0] in ("unexpected_settle_error", "transaction_failed", "invalid_transaction_state")
+        assert r.json()["error"].split(":")[0] in (
+            "unexpected_settle_error",
+            "transaction_failed",
+            "invalid_transaction_state",
+        )
 
 
 @pytest.mark.asyncio

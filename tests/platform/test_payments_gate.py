@@ -74,11 +74,17 @@ def pay(account, required: PaymentRequired) -> str:
 def pay_window(account, required: PaymentRequired, after: int, before: int) -> str:
     req = required.accepts[0]
     auth = ExactEIP3009Authorization(
-        from_address=account.address, to=req.pay_to, value=req.amount,
-        valid_after=str(after), valid_before=str(before), nonce=create_nonce(),
-    )  # fmt: skip
+        from_address=account.address,
+        to=req.pay_to,
+        value=req.amount,
+        valid_after=str(after),
+        valid_before=str(before),
+        nonce=create_nonce(),
+    )
     signature = ExactEvmClientScheme(EthAccountSigner(account))._sign_authorization(auth, req)
-    payload = PaymentPayload(payload=ExactEIP3009Payload(authorization=auth, signature=signature).to_dict(), accepted=req)
+    payload = PaymentPayload(
+        payload=ExactEIP3009Payload(authorization=auth, signature=signature).to_dict(), accepted=req
+    )
     return encode_payment_signature_header(payload)
 
 
@@ -134,7 +140,9 @@ async def test_validity_window_is_enforced(settings, payer, after, before, reaso
     before = before(now)
     async with app_client(settings) as c:
         required = await challenge(c, "/bikes/api/pro/item?n=1")
-        r = await c.get("/bikes/api/pro/item?n=1", headers={"PAYMENT-SIGNATURE": pay_window(payer, required, after, before)})
+        r = await c.get(
+            "/bikes/api/pro/item?n=1", headers={"PAYMENT-SIGNATURE": pay_window(payer, required, after, before)}
+        )
         assert r.status_code == 402
         assert reason in r.json()["error"].lower()
 
@@ -152,7 +160,9 @@ async def test_bad_signature_and_insufficient_balance(settings, payer):
         sig = bytearray(bytes.fromhex(payload.payload["signature"][2:]))
         sig[5] ^= 1
         forged = payload.model_copy(update={"payload": dict(payload.payload, signature="0x" + sig.hex())})
-        r = await c.get("/bikes/api/pro/item?n=1", headers={"PAYMENT-SIGNATURE": encode_payment_signature_header(forged)})
+        r = await c.get(
+            "/bikes/api/pro/item?n=1", headers={"PAYMENT-SIGNATURE": encode_payment_signature_header(forged)}
+        )
         assert r.status_code == 402 and "signature" in r.json()["error"].lower()
         assert Ledger(settings.evm_mainnet).balance(payer.address) == 1_000_000
 
@@ -162,7 +172,9 @@ async def test_v1_and_malformed_headers(settings):
     import json
 
     async with app_client(settings) as c:
-        v1 = base64.b64encode(json.dumps({"x402Version": 1, "scheme": "exact", "network": "base", "payload": {}}).encode()).decode()
+        v1 = base64.b64encode(
+            json.dumps({"x402Version": 1, "scheme": "exact", "network": "base", "payload": {}}).encode()
+        ).decode()
         r = await c.get("/bikes/api/pro/item?n=1", headers={"X-PAYMENT": v1})
         assert r.status_code == 402 and r.json()["error"].split(":")[0] in ("invalid_x402_version", "invalid_payload")
         r = await c.get("/bikes/api/pro/item?n=1", headers={"PAYMENT-SIGNATURE": "!!!"})
@@ -179,7 +191,11 @@ async def test_not_open_switch_answers_before_payment(settings):
 
 
 FACILITATOR = "https://facilitator.test"
-SUPPORTED = {"kinds": [{"x402Version": 2, "scheme": "exact", "network": "eip155:8453"}], "extensions": [], "signers": {}}
+SUPPORTED = {
+    "kinds": [{"x402Version": 2, "scheme": "exact", "network": "eip155:8453"}],
+    "extensions": [],
+    "signers": {},
+}
 
 
 @respx.mock(assert_all_called=False)
@@ -206,7 +222,9 @@ async def test_remote_facilitator_down_or_slow_is_503_and_charges_nothing(settin
     respx_mock.get(f"{FACILITATOR}/supported").respond(json=SUPPORTED)
     verify = respx_mock.post(f"{FACILITATOR}/verify").respond(503, text="down")
     settle = respx_mock.post(f"{FACILITATOR}/settle")
-    async with app_client(settings, facilitator="remote", facilitator_url=FACILITATOR, facilitator_timeout_seconds=0.5) as c:
+    async with app_client(
+        settings, facilitator="remote", facilitator_url=FACILITATOR, facilitator_timeout_seconds=0.5
+    ) as c:
         required = await challenge(c, "/bikes/api/pro/item?n=2")
         r = await c.get("/bikes/api/pro/item?n=2", headers={"PAYMENT-SIGNATURE": pay(payer, required)})
         assert r.status_code == 503 and r.headers["content-type"] == "application/problem+json"
@@ -236,9 +254,10 @@ async def test_402_publishes_bazaar_discovery_with_the_route_schemas(settings):
     assert bazaar["info"]["input"]["method"] == "GET"
     query = bazaar["schema"]["properties"]["input"]["properties"]["queryParams"]
     assert query["properties"]["n"] == {  # a query value is the string it is on the wire
-        "type": "string", "pattern": "^-?[0-9]+$",
+        "type": "string",
+        "pattern": "^-?[0-9]+$",
         "description": "0 makes the route fail after payment was verified (integer; minimum 0, maximum 9)",
-    }  # fmt: skip
+    }
     async with app_client(settings) as c:
         listing = (await c.get("/bikes/api/pro")).json()["paid_routes"]
     assert {r["path"] for r in listing} == {"/bikes/api/pro/item", "/bikes/api/pro/export"}
@@ -273,9 +292,11 @@ def solana_shop() -> Service:
 @respx.mock(assert_all_called=False)
 async def test_solana_usdc_is_a_second_option_where_the_facilitator_settles_it(settings, respx_mock):
     supported = {
-        "kinds": SUPPORTED["kinds"] + [{"x402Version": 2, "scheme": "exact", "network": SOLANA, "extra": {"feePayer": FEE_PAYER}}],
-        "extensions": [], "signers": {},
-    }  # fmt: skip
+        "kinds": SUPPORTED["kinds"]
+        + [{"x402Version": 2, "scheme": "exact", "network": SOLANA, "extra": {"feePayer": FEE_PAYER}}],
+        "extensions": [],
+        "signers": {},
+    }
     respx_mock.get(f"{FACILITATOR}/supported").respond(json=supported)
     remote = dict(facilitator="remote", facilitator_url=FACILITATOR, pay_to_svm=SOLANA_PAY_TO)
     app = create_app(settings.model_copy(update=remote), services=[solana_shop()])
@@ -307,6 +328,10 @@ async def test_a_private_service_keeps_its_query_out_of_the_payment_resource(set
     app = create_app(settings, services=[private])
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         required = await challenge(c, "/bikes/api/pro/item?n=7")
-    assert required.resource.url == "http://127.0.0.1:8000/bikes/api/pro/item"  # signed into the payment, seen by the facilitator
+    assert (
+        required.resource.url == "http://127.0.0.1:8000/bikes/api/pro/item"
+    )  # signed into the payment, seen by the facilitator
     async with app_client(settings) as c:
-        assert (await challenge(c, "/bikes/api/pro/item?n=7")).resource.url == "http://127.0.0.1:8000/bikes/api/pro/item?n=7"
+        assert (
+            await challenge(c, "/bikes/api/pro/item?n=7")
+        ).resource.url == "http://127.0.0.1:8000/bikes/api/pro/item?n=7"

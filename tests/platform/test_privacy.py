@@ -7,7 +7,15 @@ from twlookup.platform import privacy
 
 def access_record(path: str) -> logging.LogRecord:
     # The shape uvicorn's access logger uses: (client, method, full path, http version, status)
-    return logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', ("1.2.3.4:5", "GET", path, "1.1", 200), None)
+    return logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("1.2.3.4:5", "GET", path, "1.1", 200),
+        None,
+    )
 
 
 def test_query_of_private_service_is_cut_and_others_are_kept():

@@ -10,9 +10,9 @@ import pytest
 
 from twlookup import cli
 from twlookup.platform.records import DataFileError, SourcedRecord, load_records, to_row
-from twlookup.settings import get_settings
 from twlookup.services.models.records import Model
 from twlookup.services.models.tables import ModelRecord
+from twlookup.settings import get_settings
 
 
 class Point(SourcedRecord):
@@ -29,7 +29,9 @@ def test_load_records_takes_file_provenance_and_names_a_bad_field(tmp_path):
     )
     a, b = load_records(path, Point, "points")
     assert (a.source, a.checked, b.source) == ("https://example.org/list", date(2026, 11, 22), "https://example.org/b")
-    path.write_text("checked: 2026-11-22\nsource: https://example.org\npoints:\n  - {id: c, value: many}\n", encoding="utf-8")
+    path.write_text(
+        "checked: 2026-11-22\nsource: https://example.org\npoints:\n  - {id: c, value: many}\n", encoding="utf-8"
+    )
     with pytest.raises(DataFileError) as err:
         load_records(path, Point, "points")
     assert str(path) in str(err.value) and "'c'" in str(err.value) and "field value" in str(err.value)
@@ -40,8 +42,14 @@ def test_load_records_takes_file_provenance_and_names_a_bad_field(tmp_path):
 
 def test_a_record_round_trips_through_its_table_row():
     model = Model(
-        id="m-1", provider="openai", name="M 1", kind="chat", aliases=("m1",), retirement_date=date(2027, 1, 1),
-        source="https://example.org/notice", checked=date(2026, 11, 22),
+        id="m-1",
+        provider="openai",
+        name="M 1",
+        kind="chat",
+        aliases=("m1",),
+        retirement_date=date(2027, 1, 1),
+        source="https://example.org/notice",
+        checked=date(2026, 11, 22),
     )
     row = to_row(model, ModelRecord)
     assert row.aliases == ["m1"] and row.retirement_date == date(2027, 1, 1)
@@ -54,7 +62,13 @@ def test_a_bad_data_file_fails_seed_naming_file_record_and_field(tmp_path, fresh
     path = data / "models" / "models.yaml"
     text = path.read_text(encoding="utf-8")
     assert "  provider: openai\n  name: GPT-3.5 text-davinci-003\n" in text
-    path.write_text(text.replace("  provider: openai\n  name: GPT-3.5 text-davinci-003\n", "  provider: openia\n  name: GPT-3.5 text-davinci-003\n"), encoding="utf-8")
+    path.write_text(
+        text.replace(
+            "  provider: openai\n  name: GPT-3.5 text-davinci-003\n",
+            "  provider: openia\n  name: GPT-3.5 text-davinci-003\n",
+        ),
+        encoding="utf-8",
+    )
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", fresh_store)
     get_settings.cache_clear()
     try:

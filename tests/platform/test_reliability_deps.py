@@ -60,7 +60,9 @@ async def test_redis_down_refuse_and_local_modes(settings):
         r = await c.get("/models/api/upcoming")
         assert r.status_code == 503 and r.headers["content-type"] == "application/problem+json"
         assert r.json()["type"].endswith("/rate-limit-unavailable") and int(r.headers["retry-after"]) >= 1
-    async with client_for(settings, redis_url=url, rate_limit_on_store_error="local", rate_limit_default="2/minute") as c:
+    async with client_for(
+        settings, redis_url=url, rate_limit_on_store_error="local", rate_limit_default="2/minute"
+    ) as c:
         codes = [(await c.get("/models/api/upcoming")).status_code for _ in range(3)]
         assert codes == [200, 200, 429]
 
@@ -73,7 +75,9 @@ async def test_redis_stalling_mid_connection(settings):
     with stall_proxy(port) as proxy:
         url = f"redis://127.0.0.1:{proxy.port}/11"  # a db number of its own
         ip = f"10.{uuid.uuid4().int % 250}.7.7"
-        async with client_for(settings, ip=ip, redis_url=url, rate_limit_default="1000/minute", redis_retry_seconds=0.5) as c:
+        async with client_for(
+            settings, ip=ip, redis_url=url, rate_limit_default="1000/minute", redis_retry_seconds=0.5
+        ) as c:
             assert (await c.get("/models/api/upcoming")).status_code == 200
             assert (await c.get("/healthz")).json()["status"] == "ok"
             proxy.stall()
@@ -156,8 +160,12 @@ def slow_service():
 async def test_operations_past_the_request_bound_answer_503(settings):
     async with client_for(settings, services=[slow_service()], request_timeout_seconds=0.3) as c:
         r, took = await timed(c.get("/slow/api/async"))
-        assert r.status_code == 503 and took < 1.5 and r.json()["type"].endswith("/timeout") and r.headers["retry-after"]
+        assert (
+            r.status_code == 503 and took < 1.5 and r.json()["type"].endswith("/timeout") and r.headers["retry-after"]
+        )
         r, took = await timed(c.get("/slow/api/sync"))
         assert r.status_code == 503 and took < 1.5 and r.json()["type"].endswith("/store-unavailable")
-        r = await c.post("/slow/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "hang_async"}})
+        r = await c.post(
+            "/slow/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "hang_async"}}
+        )
         assert r.status_code == 200 and r.json()["error"]["code"] == -32603

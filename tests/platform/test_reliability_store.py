@@ -17,8 +17,6 @@ from twlookup.app import create_app
 from twlookup.cli import ensure_ready
 from twlookup.platform.store import engine as store_engine
 
-
-
 FAST = {
     "store_connect_timeout_seconds": 2,
     "store_pool_timeout_seconds": 1,
@@ -80,7 +78,12 @@ async def test_store_refusing_connections(settings, restore_store):
         await assert_store_down_answers(c, FAST["request_timeout_seconds"])
         r = await c.post(
             "/models/mcp",
-            json={"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "upcoming_retirements", "arguments": {}}},
+            json={
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "upcoming_retirements", "arguments": {}},
+            },
             headers={"Accept": "application/json, text/event-stream"},
         )
         assert r.status_code == 200
@@ -160,7 +163,12 @@ async def test_postgres_going_away_after_start(settings, pg_url, restore_store):
             assert r.status_code == 503 and r.json()["type"].endswith("/store-unavailable")
             r = await c.post(
                 "/models/mcp",
-                json={"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "list_models", "arguments": {}}},
+                json={
+                    "jsonrpc": "2.0",
+                    "id": 3,
+                    "method": "tools/call",
+                    "params": {"name": "list_models", "arguments": {}},
+                },
                 headers={"Accept": "application/json, text/event-stream"},
             )
             assert r.status_code == 200 and r.json()["error"]["code"] == -32603

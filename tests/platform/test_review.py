@@ -71,7 +71,9 @@ async def demo(db_url):
     with review.store_engine.session() as s, s.begin():  # each test starts with no demo submissions
         s.query(review.Decision).filter(review.Decision.service.in_(["demo", "demo2"])).delete()
         s.query(review.Submission).filter(review.Submission.service.in_(["demo", "demo2"])).delete()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=("203.0.113.7", 1234)), base_url="http://t") as c:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app, client=("203.0.113.7", 1234)), base_url="http://t"
+    ) as c:
         yield c
 
 
@@ -91,16 +93,27 @@ async def test_submit_approve_reject_over_http(demo):
     assert [s["id"] for s in queue["submissions"]] == [first["id"], second["id"]]
     assert queue["counts"] == {"submitted": 2, "approved": 0, "rejected": 0}
 
-    r = await demo.post("/demo/api/review/decide", json={"ids": [first["id"]], "decision": "approve"}, headers=auth(ALICE))
+    r = await demo.post(
+        "/demo/api/review/decide", json={"ids": [first["id"]], "decision": "approve"}, headers=auth(ALICE)
+    )
     assert r.status_code == 200
     decided = r.json()["decided"][0]
-    assert (decided["status"], decided["public"], decided["decided_by"], r.json()["operator"]) == ("approved", True, "alice", "alice")
+    assert (decided["status"], decided["public"], decided["decided_by"], r.json()["operator"]) == (
+        "approved",
+        True,
+        "alice",
+        "alice",
+    )
     assert (await demo.get("/demo/api/notes")).json()["notes"] == ["first note"]
 
-    r = await demo.post("/demo/api/review/decide", json={"ids": [second["id"]], "decision": "reject"}, headers=auth(ALICE))
+    r = await demo.post(
+        "/demo/api/review/decide", json={"ids": [second["id"]], "decision": "reject"}, headers=auth(ALICE)
+    )
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "reason"
     r = await demo.post(
-        "/demo/api/review/decide", json={"ids": [second["id"]], "decision": "reject", "reason": "off topic"}, headers=auth(ALICE)
+        "/demo/api/review/decide",
+        json={"ids": [second["id"]], "decision": "reject", "reason": "off topic"},
+        headers=auth(ALICE),
     )
     assert r.json()["decided"][0]["reason"] == "off topic"
     assert (await demo.get("/demo/api/notes")).json()["notes"] == ["first note"]
@@ -108,7 +121,9 @@ async def test_submit_approve_reject_over_http(demo):
     assert [(s["id"], s["reason"]) for s in rejected] == [(second["id"], "off topic")]
 
     # a decision is final, and every decision is recorded with who and when
-    r = await demo.post("/demo/api/review/decide", json={"ids": [first["id"]], "decision": "reject", "reason": "x"}, headers=auth(ALICE))
+    r = await demo.post(
+        "/demo/api/review/decide", json={"ids": [first["id"]], "decision": "reject", "reason": "x"}, headers=auth(ALICE)
+    )
     assert r.status_code == 409 and "already approved" in r.json()["detail"]
     log = review.decisions("demo")
     assert [(d.submission_id, d.decision, d.operator, d.reason) for d in log] == [
@@ -163,13 +178,21 @@ def test_rate_limit_window_and_client_hash(db_url):
         s.query(review.Submission).filter(review.Submission.service == "demo").delete()
     t0 = datetime(2026, 11, 23, 1, 0, tzinfo=UTC)
     for i in range(2):
-        review.submit("demo", "note", NoteIn(text=f"win{i}"), client="198.51.100.1", per_hour=2, now=t0 + timedelta(minutes=i))
+        review.submit(
+            "demo", "note", NoteIn(text=f"win{i}"), client="198.51.100.1", per_hour=2, now=t0 + timedelta(minutes=i)
+        )
     with pytest.raises(review.Problem) as exc:
-        review.submit("demo", "note", NoteIn(text="win2"), client="198.51.100.1", per_hour=2, now=t0 + timedelta(minutes=30))
+        review.submit(
+            "demo", "note", NoteIn(text="win2"), client="198.51.100.1", per_hour=2, now=t0 + timedelta(minutes=30)
+        )
     assert exc.value.status == 429 and exc.value.headers["Retry-After"] == str(30 * 60)
     # another client is not held back; the first one is free again an hour after its first submission
-    review.submit("demo", "note", NoteIn(text="win3"), client="198.51.100.2", per_hour=2, now=t0 + timedelta(minutes=30))
-    review.submit("demo", "note", NoteIn(text="win4"), client="198.51.100.1", per_hour=2, now=t0 + timedelta(minutes=61))
+    review.submit(
+        "demo", "note", NoteIn(text="win3"), client="198.51.100.2", per_hour=2, now=t0 + timedelta(minutes=30)
+    )
+    review.submit(
+        "demo", "note", NoteIn(text="win4"), client="198.51.100.1", per_hour=2, now=t0 + timedelta(minutes=61)
+    )
     rows = review.queue("demo")
     assert all("198.51.100" not in r.model_dump_json() for r in rows)
 

@@ -40,7 +40,9 @@ def test_every_seeded_record_has_provenance(db_url):
     engine = store_engine.configure(db_url)
     with engine.connect() as conn:
         for table in ("models_model", "calendar_year"):
-            missing = conn.execute(text(f"select count(*) from {table} where source is null or source = '' or checked is null")).scalar()
+            missing = conn.execute(
+                text(f"select count(*) from {table} where source is null or source = '' or checked is null")
+            ).scalar()
             assert missing == 0, table
 
 
@@ -63,8 +65,10 @@ def _reseed_is_seen_by_a_running_process(url: str, tmp_path: Path) -> None:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "twlookup", "serve", "--port", str(port), "--no-access-log", "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}/models/api/model"
     try:
         _wait_for(base + "?id=gpt-4-0613", proc)
@@ -76,7 +80,9 @@ def _reseed_is_seen_by_a_running_process(url: str, tmp_path: Path) -> None:
             if m["id"] == "gpt-4-0613":
                 m["note"] = "edited by the re-seed test"
         (data / "models" / "models.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
-        subprocess.run([sys.executable, "-m", "twlookup", "seed", "--data", str(data)], env=env, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "twlookup", "seed", "--data", str(data)], env=env, check=True, capture_output=True
+        )
         deadline = time.monotonic() + 5
         after = before
         while time.monotonic() < deadline and after["note"] == before["note"]:
@@ -144,7 +150,10 @@ def test_serve_reseeds_when_data_changed(tmp_path):
     )
     ensure_ready(url, data)
     with store_engine.get_engine().connect() as conn:
-        assert int(conn.execute(text("select value from store_meta where key = 'data_version'")).scalar()) == int(version) + 1
+        assert (
+            int(conn.execute(text("select value from store_meta where key = 'data_version'")).scalar())
+            == int(version) + 1
+        )
 
 
 def _ready_together(url: str, count: int = 3) -> None:

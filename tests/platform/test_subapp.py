@@ -78,7 +78,6 @@ def make_service(name: str) -> Service:
     def teapot() -> dict:
         raise Teapot()
 
-
     return service
 
 
@@ -101,7 +100,10 @@ async def test_ordinary_fastapi_route_answers_through_the_fall_through(settings)
         # declared operations still answer through the dispatcher
         assert (await c.get("/alpha/api/fast")).json() == {"service": "alpha", "waited": 0.0}
         missing = await c.get("/alpha/api/nothing-here")
-        assert missing.status_code == 404 and missing.json()["detail"] == "alpha has no route /api/nothing-here; see /alpha/docs."
+        assert (
+            missing.status_code == 404
+            and missing.json()["detail"] == "alpha has no route /api/nothing-here; see /alpha/docs."
+        )
         wrong = await c.post("/alpha/api/hello")
         assert wrong.status_code == 405 and wrong.headers["allow"] == "GET"
         # the docs and OpenAPI come from FastAPI, joining operations and ordinary routes
@@ -112,7 +114,7 @@ async def test_ordinary_fastapi_route_answers_through_the_fall_through(settings)
         docs = await c.get("/alpha/docs")
         assert docs.status_code == 200 and "/alpha/openapi.json" in docs.text
         summary = (await c.get("/alpha/")).json()
-        assert summary["name"] == "alpha" and [r["path"] for r in summary["routes"]][0] == "/alpha/api/fast"
+        assert summary["name"] == "alpha" and next(r["path"] for r in summary["routes"]) == "/alpha/api/fast"
 
 
 async def test_the_whole_app_runs_each_service_lifespan(settings):
@@ -139,7 +141,9 @@ async def test_path_is_decoded_once(client):
     r = await client.get("/price/api/product/%254CA1")
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "id"
     assert (await client.get("/price/api/product/LA1")).status_code == 200
-    assert (await client.get("/price/api/product/%4CA1")).json()["product"]["id"] == "LA1"  # decoded once, by the server
+    assert (await client.get("/price/api/product/%4CA1")).json()["product"][
+        "id"
+    ] == "LA1"  # decoded once, by the server
 
 
 async def _timed(c: httpx.AsyncClient, url: str) -> float:
@@ -198,9 +202,9 @@ async def test_reference_refresh_happens_off_the_event_loop(client, monkeypatch)
 async def test_first_request_builds_only_its_own_services_references(client, monkeypatch):
     """After start or a re-seed, a request to one service builds that service's references and
     the shared ones, not every service's (which took over a second with twenty services)."""
+    from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
     from twlookup.services.holiday.data import HOLIDAY_DATA
     from twlookup.services.models.data import CATALOG as MODELS
-    from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
 
     monkeypatch.setattr(Reference, "check_seconds", 60.0)
     Reference.reset_all()

@@ -22,6 +22,7 @@ cache entry is served instead, marked stale.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -118,12 +119,17 @@ class KnowledgeResult(BaseModel):
     article: KBArticle | None = None
     article_note: str | None = None
     licence: dict[str, str] = Field(
-        default_factory=lambda: {"wikidata": WIKIDATA_LICENCE, "wikipedia": WIKIPEDIA_LICENCE + " (title, summary and link only)"}
+        default_factory=lambda: {
+            "wikidata": WIKIDATA_LICENCE,
+            "wikipedia": WIKIPEDIA_LICENCE + " (title, summary and link only)",
+        }
     )
     source: Source
     fetched_at: datetime
     cached: bool = Field(False, description="Answered from the store's cache, with no outbound call")
-    stale: bool = Field(False, description="The cache entry is older than the cache time; Wikidata could not be reached")
+    stale: bool = Field(
+        False, description="The cache entry is older than the cache time; Wikidata could not be reached"
+    )
 
 
 class UpstreamUnavailable(Problem):
@@ -181,10 +187,8 @@ def _cache_put(key: str, value: dict[str, Any], fetched_at: datetime) -> None:
 
 
 async def _store_put(key: str, result: KnowledgeResult) -> None:
-    try:
+    with contextlib.suppress(IntegrityError):  # another request stored the same lookup first
         await to_thread.run_sync(_cache_put, key, result.model_dump(mode="json"), result.fetched_at)
-    except IntegrityError:  # another request stored the same lookup first
-        pass
 
 
 def _aware(moment: datetime) -> datetime:
@@ -417,7 +421,10 @@ async def _article(client: httpx.AsyncClient, entity: dict[str, Any]) -> tuple[K
         if response.status_code == 404:
             return None, f"Wikipedia has no {lang} article {title!r}."
         if response.status_code != 200:
-            return None, f"Wikipedia ({lang}.wikipedia.org) answered HTTP {response.status_code}; the Wikidata facts stand."
+            return (
+                None,
+                f"Wikipedia ({lang}.wikipedia.org) answered HTTP {response.status_code}; the Wikidata facts stand.",
+            )
         try:
             page = response.json()
         except ValueError:

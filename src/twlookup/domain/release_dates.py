@@ -110,8 +110,10 @@ def countdown(when: When, today: date, what: str = "release") -> Countdown:
         return Countdown(None, None, "tba", f"No {what} date has been announced: no countdown.")
     days = (when.earliest - today).days
     if when.exact:
-        note = f"{days} days to the {what} on {when.earliest.isoformat()}" if days >= 0 else (
-            f"the {what} date {when.earliest.isoformat()} was {-days} days ago"
+        note = (
+            f"{days} days to the {what} on {when.earliest.isoformat()}"
+            if days >= 0
+            else (f"the {what} date {when.earliest.isoformat()} was {-days} days ago")
         )
     else:
         note = (

@@ -18,12 +18,12 @@ from twlookup.domain.release_tracker import Catalogue, Delay, MatchedAs, Tracked
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.schemas import Source
 
-I = TypeVar("I", bound=TrackedItem)
-O = TypeVar("O", bound=BaseModel)
+ItemT = TypeVar("ItemT", bound=TrackedItem)
+OutT = TypeVar("OutT", bound=BaseModel)
 PARALLEL_LOOKUPS = 4
 
 
-def find(catalogue: Catalogue[I], q: str, what: str) -> tuple[I, MatchedAs]:
+def find(catalogue: Catalogue[ItemT], q: str, what: str) -> tuple[ItemT, MatchedAs]:
     hit = catalogue.resolve(q)
     if hit is None:
         close = catalogue.suggestions(q)
@@ -34,7 +34,9 @@ def find(catalogue: Catalogue[I], q: str, what: str) -> tuple[I, MatchedAs]:
 
 def countdown_out(when: When, today: date, counts_to: str) -> CountdownOut:
     c = countdown(when, today, counts_to)
-    return CountdownOut(as_of=today, target=c.target, days=c.days, precision=c.precision, counts_to=counts_to, note=c.note)
+    return CountdownOut(
+        as_of=today, target=c.target, days=c.days, precision=c.precision, counts_to=counts_to, note=c.note
+    )
 
 
 def delay_out(delay: Delay, checked: date) -> DelayOut:
@@ -57,28 +59,30 @@ def search_term(item: TrackedItem | None, q: str) -> str:
     return item.name if item is not None else q
 
 
-async def lookup_answer(catalogue: Catalogue[I], q: str, domain: Domain, today: date) -> LookupOut:
+async def lookup_answer(catalogue: Catalogue[ItemT], q: str, domain: Domain, today: date) -> LookupOut:
     hit = catalogue.resolve(q)
     item = hit[0] if hit else None
     knowledge = await knowledge_base.lookup(search_term(item, q), domain)
     if hit is None and not knowledge.found:
-        raise NotFound(f"{domain.name} item in the catalogue or in Wikidata", q, "Try another spelling or the English name.")
+        raise NotFound(
+            f"{domain.name} item in the catalogue or in Wikidata", q, "Try another spelling or the English name."
+        )
     return LookupOut(as_of=today, catalogue=_match(*hit) if hit else None, knowledge=knowledge)
 
 
 async def watchlist(
-    catalogue: Catalogue[I],
+    catalogue: Catalogue[ItemT],
     ids: list[str],
     domain: Domain,
     today: date,
-    item_out: Callable[[I], O],
-    item_countdown: Callable[[I], CountdownOut],
-) -> Watchlist[O]:
+    item_out: Callable[[ItemT], OutT],
+    item_countdown: Callable[[ItemT], CountdownOut],
+) -> Watchlist[OutT]:
     """Per id: the catalogue record (or none), the countdown and the knowledge-base supplement.
     Lookups run a few at a time; one that cannot reach the upstream fails the call (503) so that
     nothing is charged for a partial answer."""
     seen: set[str] = set()
-    wanted: list[tuple[str, I | None, MatchedAs | None]] = []
+    wanted: list[tuple[str, ItemT | None, MatchedAs | None]] = []
     for q in ids:
         hit = catalogue.resolve(q)
         key = hit[0].id if hit else "?" + q.strip().casefold()
@@ -89,7 +93,7 @@ async def watchlist(
     supplements: list[KnowledgeResult | None] = [None] * len(wanted)
     limiter = anyio.Semaphore(PARALLEL_LOOKUPS)
 
-    async def one(index: int, q: str, item: I | None) -> None:
+    async def one(index: int, q: str, item: ItemT | None) -> None:
         async with limiter:
             supplements[index] = await knowledge_base.lookup(search_term(item, q), domain)
 
@@ -106,7 +110,7 @@ async def watchlist(
     for (q, item, how), supplement in zip(wanted, supplements, strict=True):
         assert supplement is not None
         entries.append(
-            WatchEntry[O](
+            WatchEntry[OutT](
                 query=q,
                 matched_as=how,
                 item=item_out(item) if item is not None else None,
@@ -114,4 +118,4 @@ async def watchlist(
                 supplement=supplement,
             )
         )
-    return Watchlist[O](as_of=today, count=len(entries), entries=entries)
+    return Watchlist[OutT](as_of=today, count=len(entries), entries=entries)

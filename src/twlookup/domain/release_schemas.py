@@ -40,11 +40,19 @@ IsoDay = Annotated[
 
 
 class NameQuery(Params):
-    q: str = Field(min_length=1, max_length=200, description="Id, English or Chinese name (case and full-width characters do not matter)")
+    q: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Id, English or Chinese name (case and full-width characters do not matter)",
+    )
 
 
 class LookupQuery(Params):
-    q: str = Field(min_length=1, max_length=200, description="Anything to look up in Wikidata and Wikipedia, in the catalogue or not")
+    q: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Anything to look up in Wikidata and Wikipedia, in the catalogue or not",
+    )
 
 
 class MonthQuery(Params):

@@ -45,17 +45,17 @@ class TrackedItem(Record):
         return [self.id, self.name, *([self.name_zh] if self.name_zh else []), *self.aliases]
 
 
-I = TypeVar("I", bound=TrackedItem)
+ItemT = TypeVar("ItemT", bound=TrackedItem)
 MatchedAs = Literal["id", "name", "alias", "partial"]
 
 
-class Catalogue(Generic[I]):
+class Catalogue(Generic[ItemT]):
     """Items by id, found by id or any name (case, full-width characters, spaces and punctuation
     do not matter), with suggestions for a name that matches nothing."""
 
-    def __init__(self, items: Iterable[I]) -> None:
-        self.items: dict[str, I] = {item.id: item for item in items}
-        self._names: dict[str, tuple[I, MatchedAs]] = {}
+    def __init__(self, items: Iterable[ItemT]) -> None:
+        self.items: dict[str, ItemT] = {item.id: item for item in items}
+        self._names: dict[str, tuple[ItemT, MatchedAs]] = {}
         for item in self.items.values():
             for i, name in enumerate(item.names()):
                 how: MatchedAs = "id" if i == 0 else ("name" if name in (item.name, item.name_zh) else "alias")
@@ -64,7 +64,7 @@ class Catalogue(Generic[I]):
     def __len__(self) -> int:
         return len(self.items)
 
-    def resolve(self, query: str) -> tuple[I, MatchedAs] | None:
+    def resolve(self, query: str) -> tuple[ItemT, MatchedAs] | None:
         key = fold(query)
         if not key:
             return None

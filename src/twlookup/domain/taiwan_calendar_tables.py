@@ -56,7 +56,13 @@ def seed_calendar(session: Session, data_dir: Path) -> int:
         )
         for item in spec["days_off"]:
             days.append(
-                CalendarDayOff(date=item["date"], year=int(year), name_zh=item["name_zh"], name_en=item["name_en"], kind=item["kind"])
+                CalendarDayOff(
+                    date=item["date"],
+                    year=int(year),
+                    name_zh=item["name_zh"],
+                    name_en=item["name_en"],
+                    kind=item["kind"],
+                )
             )
         for item in spec.get("makeup_workdays") or []:
             makeups.append(CalendarMakeupWorkday(date=item["date"], year=int(year), pays_back=item.get("for")))

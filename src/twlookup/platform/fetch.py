@@ -249,7 +249,9 @@ def check_url(url: str, extra_ports: Iterable[int] = (), param: str = "url") -> 
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
         raise FetchRefused(url, "url", f"not a valid URL ({exc})", param) from None
     if parsed.scheme not in DEFAULT_PORTS:
-        raise FetchRefused(url, "scheme", f"scheme {parsed.scheme or '(none)'!r} is not allowed; only http and https", param)
+        raise FetchRefused(
+            url, "scheme", f"scheme {parsed.scheme or '(none)'!r} is not allowed; only http and https", param
+        )
     if not parsed.host:
         raise FetchRefused(url, "host", "the URL has no host", param)
     if parsed.userinfo:
@@ -257,7 +259,9 @@ def check_url(url: str, extra_ports: Iterable[int] = (), param: str = "url") -> 
     port = parsed.port or DEFAULT_PORTS[parsed.scheme]
     allowed = {80, 443, *extra_ports}
     if port not in allowed:
-        raise FetchRefused(url, "port", f"port {port} is not allowed; allowed: {', '.join(map(str, sorted(allowed)))}", param)
+        raise FetchRefused(
+            url, "port", f"port {port} is not allowed; allowed: {', '.join(map(str, sorted(allowed)))}", param
+        )
     host = parsed.host.lower().rstrip(".")
     if host == "localhost" or host.endswith(".localhost"):
         raise FetchRefused(url, "address", f"{host} names the loopback interface", param)
@@ -283,7 +287,9 @@ async def check_host(url: str, host: str, port: int, param: str = "url") -> list
         try:
             ip = ipaddress.ip_address(address.split("%")[0])
         except ValueError:
-            raise FetchRefused(url, "address", f"{host} resolves to {address!r}, which is not an IP address", param) from None
+            raise FetchRefused(
+                url, "address", f"{host} resolves to {address!r}, which is not an IP address", param
+            ) from None
         why = address_class(ip)
         if why:
             where = "is" if literal is not None else f"resolves to {address}, which is"
@@ -319,7 +325,9 @@ async def fetch(
             async with httpx.AsyncClient(
                 transport=transport or pinned, trust_env=False, follow_redirects=False, timeout=timeout
             ) as client:
-                return await _follow(client, pinned, url, method.upper(), send_headers, max_bytes, settings, param, started)
+                return await _follow(
+                    client, pinned, url, method.upper(), send_headers, max_bytes, settings, param, started
+                )
     except TimeoutError:
         raise FetchFailed(host, f"no complete answer within {timeout:g} s") from None
 

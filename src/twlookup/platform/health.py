@@ -40,7 +40,7 @@ class Probe:
             self.started = time.monotonic()
         try:
             return await asyncio.wait_for(asyncio.shield(self.task), timeout)
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             return {"status": "down", "detail": f"no answer for {time.monotonic() - self.started:.1f} s"}
         except Exception as exc:
             return {"status": "down", "detail": describe(exc)}

@@ -148,13 +148,17 @@ class MCPEndpoint:
         except Exception:
             log.exception("unhandled error in MCP %s of %s", message.get("method"), self.service.name)
             ident = message.get("id")
-            return _rpc_error(ident if _valid_id(ident) else None, INTERNAL_ERROR, "An internal error occurred; it has been logged.")
+            return _rpc_error(
+                ident if _valid_id(ident) else None, INTERNAL_ERROR, "An internal error occurred; it has been logged."
+            )
 
     async def batch(self, messages: list[Any], version: bytes | None, send: Any) -> None:
         """A JSON-RPC batch, for the revisions that have them; one reply per request in it."""
         if version is not None and version.decode("latin-1") not in BATCH_VERSIONS:
             err = _rpc_error(
-                None, INVALID_REQUEST, f"JSON-RPC batches are part of MCP {' and '.join(BATCH_VERSIONS)} only; send one message per POST"
+                None,
+                INVALID_REQUEST,
+                f"JSON-RPC batches are part of MCP {' and '.join(BATCH_VERSIONS)} only; send one message per POST",
             )
             await send_bytes(send, 400, orjson.dumps(err))
             return
@@ -218,7 +222,9 @@ class MCPEndpoint:
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
-            return _rpc_error(ident, INVALID_PARAMS, f"arguments of tools/call must be an object, not {type(arguments).__name__}")
+            return _rpc_error(
+                ident, INVALID_PARAMS, f"arguments of tools/call must be an object, not {type(arguments).__name__}"
+            )
         try:
             result = op.dump(await op.call(arguments))
         except Problem as problem:

@@ -30,7 +30,10 @@ PROBLEM_SCHEMA = {
 
 
 def _problem(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+    return {
+        "description": description,
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
 
 
 def _text(media_type: str, description: str) -> dict[str, Any]:
@@ -89,7 +92,10 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
                 + " could not be reached (see Retry-After); nothing was charged."
             )
         if op.body_params:
-            item["requestBody"] = {"required": True, "content": {"application/json": {"schema": refs[(op.params, "validation")]}}}
+            item["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": refs[(op.params, "validation")]}},
+            }
             item["responses"]["400"] = _problem("The body is not valid JSON.")
             item["responses"]["413"] = _problem("The body is too large.")
         else:
@@ -107,7 +113,9 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
         item["responses"]["404"] = _problem("An identifier names nothing we know; the body names it.")
         paths.setdefault(op.path, {})[op.method.lower()] = item
         if op.markdown:
-            page = dict(item, operationId=f"{op.name}_markdown", summary=f"{op.summary} (Markdown page)", tags=["markdown"])
+            page = dict(
+                item, operationId=f"{op.name}_markdown", summary=f"{op.summary} (Markdown page)", tags=["markdown"]
+            )
             page.pop("x-mcp-tool", None)
             page["description"] = f"The same answer as GET {op.path}, rendered as a Markdown page."
             page["responses"] = dict(item["responses"], **{"200": _text("text/markdown", "The page in Markdown")})
@@ -118,12 +126,19 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
                 "operationId": "text_" + "".join(ch if ch.isalnum() else "_" for ch in path.strip("/")),
                 "summary": f"{path} as plain text",
                 "tags": ["text"],
-                "responses": {"200": _text("text/plain", "Plain text"), "429": _problem("Rate limit exceeded; see Retry-After.")},
+                "responses": {
+                    "200": _text("text/plain", "Plain text"),
+                    "429": _problem("Rate limit exceeded; see Retry-After."),
+                },
             }
         }
     return {
         "openapi": "3.1.0",
-        "info": {"title": f"twlookup {service.name}: {service.title}", "version": __version__, "description": service.description},
+        "info": {
+            "title": f"twlookup {service.name}: {service.title}",
+            "version": __version__,
+            "description": service.description,
+        },
         "servers": [{"url": server_url}],
         "paths": paths,
         "components": {"schemas": components, **_security(service)},
@@ -133,4 +148,8 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
 def _security(service: Service) -> dict[str, Any]:
     if not any(getattr(op.fn, "__twlookup_auth__", None) for op in service.operations):
         return {}
-    return {"securitySchemes": {"operatorToken": {"type": "http", "scheme": "bearer", "description": "an operator token of this service"}}}
+    return {
+        "securitySchemes": {
+            "operatorToken": {"type": "http", "scheme": "bearer", "description": "an operator token of this service"}
+        }
+    }

@@ -29,8 +29,8 @@ from anyio import fail_after, to_thread
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from twlookup.platform.errors import Problem, from_validation_error
-from twlookup.platform.store.reference import Reference, group_of
 from twlookup.platform.store.errors import is_store_error, store_unavailable
+from twlookup.platform.store.reference import Reference, group_of
 
 
 class Params(BaseModel):
@@ -154,7 +154,7 @@ def build_operation(
     example: dict[str, Any] | None = None,
 ) -> Operation:
     hints = typing.get_type_hints(fn)
-    arguments = [p for p in inspect.signature(fn).parameters]
+    arguments = list(inspect.signature(fn).parameters)
     if len(arguments) > 1:
         raise TypeError(f"{fn.__name__}: an operation takes one Params model, got {arguments}")
     params = hints[arguments[0]] if arguments else NoParams
@@ -216,6 +216,8 @@ def allowed_values(params: type[Params]) -> dict[str, Any]:
             elif "const" in option:
                 described = [option["const"]]
             elif any(k in option for k in ("minimum", "maximum", "pattern", "format", "maxLength")):
-                described = {k: option[k] for k in ("minimum", "maximum", "pattern", "format", "maxLength") if k in option}
+                described = {
+                    k: option[k] for k in ("minimum", "maximum", "pattern", "format", "maxLength") if k in option
+                }
         out[name] = described
     return out

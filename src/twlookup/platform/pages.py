@@ -114,7 +114,7 @@ def _paid_list(paid: list[dict[str, Any]], nets: list[str]) -> str:
     items = "".join(
         f"<li><code>{escape(r['method'])} {escape(r['path'])}</code>: {escape(r['price_usd'])} "
         f"({'open' if r['open'] else 'not open now'})"
-        + (f"<br><span class=\"muted\">{escape(r['summary'])}</span>" if r.get("summary") else "")
+        + (f'<br><span class="muted">{escape(r["summary"])}</span>' if r.get("summary") else "")
         + "</li>"
         for r in paid
     )
@@ -129,7 +129,9 @@ def _payment_note(settings: Settings) -> str:
     return "Payments settle through a remote x402 facilitator and move real USDC."
 
 
-def index_html(request: Request, settings: Settings, catalog: list[Entry], routers: dict[str, ServiceRouter], version: str) -> HTMLResponse:
+def index_html(
+    request: Request, settings: Settings, catalog: list[Entry], routers: dict[str, ServiceRouter], version: str
+) -> HTMLResponse:
     here = origin(request)
     available: list[str] = []
     planned: list[str] = []

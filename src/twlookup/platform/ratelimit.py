@@ -90,7 +90,10 @@ class Counter:
     @classmethod
     def from_settings(cls, settings: Any) -> Counter:
         return cls(
-            settings.redis_url, settings.redis_timeout_seconds, settings.rate_limit_on_store_error, settings.redis_retry_seconds
+            settings.redis_url,
+            settings.redis_timeout_seconds,
+            settings.rate_limit_on_store_error,
+            settings.redis_retry_seconds,
         )
 
     async def hit(self, item: RateLimitItem, *keys: str) -> bool:

@@ -44,7 +44,9 @@ class SourcedRecord(Record):
     @property
     def source_ref(self) -> Source:
         """The record's provenance as the `Source` object answers carry."""
-        return Source(url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample)
+        return Source(
+            url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample
+        )
 
 
 class Citation(Record):

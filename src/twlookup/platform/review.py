@@ -161,10 +161,18 @@ class Receipt(BaseModel):
 
 def out(row: Submission) -> SubmissionOut:
     return SubmissionOut(
-        id=row.id, service=row.service, kind=row.kind, subject=row.subject, status=row.status,  # type: ignore[arg-type]
-        public=row.status == "approved", reason=row.reason, submitted_at=_aware(row.submitted_at),
-        decided_at=_aware(row.decided_at) if row.decided_at else None, decided_by=row.decided_by, payload=row.payload,
-    )  # fmt: skip
+        id=row.id,
+        service=row.service,
+        kind=row.kind,
+        subject=row.subject,
+        status=row.status,  # type: ignore[arg-type]
+        public=row.status == "approved",
+        reason=row.reason,
+        submitted_at=_aware(row.submitted_at),
+        decided_at=_aware(row.decided_at) if row.decided_at else None,
+        decided_by=row.decided_by,
+        payload=row.payload,
+    )
 
 
 def _aware(moment: datetime) -> datetime:
@@ -220,20 +228,30 @@ def submit(
                 kind="too-many-submissions",
                 headers={"Retry-After": str(wait)},
             )
-        existing = session.scalar(select(Submission).where(Submission.service == service, Submission.fingerprint == fingerprint))
+        existing = session.scalar(
+            select(Submission).where(Submission.service == service, Submission.fingerprint == fingerprint)
+        )
         if existing is not None:
             raise _duplicate(existing)
         row = Submission(
-            service=service, kind=kind, subject=spec.subject(payload), payload=payload.model_dump(mode="json"),
-            fingerprint=fingerprint, client=who, status="submitted", submitted_at=now,
-        )  # fmt: skip
+            service=service,
+            kind=kind,
+            subject=spec.subject(payload),
+            payload=payload.model_dump(mode="json"),
+            fingerprint=fingerprint,
+            client=who,
+            status="submitted",
+            submitted_at=now,
+        )
         session.add(row)
         try:
             session.flush()
         except IntegrityError:  # the same submission raced in from another process
             session.rollback()
             with store_engine.session() as again:
-                first = again.scalar(select(Submission).where(Submission.service == service, Submission.fingerprint == fingerprint))
+                first = again.scalar(
+                    select(Submission).where(Submission.service == service, Submission.fingerprint == fingerprint)
+                )
             raise _duplicate(first) from None
         return Receipt(submission=out(row))
 
@@ -252,7 +270,9 @@ def _duplicate(existing: Submission | None) -> Problem:
 # ---------------------------------------------------------------- reviewing
 
 
-def queue(service: str, status: str | None = "submitted", kind: str | None = None, limit: int = 50) -> list[SubmissionOut]:
+def queue(
+    service: str, status: str | None = "submitted", kind: str | None = None, limit: int = 50
+) -> list[SubmissionOut]:
     with store_engine.session() as session:
         query = select(Submission).where(Submission.service == service)
         if status:
@@ -293,13 +313,19 @@ def decide(
                 raise NotFound("submission", str(ident), f"Only submissions of {service} can be decided here.")
             if row.status != "submitted":
                 raise Problem(
-                    409, f"Submission {ident} was already {row.status} by {row.decided_by}; a decision is final.",
-                    kind="already-decided", extra={"id": ident, "status": row.status},
-                )  # fmt: skip
+                    409,
+                    f"Submission {ident} was already {row.status} by {row.decided_by}; a decision is final.",
+                    kind="already-decided",
+                    extra={"id": ident, "status": row.status},
+                )
             rows.append(row)
         for row in rows:
             row.status, row.reason, row.decided_at, row.decided_by = status, reason, now, operator
-            session.add(Decision(submission_id=row.id, service=service, decision=status, reason=reason, operator=operator, at=now))
+            session.add(
+                Decision(
+                    submission_id=row.id, service=service, decision=status, reason=reason, operator=operator, at=now
+                )
+            )
             spec = KINDS.get((service, row.kind))
             if status == "approved" and spec is not None and spec.on_approve is not None:
                 spec.on_approve(session, row, spec.payload.model_validate(row.payload))
@@ -320,7 +346,7 @@ def counts(service: str) -> dict[str, int]:
         rows = session.execute(
             select(Submission.status, func.count()).where(Submission.service == service).group_by(Submission.status)
         ).all()
-    found = {status: n for status, n in rows}
+    found = dict(rows)
     return {s: found.get(s, 0) for s in STATUSES}
 
 
@@ -343,9 +369,11 @@ def authenticate(token: str | None, service: str, entries: list[str]) -> str:
     """The operator a bearer token belongs to, if it is one of `service`'s operators. Every entry is
     compared (in constant time), so timing says nothing about which entry came close."""
     unauthorised = Problem(
-        401, "An operator token is required: Authorization: Bearer <token>.", kind="unauthorised",
+        401,
+        "An operator token is required: Authorization: Bearer <token>.",
+        kind="unauthorised",
         headers={"WWW-Authenticate": 'Bearer realm="twlookup review"'},
-    )  # fmt: skip
+    )
     if not token:
         raise unauthorised
     presented = hash_token(token)

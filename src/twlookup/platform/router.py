@@ -16,6 +16,7 @@ used as they are and never decoded a second time (`%254C` is the literal `%4C`, 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from limits import parse as parse_limit
@@ -67,12 +68,21 @@ class ServiceRouter:
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
-        self.prices = {op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price}
+        self.prices = {
+            op.path: settings.price_for(service.name, op.path, op.price) for op in service.operations if op.price
+        }
         self.gate = (
             PaymentGate(
-                settings, network, facilitator, self.prices, solana=service.solana, private=service.private, service=service.name
+                settings,
+                network,
+                facilitator,
+                self.prices,
+                solana=service.solana,
+                private=service.private,
+                service=service.name,
             )
-            if paid and facilitator is not None else None
+            if paid and facilitator is not None
+            else None
         )
         self._paid_routes: dict[str, list[dict[str, Any]]] = {}
         self.app = build_subapp(self)  # the service's FastAPI app: all that no operation declares
@@ -125,10 +135,8 @@ class ServiceRouter:
             log_unhandled(self.service.name, self.service.private, path, exc)
             await send_problem(send, Problem(500, "An internal error occurred; it has been logged."))
         if fall_through:  # outside the try: the FastAPI app answers its own errors, as problems too
-            try:
+            with contextlib.suppress(Exception):
                 await self.app(scope, receive, send)
-            except Exception:  # noqa: S110 - already answered 500 and logged by the app's handler
-                pass
 
     def _match_template(self, path: str) -> tuple[dict[str, Operation] | None, dict[str, str]]:
         for by_method in self.templates.values():
@@ -208,12 +216,16 @@ class ServiceRouter:
         if self.quota is not None and await self.over_quota(scope):
             params = op.parse(raw)
             if self.gate is None:  # payments switched off: only a pass or the next minute helps
-                raise Problem(402, f"The free quota of {self.quota.amount} calls per minute is used up.", kind="quota-exceeded")
+                raise Problem(
+                    402, f"The free quota of {self.quota.amount} calls per minute is used up.", kind="quota-exceeded"
+                )
             why = (
                 f"Free quota of {self.quota.amount} calls per minute used up: pay this call, or send a pass "
                 "(Authorization: Bearer <pass>, bought at /pay/pass)"
             )
-            await self.gate.serve(scope, op, lambda: op.run(params), send, price=self.settings.quota_call_price, why=why)
+            await self.gate.serve(
+                scope, op, lambda: op.run(params), send, price=self.settings.quota_call_price, why=why
+            )
             return
         result = await op.call(raw)
         if markdown:
@@ -235,9 +247,11 @@ class ServiceRouter:
                 return False
             except PassRefused as exc:
                 raise Problem(
-                    401, f"Pass not accepted: {exc}. Buy a new one at /pay/pass.", kind="invalid-pass",
+                    401,
+                    f"Pass not accepted: {exc}. Buy a new one at /pay/pass.",
+                    kind="invalid-pass",
                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-                ) from None  # fmt: skip
+                ) from None
         return not await self.counter.hit(self.quota, "quota", self.service.name, self.client_ip(scope))
 
     def paid_routes(self, base: str) -> list[dict[str, Any]]:
@@ -307,9 +321,7 @@ def _method_not_allowed(path: str, by_method: dict[str, Any]) -> Problem:
     allowed = sorted(by_method)
     if "GET" in allowed:
         allowed.append("HEAD")
-    return Problem(
-        405, f"{path} accepts {', '.join(allowed)}.", headers={"Allow": ", ".join(allowed)}
-    )
+    return Problem(405, f"{path} accepts {', '.join(allowed)}.", headers={"Allow": ", ".join(allowed)})
 
 
 def _bearer(scope: dict[str, Any]) -> str | None:

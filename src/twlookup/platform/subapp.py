@@ -99,11 +99,15 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
     async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
             base = request.scope.get("root_path", "")
-            return problem_response(Problem(404, f"{service.name} has no route {request.scope['path']}; see {base}/docs."))
+            return problem_response(
+                Problem(404, f"{service.name} has no route {request.scope['path']}; see {base}/docs.")
+            )
         headers = dict(exc.headers or {})
         if exc.status_code == 405:
             allowed = headers.get("Allow", "GET")
-            return problem_response(Problem(405, f"{request.scope['path']} accepts {allowed}.", headers={"Allow": allowed}))
+            return problem_response(
+                Problem(405, f"{request.scope['path']} accepts {allowed}.", headers={"Allow": allowed})
+            )
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         return problem_response(Problem(exc.status_code, detail, headers=headers))
 

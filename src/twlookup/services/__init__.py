@@ -31,10 +31,14 @@ CATALOG = [
     Entry("motion", "Web animation generators: easing, spring, keyframes, gradient, video command", "網頁動畫產生器"),
     Entry("creator", "Compliance helpers for group-buy creators: ad wording, profit, tax, withholding", "團購主合規"),
     Entry("health", "Counseling, weight-loss drugs, cancer diet and screening, BP and glucose checks", "健康資訊"),
-    Entry("wellness", "Telehealth eligibility, mood/PHQ-9/GAD-7 self-scoring, sleep, breathing, crisis lines", "身心健康"),
+    Entry(
+        "wellness", "Telehealth eligibility, mood/PHQ-9/GAD-7 self-scoring, sleep, breathing, crisis lines", "身心健康"
+    ),
     Entry("stocks", "Taiwan stock themes, daily closes, high-dividend ETF payouts", "台股資訊"),
     Entry("life", "Holidays, lottery draws and checks, receipt lottery, fuel prices", "生活查詢"),
-    Entry("holiday", "2027 long weekends, leave planning, destination holidays and crowds, flight timing", "2027 連假規劃"),
+    Entry(
+        "holiday", "2027 long weekends, leave planning, destination holidays and crowds, flight timing", "2027 連假規劃"
+    ),
     Entry("price", "Price tracking in New Taiwan dollars, updated daily", "物價追蹤"),
     Entry("share", "Rankings of videos and posts that Taiwan users share", "熱門分享排行"),
     Entry("bikes", "Classic two-stroke motorcycles: specs, parts, maintenance, sale prices", "經典二行程機車"),
@@ -42,7 +46,28 @@ CATALOG = [
     Entry("models", "Retirement and replacement schedule of AI models", "AI 模型退役時程"),
 ]
 
-IMPLEMENTED = ["bikes", "cardgame", "creator", "food", "games", "glossary", "health", "holiday", "life", "models", "motion", "movie", "opinions", "price", "seo", "share", "sports", "stocks", "trip", "wellness"]
+IMPLEMENTED = [
+    "bikes",
+    "cardgame",
+    "creator",
+    "food",
+    "games",
+    "glossary",
+    "health",
+    "holiday",
+    "life",
+    "models",
+    "motion",
+    "movie",
+    "opinions",
+    "price",
+    "seo",
+    "share",
+    "sports",
+    "stocks",
+    "trip",
+    "wellness",
+]
 
 
 def load_services() -> list[Service]:
@@ -51,10 +76,10 @@ def load_services() -> list[Service]:
 
 def load_tables() -> None:
     """Import every implemented service's tables so that their metadata is complete."""
-    import twlookup.platform.payments.ledger  # noqa: F401
-    import twlookup.platform.review  # noqa: F401
+    import twlookup.domain.taiwan_calendar_tables
+    import twlookup.platform.payments.ledger
+    import twlookup.platform.review
     import twlookup.platform.store.meta  # noqa: F401
-    import twlookup.domain.taiwan_calendar_tables  # noqa: F401
 
     for name in IMPLEMENTED:
         importlib.import_module(f"twlookup.services.{name}.tables")

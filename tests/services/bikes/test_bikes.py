@@ -15,7 +15,13 @@ from twlookup.settings import Settings
 
 TOKEN = "bikes-operator-" + "q" * 24
 SHARE_TOKEN = "share-operator-" + "r" * 24
-PLUG = {"slug": "yamaha-rd350lc-1980", "kind": "part", "item": "spark plug", "value": "NGK B8ES-X1", "source": "https://example.org/rd350lc-manual.pdf"}
+PLUG = {
+    "slug": "yamaha-rd350lc-1980",
+    "kind": "part",
+    "item": "spark plug",
+    "value": "NGK B8ES-X1",
+    "source": "https://example.org/rd350lc-manual.pdf",
+}
 
 
 def _clean() -> None:
@@ -29,9 +35,14 @@ def _clean() -> None:
 async def bikes(db_url):
     _clean()
     settings = Settings(
-        database_url=db_url, rate_limit_default="100000/minute", _env_file=None,
-        review_operators=[review.operator_entry("bea", "bikes", TOKEN), review.operator_entry("sam", "share", SHARE_TOKEN)],
-    )  # fmt: skip
+        database_url=db_url,
+        rate_limit_default="100000/minute",
+        _env_file=None,
+        review_operators=[
+            review.operator_entry("bea", "bikes", TOKEN),
+            review.operator_entry("sam", "share", SHARE_TOKEN),
+        ],
+    )
     app = create_app(settings)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         yield c
@@ -44,18 +55,33 @@ def auth(token: str = TOKEN) -> dict[str, str]:
 
 async def test_models_and_specs_as_the_sources_state(bikes):
     listing = (await bikes.get("/bikes/api/models")).json()
-    assert listing["count"] == len(listing["models"]) and listing["target"] == 42 and "not listed rather than guessed" in listing["note"]
+    assert (
+        listing["count"] == len(listing["models"])
+        and listing["target"] == 42
+        and "not listed rather than guessed" in listing["note"]
+    )
     body = (await bikes.get("/bikes/api/model/yamaha-rd350lc-1980")).json()
     spec = body["spec"]
     # motorcyclespecs.co.za, RD350LC 1980-81: 347 cc, 64 x 54 mm, Autolube, 47 hp @ 8500, 143 kg dry, 16.5 L
     assert (spec["displacement_cc"], spec["bore_mm"], spec["stroke_mm"]) == (347, 64, 54)
-    assert (spec["oil_supply"], spec["oil_system"], spec["power_hp"], spec["weight_kg"], spec["fuel_l"]) == ("oil injection", "Autolube", 47, 143, 16.5)
+    assert (spec["oil_supply"], spec["oil_system"], spec["power_hp"], spec["weight_kg"], spec["fuel_l"]) == (
+        "oil injection",
+        "Autolube",
+        47,
+        143,
+        16.5,
+    )
     # the figures agree with each other: 2 cylinders x pi/4 x 6.4^2 x 5.4 = 347.5 cc
-    assert 2 * 3.14159265 / 4 * 6.4**2 * 5.4 == pytest.approx(spec["displacement_cc"], abs=0.6)
-    assert body["spec_source"]["url"].startswith("http://www.motorcyclespecs.co.za/") and "facts" in body["spec_source"]["licence"]
+    assert pytest.approx(spec["displacement_cc"], abs=0.6) == 2 * 3.14159265 / 4 * 6.4**2 * 5.4
+    assert (
+        body["spec_source"]["url"].startswith("http://www.motorcyclespecs.co.za/")
+        and "facts" in body["spec_source"]["licence"]
+    )
     h2 = (await bikes.get("/bikes/api/model/kawasaki-h2-mach4-1973")).json()
     assert [(s["market"], s["currency"], s["kind"], s["date"]) for s in h2["sales"]] == [
-        ("United States", "USD", "new", "1975-01-01"), ("United States", "USD", "used", "2015-05-01")]
+        ("United States", "USD", "new", "1975-01-01"),
+        ("United States", "USD", "used", "2015-05-01"),
+    ]
     r = await bikes.get("/bikes/api/model/no-such-bike")
     assert r.status_code == 404 and "no-such-bike" in r.json()["detail"]
     assert (await bikes.get("/bikes/api/model/Bad_Slug")).status_code == 422
@@ -71,14 +97,22 @@ async def test_search_parts_and_maintenance(bikes):
     assert (await bikes.get("/bikes/api/parts", params={"q": "x"})).status_code == 422
     m = (await bikes.get("/bikes/api/maintenance/aprilia-rs250-2000")).json()
     items = {i["item"]: i["value"] for i in m["items"]}
-    assert items["spark_plug"].startswith("NGK BR9ECM") and "75W-90" in items["gear_oil"] and "0.9 to 2 %" in items["oil_mix"]
+    assert (
+        items["spark_plug"].startswith("NGK BR9ECM")
+        and "75W-90" in items["gear_oil"]
+        and "0.9 to 2 %" in items["oil_mix"]
+    )
     assert m["missing"] == "No cited source gave: interval."
     assert (await bikes.get("/bikes/api/maintenance/nope-nope")).status_code == 404
 
 
 async def test_contributions_public_only_after_review(bikes, db_url, monkeypatch, capsys):
     r = await bikes.post("/bikes/api/contribute", json=PLUG)
-    assert r.status_code == 200 and r.json()["submission"]["status"] == "submitted" and r.json()["submission"]["public"] is False
+    assert (
+        r.status_code == 200
+        and r.json()["submission"]["status"] == "submitted"
+        and r.json()["submission"]["public"] is False
+    )
     sub = r.json()["submission"]["id"]
     assert (await bikes.post("/bikes/api/contribute", json={**PLUG, "value": " ngk b8es-x1 "})).status_code == 409
     # not public yet: not in the model, the parts search or the export
@@ -88,19 +122,43 @@ async def test_contributions_public_only_after_review(bikes, db_url, monkeypatch
 
     assert all(m.contributions == [] for m in operations.export().models)
     # a share operator cannot decide bikes submissions; no token at all is 401
-    assert (await bikes.post("/bikes/api/review/decide", json={"ids": [sub], "decision": "approve"}, headers=auth(SHARE_TOKEN))).status_code == 403
+    assert (
+        await bikes.post(
+            "/bikes/api/review/decide", json={"ids": [sub], "decision": "approve"}, headers=auth(SHARE_TOKEN)
+        )
+    ).status_code == 403
     assert (await bikes.post("/bikes/api/review/decide", json={"ids": [sub], "decision": "approve"})).status_code == 401
     r = await bikes.post("/bikes/api/review/decide", json={"ids": [sub], "decision": "approve"}, headers=auth())
     assert r.json()["decided"][0]["decided_by"] == "bea"
     model = (await bikes.get("/bikes/api/model/yamaha-rd350lc-1980")).json()
-    assert [(c["item"], c["value"], c["reviewed"]) for c in model["contributions"]] == [("spark plug", "NGK B8ES-X1", True)]
+    assert [(c["item"], c["value"], c["reviewed"]) for c in model["contributions"]] == [
+        ("spark plug", "NGK B8ES-X1", True)
+    ]
     assert (await bikes.get("/bikes/api/parts", params={"q": "b8es"})).json()["models"] == ["yamaha-rd350lc-1980"]
     assert [c.value for m in operations.export().models for c in m.contributions] == ["NGK B8ES-X1"]
 
     # the CLI rejects a second one, which then never shows
     monkeypatch.setattr(cli, "_settings", lambda: Settings(database_url=db_url, _env_file=None))
-    other = (await bikes.post("/bikes/api/contribute", json={**PLUG, "kind": "sale", "item": "UK price", "value": "GBP 99999"})).json()
-    assert cli.main(["review", "reject", "bikes", str(other["submission"]["id"]), "--operator", "bea", "--reason", "no listing at the URL"]) == 0
+    other = (
+        await bikes.post(
+            "/bikes/api/contribute", json={**PLUG, "kind": "sale", "item": "UK price", "value": "GBP 99999"}
+        )
+    ).json()
+    assert (
+        cli.main(
+            [
+                "review",
+                "reject",
+                "bikes",
+                str(other["submission"]["id"]),
+                "--operator",
+                "bea",
+                "--reason",
+                "no listing at the URL",
+            ]
+        )
+        == 0
+    )
     assert "GBP 99999" not in (await bikes.get("/bikes/api/model/yamaha-rd350lc-1980")).text
     capsys.readouterr()
     assert cli.main(["review", "list", "bikes", "--status", "all"]) == 0
@@ -110,10 +168,15 @@ async def test_contributions_public_only_after_review(bikes, db_url, monkeypatch
 
 @pytest.mark.parametrize(
     ("body", "name", "status"),
-    [({**PLUG, "kind": "rumour"}, "kind", 422), ({**PLUG, "source": "my friend said"}, "source", 422),
-     ({**PLUG, "source": "ftp://example.org/x"}, "source", 422), ({**PLUG, "value": ""}, "value", 422),
-     ({**PLUG, "item": "x" * 81}, "item", 422), ({**PLUG, "slug": "not-a-model"}, None, 404)],
-)  # fmt: skip
+    [
+        ({**PLUG, "kind": "rumour"}, "kind", 422),
+        ({**PLUG, "source": "my friend said"}, "source", 422),
+        ({**PLUG, "source": "ftp://example.org/x"}, "source", 422),
+        ({**PLUG, "value": ""}, "value", 422),
+        ({**PLUG, "item": "x" * 81}, "item", 422),
+        ({**PLUG, "slug": "not-a-model"}, None, 404),
+    ],
+)
 async def test_contributions_are_validated(bikes, body, name, status):
     r = await bikes.post("/bikes/api/contribute", json=body)
     assert r.status_code == status

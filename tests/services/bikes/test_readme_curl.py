@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 import service_examples
 
 README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
@@ -17,7 +16,9 @@ README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding=
 def _examples(section: str) -> list[str]:
     body = README.split(f"### {section}\n", 1)[1].split("\n### ", 1)[0]
     blocks = re.findall(r"```sh\n(.*?)```", body, re.S)
-    return [c.strip() for block in blocks for c in block.replace("\\\n", " ").splitlines() if c.strip().startswith("curl")]
+    return [
+        c.strip() for block in blocks for c in block.replace("\\\n", " ").splitlines() if c.strip().startswith("curl")
+    ]
 
 
 @pytest.mark.parametrize("section", ["food", "share", "bikes"])

@@ -40,17 +40,33 @@ def test_parser_reads_bare_json_and_rejects_other_files():
     with pytest.raises(ValueError, match="cardData"):
         banlist.parse(b"<html>no lists here</html>", date(2026, 8, 22))
     with pytest.raises(ValueError, match="Jul-2026"):
-        banlist.parse(b'{"en": {"effective_dates": [{"effective_date_name": "Jul-2026", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": []}]}]}}', date(2026, 1, 1))
+        banlist.parse(
+            b'{"en": {"effective_dates": [{"effective_date_name": "Jul-2026", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": []}]}]}}',
+            date(2026, 1, 1),
+        )
     with pytest.raises(ValueError, match="no Asian-English"):
-        banlist.parse(b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden", "cards": []}]}]}}', date(2026, 1, 1))
+        banlist.parse(
+            b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden", "cards": []}]}]}}',
+            date(2026, 1, 1),
+        )
     with pytest.raises(ValueError, match="card_name"):
-        banlist.parse(b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": [{"card_type": "Trap"}]}]}]}}', date(2026, 1, 1))
+        banlist.parse(
+            b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": [{"card_type": "Trap"}]}]}]}}',
+            date(2026, 1, 1),
+        )
 
 
 def _list(day, forbidden=(), limited=(), semi=()):
     cards = lambda names: [BanCard(name=n) for n in names]  # noqa: E731
-    return BanList(effective=day, format="OCG-AE", forbidden=cards(forbidden), limited=cards(limited),
-                   semi_limited=cards(semi), source="https://x.example", checked=date(2026, 1, 1))  # fmt: skip
+    return BanList(
+        effective=day,
+        format="OCG-AE",
+        forbidden=cards(forbidden),
+        limited=cards(limited),
+        semi_limited=cards(semi),
+        source="https://x.example",
+        checked=date(2026, 1, 1),
+    )
 
 
 def test_list_in_force_on_either_side_of_the_effective_date():
@@ -71,7 +87,9 @@ def test_bad_chapter_reference_is_named(tmp_path):
     folder = tmp_path / "cardgame"
     folder.mkdir()
     for name in ("chapters", "glossary", "faq"):
-        (folder / f"{name}.yaml").write_text((DEFAULT_DATA / "cardgame" / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+        (folder / f"{name}.yaml").write_text(
+            (DEFAULT_DATA / "cardgame" / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+        )
     with (folder / "faq.yaml").open("a", encoding="utf-8") as fh:
         fh.write("- id: ghost\n  question: Where?\n  answer: Nowhere.\n  chapter: no-such-chapter\n")
     with pytest.raises(DataFileError, match="no-such-chapter"):

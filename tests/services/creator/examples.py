@@ -8,7 +8,14 @@ TOOL_ARGS = {
     "lookup_supplier_company": {"ban": "22099131"},
     "listing_checklist": {"categories": "food,cosmetic"},
 }
-_REVIEW = {"copy": "排毒又能降血壓", "categories": "food", "price": 500, "cost": 250, "monthly_sales": 120000, "supplier_ban": "22099131"}
+_REVIEW = {
+    "copy": "排毒又能降血壓",
+    "categories": "food",
+    "price": 500,
+    "cost": 250,
+    "monthly_sales": 120000,
+    "supplier_ban": "22099131",
+}
 PRO_CALLS = {
     # declared twice (GET and POST): each reads its own half
     "/api/pro/campaign-review": {"params": _REVIEW, "json": _REVIEW},

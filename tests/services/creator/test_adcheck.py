@@ -7,7 +7,9 @@ from twlookup.services.creator.records import AdTerm
 
 
 async def test_cosmetic_annex_terms_after_simplified_and_spacing(client):
-    r = await client.post("/creator/api/ad-check", json={"text": "这款面霜能抗 过敏，还能燃烧脂肪！", "category": "cosmetic"})
+    r = await client.post(
+        "/creator/api/ad-check", json={"text": "这款面霜能抗 过敏，还能燃烧脂肪！", "category": "cosmetic"}
+    )
     body = r.json()
     assert r.status_code == 200 and body["verdict"] == "risky"
     assert [f["words"] for f in body["findings"]] == ["抗過敏", "燃燒脂肪"]
@@ -28,7 +30,9 @@ async def test_food_medical_and_exaggeration_with_penalties_and_rewording(client
 
 
 async def test_allowed_phrases_alone_are_ok(client):
-    r = await client.post("/creator/api/ad-check", json={"text": "營養補給，青春美麗，促進新陳代謝。", "category": "food"})
+    r = await client.post(
+        "/creator/api/ad-check", json={"text": "營養補給，青春美麗，促進新陳代謝。", "category": "food"}
+    )
     body = r.json()
     assert body["verdict"] == "ok" and body["count"] == 0 and len(body["allowed_phrases"]) == 3
 
@@ -42,7 +46,9 @@ async def test_full_width_is_folded(client):
 def test_a_prohibited_word_inside_an_allowed_phrase_is_not_flagged():
     common = {"source": "https://example.gov.tw/annex", "checked": date(2026, 11, 23), "rule": "r"}
     terms = [
-        AdTerm(id="a", category="food", list="allowed", group="g", term="促進新陳代謝", match=["促進新陳代謝"], **common),
+        AdTerm(
+            id="a", category="food", list="allowed", group="g", term="促進新陳代謝", match=["促進新陳代謝"], **common
+        ),
         AdTerm(id="p", category="food", list="prohibited", group="g", term="新陳代謝", match=["新陳代謝"], **common),
     ]
     _, hits, allowed = scan("促進新陳代謝，提升新陳代謝", terms, "food")

@@ -8,9 +8,9 @@ import httpx
 import pytest
 import respx
 
+from twlookup.platform.store import engine as store_engine
 from twlookup.services.creator.data import import_companies
 from twlookup.services.creator.register import GCIS_COMPANY, roc_date
-from twlookup.platform.store import engine as store_engine
 
 # One row as data.gcis.nat.gov.tw answers for the company API (field names and ROC dates as
 # published); the company itself is made up for the test.
@@ -48,7 +48,12 @@ def test_roc_dates():
 async def test_store_hit_and_check_digit(client):
     r = await client.get("/creator/api/company", params={"ban": "22099131"})
     body = r.json()
-    assert body["found"] and body["from_register"] == "store" and body["check"]["valid"] and body["check"]["valid_old_rule"]
+    assert (
+        body["found"]
+        and body["from_register"] == "store"
+        and body["check"]["valid"]
+        and body["check"]["valid_old_rule"]
+    )
     assert body["companies"][0]["source"]["sample"] is True and "示例" in body["note"]
 
 
@@ -84,7 +89,11 @@ async def test_register_without_the_company(client, live):
 
 @pytest.mark.parametrize(
     "failure",
-    [httpx.Response(500, text="error"), httpx.ConnectTimeout("slow"), httpx.Response(200, text="<html>not json</html>")],
+    [
+        httpx.Response(500, text="error"),
+        httpx.ConnectTimeout("slow"),
+        httpx.Response(200, text="<html>not json</html>"),
+    ],
 )
 @respx.mock
 async def test_unreachable_register_is_503_with_retry_after(client, live, failure):
@@ -124,9 +133,8 @@ async def test_importer_and_a_registered_number_that_fails_the_check_digit(clien
     assert [c["ban"] for c in r.json()["companies"]] == ["90316313"]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"Company_Name": "x"}]))
-    with pytest.raises(ValueError, match="row 1"):
-        with store_engine.session() as session:
-            import_companies(session, bad)
+    with pytest.raises(ValueError, match="row 1"), store_engine.session() as session:
+        import_companies(session, bad)
 
 
 @pytest.mark.parametrize(

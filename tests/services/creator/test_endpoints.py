@@ -22,7 +22,10 @@ async def test_listing_endorsement_platforms(client):
 
 
 async def test_paid_routes_ask_for_payment(client):
-    for method, kwargs in (("GET", {"params": {"copy": "排毒", "categories": "food"}}), ("POST", {"json": {"copy": "排毒", "categories": "food"}})):
+    for method, kwargs in (
+        ("GET", {"params": {"copy": "排毒", "categories": "food"}}),
+        ("POST", {"json": {"copy": "排毒", "categories": "food"}}),
+    ):
         r = await client.request(method, "/creator/api/pro/campaign-review", **kwargs)
         assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"
     assert (await client.get("/creator/api/pro/export")).status_code == 402
@@ -34,13 +37,24 @@ async def test_campaign_review_orders_by_risk(client, monkeypatch):
     from twlookup.services.creator import operations
 
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
-    review = await _review(CampaignBody(copy="排毒又能降血壓", categories="food", price=300, cost=295, monthly_sales=120000,
-                                        supplier_ban="04595253", platform="own-site"))  # fmt: skip
+    review = await _review(
+        CampaignBody(
+            copy="排毒又能降血壓",
+            categories="food",
+            price=300,
+            cost=295,
+            monthly_sales=120000,
+            supplier_ban="04595253",
+            platform="own-site",
+        )
+    )
     risks = [t.risk for t in review.todo]
     assert risks == sorted(risks, key=["high", "medium", "low"].index)
     checks = {t.check for t in review.todo}
     assert {"ad-check", "profit", "tax-check", "company", "listing"} <= checks
-    assert review.tax and review.tax.must_register and review.profit and review.profit.profit == -3  # 300 − 295 − 8 (2.8% of 300, rounded)
+    assert (
+        review.tax and review.tax.must_register and review.profit and review.profit.profit == -3
+    )  # 300 − 295 − 8 (2.8% of 300, rounded)
     assert review.supplier and not review.supplier.found
 
 

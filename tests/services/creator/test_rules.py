@@ -8,7 +8,6 @@ import pytest
 from twlookup.services.creator import ubn
 
 
-
 # ---- business ID check digit ------------------------------------------------------------------
 # Worked by hand with weights 1,2,1,2,1,2,4,1 and digit sums of the products:
 # 22099131: 2+4+0+(1+8)+9+2+(1+2)+1 = 30   → valid under both rules
@@ -134,22 +133,40 @@ async def test_tax_check_today_and_errors(client, monkeypatch):
 async def test_profit_hand_worked(client):
     # fees 10% = 100, payment 2% = 20, commission 5% = 50 → 1000 − 600 − 80 − 170 = 150; margin 15.00%;
     # break-even (600 + 80) / (1 − 0.17) = 819.28… → 820
-    r = await client.get("/creator/api/profit", params={"price": 1000, "cost": 600, "platform": "custom", "fee_rate": 10,
-                                                        "payment_rate": 2, "commission": 5, "ship": 80})  # fmt: skip
+    r = await client.get(
+        "/creator/api/profit",
+        params={
+            "price": 1000,
+            "cost": 600,
+            "platform": "custom",
+            "fee_rate": 10,
+            "payment_rate": 2,
+            "commission": 5,
+            "ship": 80,
+        },
+    )
     body = r.json()
     assert Decimal(body["profit"]) == 150 and Decimal(body["margin_pct"]) == Decimal("15.00")
     assert Decimal(body["break_even_price"]) == 820 and body["sample"] is False
     # half-up per fee: 250 × 5.5% = 13.75 → 14; 250 × 2.5% = 6.25 → 6; profit 250 − 100 − 14 − 6 = 130
-    r = await client.get("/creator/api/profit", params={"price": 250, "cost": 100, "platform": "custom", "fee_rate": "5.5", "payment_rate": "2.5"})
+    r = await client.get(
+        "/creator/api/profit",
+        params={"price": 250, "cost": 100, "platform": "custom", "fee_rate": "5.5", "payment_rate": "2.5"},
+    )
     body = r.json()
     assert (Decimal(body["platform_fee"]), Decimal(body["payment_fee"]), Decimal(body["profit"])) == (14, 6, 130)
 
 
 async def test_profit_with_a_sample_platform_says_so(client):
-    r = await client.get("/creator/api/profit", params={"price": 500, "cost": 250, "platform": "shopee", "commission": 10, "ship": 60})
+    r = await client.get(
+        "/creator/api/profit", params={"price": 500, "cost": 250, "platform": "shopee", "commission": 10, "ship": 60}
+    )
     body = r.json()
     assert body["sample"] is True and "示意" in body["note"]
-    r = await client.get("/creator/api/profit", params={"price": 500, "cost": 250, "platform": "shopee", "fee_rate": 6, "payment_rate": 2})
+    r = await client.get(
+        "/creator/api/profit",
+        params={"price": 500, "cost": 250, "platform": "shopee", "fee_rate": 6, "payment_rate": 2},
+    )
     assert r.json()["sample"] is False
 
 

@@ -1,7 +1,15 @@
 """Example inputs of the food service for the whole-app e2e tests (see tests/service_examples.py)."""
 
 TOOL_ARGS = {
-    "draw_food_fortune": {"deity": "tudigong", "meal": "lunch", "budget": 200, "people": 2, "lat": 25.046, "lon": 121.517, "seed": 7},
+    "draw_food_fortune": {
+        "deity": "tudigong",
+        "meal": "lunch",
+        "budget": 200,
+        "people": 2,
+        "lat": 25.046,
+        "lon": 121.517,
+        "seed": 7,
+    },
     "find_nearby_restaurants": {"lat": 25.046, "lon": 121.517, "radius": 2000},
     "list_food_categories": {"meal": "dinner"},
 }

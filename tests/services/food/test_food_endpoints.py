@@ -53,11 +53,18 @@ async def test_draw_is_repeatable_and_lists_open_shops(client, at):
     first = (await client.get("/food/api/draw", params=params)).json()
     again = (await client.get("/food/api/draw", params=params)).json()
     assert first == again and first["seed"] == 42
-    assert first["poem"]["lines"] and len(first["poem"]["lines"]) == 4 and first["poem"]["source"]["url"].startswith("https://")
+    assert (
+        first["poem"]["lines"]
+        and len(first["poem"]["lines"]) == 4
+        and first["poem"]["source"]["url"].startswith("https://")
+    )
     assert first["dish"] in first["category"]["dishes"] and first["category_picked"] is False
     assert [s["id"] for s in first["shops"]] == ["sample/1"]  # 範例牛肉麵 is open 11:00-21:00
     assert first["sample"] is True and first["shops"][0]["sample"] is True and "範例" in first["shops_note"]
-    assert first["attribution"]["attribution"] == "© OpenStreetMap contributors" and first["attribution"]["licence"] == "ODbL-1.0"
+    assert (
+        first["attribution"]["attribution"] == "© OpenStreetMap contributors"
+        and first["attribution"]["licence"] == "ODbL-1.0"
+    )
     at(2026, 11, 24, 22, 0)  # closed by 22:00
     late = (await client.get("/food/api/draw", params=params)).json()
     assert late["shops"] == [] and late["attribution"] is None
@@ -66,9 +73,13 @@ async def test_draw_is_repeatable_and_lists_open_shops(client, at):
 async def test_draw_auto_category_follows_meal_budget_people_and_deity(client, at):
     at(2026, 11, 24, 8, 0)
     for seed in range(12):
-        body = (await client.get("/food/api/draw", params={"deity": "guanyin", "budget": 300, "people": 5, "seed": seed})).json()
+        body = (
+            await client.get("/food/api/draw", params={"deity": "guanyin", "budget": 300, "people": 5, "seed": seed})
+        ).json()
         assert body["meal"]["id"] == "breakfast" and body["category"]["vegetarian"] and body["category_picked"]
-        body = (await client.get("/food/api/draw", params={"meal": "dinner", "budget": 90, "people": 1, "seed": seed})).json()
+        body = (
+            await client.get("/food/api/draw", params={"meal": "dinner", "budget": 90, "people": 1, "seed": seed})
+        ).json()
         assert body["category"]["band_min"] <= 90 and not body["category"]["group"]
     r = await client.get("/food/api/draw", params={"meal": "dinner", "budget": 30})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "budget"
@@ -100,9 +111,14 @@ async def test_nearby_open_now_past_midnight_and_holidays(client, at):
 
 @pytest.mark.parametrize(
     ("params", "name"),
-    [({"lat": 35.68, "lon": 139.76}, "lat"), ({"lat": 25.0, "lon": 100.0}, "lon"), ({**STATION, "radius": 5001}, "radius"),
-     ({**STATION, "category": "pasta"}, "category"), ({"lat": 25.0}, "lon")],
-)  # fmt: skip
+    [
+        ({"lat": 35.68, "lon": 139.76}, "lat"),
+        ({"lat": 25.0, "lon": 100.0}, "lon"),
+        ({**STATION, "radius": 5001}, "radius"),
+        ({**STATION, "category": "pasta"}, "category"),
+        ({"lat": 25.0}, "lon"),
+    ],
+)
 async def test_nearby_refuses_outside_taiwan_and_beyond_the_radius(client, params, name):
     r = await client.get("/food/api/nearby", params=params)
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == name
@@ -112,8 +128,22 @@ async def test_ads_are_sponsored_and_never_in_draws(client, at):
     at(2026, 11, 24, 12, 0)
     assert (await client.get("/food/api/ads")).json()["count"] == 0
     with store_engine.session() as s, s.begin():
-        s.add(SponsorRow(id="demo-sponsor", position=0, name="贊助麵店", category="noodles", lat=25.046, lon=121.517, opening_hours="24/7"))
-        s.add(SponsorRow(id="old-sponsor", position=1, name="過期贊助", category="noodles", ends=datetime(2020, 1, 1).date()))
+        s.add(
+            SponsorRow(
+                id="demo-sponsor",
+                position=0,
+                name="贊助麵店",
+                category="noodles",
+                lat=25.046,
+                lon=121.517,
+                opening_hours="24/7",
+            )
+        )
+        s.add(
+            SponsorRow(
+                id="old-sponsor", position=1, name="過期贊助", category="noodles", ends=datetime(2020, 1, 1).date()
+            )
+        )
     from twlookup.platform.store.reference import Reference
 
     Reference.reset_all()
@@ -158,7 +188,9 @@ def test_week_plan_and_pack_logic_directly(monkeypatch):
 
 
 async def test_free_quota_then_payment_and_cors(db_url):
-    settings = Settings(database_url=db_url, rate_limit_default="100000/minute", free_quota_per_minute=2, _env_file=None)
+    settings = Settings(
+        database_url=db_url, rate_limit_default="100000/minute", free_quota_per_minute=2, _env_file=None
+    )
     app = create_app(settings)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         for _ in range(2):
@@ -176,14 +208,26 @@ async def test_paid_and_quota_challenges_offer_both_networks(db_url):
 
     facilitator, solana = "https://facilitator.test", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
     supported = {
-        "kinds": [{"x402Version": 2, "scheme": "exact", "network": "eip155:8453"},
-                  {"x402Version": 2, "scheme": "exact", "network": solana, "extra": {"feePayer": "EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd"}}],
-        "extensions": [], "signers": {},
-    }  # fmt: skip
+        "kinds": [
+            {"x402Version": 2, "scheme": "exact", "network": "eip155:8453"},
+            {
+                "x402Version": 2,
+                "scheme": "exact",
+                "network": solana,
+                "extra": {"feePayer": "EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd"},
+            },
+        ],
+        "extensions": [],
+        "signers": {},
+    }
     settings = Settings(
-        database_url=db_url, _env_file=None, facilitator="remote", facilitator_url=facilitator, free_quota_per_minute=1,
+        database_url=db_url,
+        _env_file=None,
+        facilitator="remote",
+        facilitator_url=facilitator,
+        free_quota_per_minute=1,
         pay_to_svm="9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
-    )  # fmt: skip
+    )
     with respx.mock(assert_all_called=False) as mock:
         mock.get(f"{facilitator}/supported").respond(json=supported)
         app = create_app(settings)

@@ -9,11 +9,11 @@ from pathlib import Path
 import osmium
 import pytest
 
-from twlookup.platform.store.seed import ingest
+from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.seed import ingest
 from twlookup.services.food import osm
 from twlookup.services.food.data import _categories, catalogue, import_overpass, import_pbf, seed_food
-from twlookup.cli import DEFAULT_DATA
 from twlookup.services.food.tables import ShopRow
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -26,7 +26,12 @@ def test_overpass_json_in_the_real_format():
     # node 1004 has no name, node 1005 is a bakery (shop=*), way 2002 has no centre: left out
     assert sorted(shops) == ["node/1001", "node/1002", "node/1003", "way/2001"]
     noodle = shops["node/1001"]
-    assert (noodle.category, noodle.opening_hours, noodle.licence, noodle.sample) == ("noodles", "Mo-Su 11:00-21:00", "ODbL-1.0", False)
+    assert (noodle.category, noodle.opening_hours, noodle.licence, noodle.sample) == (
+        "noodles",
+        "Mo-Su 11:00-21:00",
+        "ODbL-1.0",
+        False,
+    )
     assert noodle.source == "https://www.openstreetmap.org/node/1001"
     assert shops["node/1002"].name == "咖啡乙" and shops["node/1002"].category == "cafe"  # name:zh wins; amenity=cafe
     assert shops["node/1003"].category == "vegetarian"  # diet:vegetarian=only
@@ -39,12 +44,25 @@ def test_overpass_json_in_the_real_format():
 
 def write_pbf(path: Path) -> None:
     with osmium.SimpleWriter(str(path)) as writer:
-        writer.add_node(osmium.osm.mutable.Node(id=11, location=(121.5170, 25.0460), tags={"amenity": "restaurant", "name": "水餃店", "cuisine": "dumpling", "opening_hours": "Mo-Su 10:00-20:00"}))
+        writer.add_node(
+            osmium.osm.mutable.Node(
+                id=11,
+                location=(121.5170, 25.0460),
+                tags={
+                    "amenity": "restaurant",
+                    "name": "水餃店",
+                    "cuisine": "dumpling",
+                    "opening_hours": "Mo-Su 10:00-20:00",
+                },
+            )
+        )
         writer.add_node(osmium.osm.mutable.Node(id=12, location=(121.5180, 25.0470), tags={}))
         writer.add_node(osmium.osm.mutable.Node(id=13, location=(121.5190, 25.0470), tags={}))
         writer.add_node(osmium.osm.mutable.Node(id=14, location=(121.5190, 25.0480), tags={}))
         writer.add_node(osmium.osm.mutable.Node(id=15, location=(121.5120, 25.0400), tags={"amenity": "bench"}))
-        writer.add_way(osmium.osm.mutable.Way(id=21, nodes=[12, 13, 14, 12], tags={"amenity": "ice_cream", "name": "冰店"}))
+        writer.add_way(
+            osmium.osm.mutable.Way(id=21, nodes=[12, 13, 14, 12], tags={"amenity": "ice_cream", "name": "冰店"})
+        )
 
 
 def test_pbf_extract(tmp_path):
@@ -54,7 +72,10 @@ def test_pbf_extract(tmp_path):
     assert sorted(shops) == ["node/11", "way/21"]
     assert shops["node/11"].category == "dumplings" and shops["node/11"].lat == pytest.approx(25.046)
     # the way's position is the mean of its three distinct nodes
-    assert shops["way/21"].lat == pytest.approx((25.0470 + 25.0470 + 25.0480) / 3) and shops["way/21"].category == "dessert"
+    assert (
+        shops["way/21"].lat == pytest.approx((25.0470 + 25.0470 + 25.0480) / 3)
+        and shops["way/21"].category == "dessert"
+    )
 
 
 def test_import_replaces_the_sample_shops_and_a_reseed_keeps_them(db_url, tmp_path):

@@ -37,7 +37,9 @@ def test_opening_hours_hand_checked(hours, moment, expected):
     assert logic.hours_state(hours, moment, PH)[0] == expected
 
 
-@pytest.mark.parametrize("hours", [None, "", "   ", "unknown", "open when the owner feels like it", "Mo-Fr 25:00-26:00x"])
+@pytest.mark.parametrize(
+    "hours", [None, "", "   ", "unknown", "open when the owner feels like it", "Mo-Fr 25:00-26:00x"]
+)
 def test_missing_or_unparsable_hours_are_unknown_not_open(hours):
     state, reason = logic.hours_state(hours, datetime(2026, 11, 24, 12, 0), PH)
     assert state == "unknown" and reason
@@ -54,17 +56,34 @@ def test_great_circle_distance_hand_worked():
 
 @pytest.mark.parametrize(
     ("clock", "meal"),
-    [("04:59", "late_night"), ("05:00", "breakfast"), ("10:29", "breakfast"), ("10:30", "lunch"), ("14:00", "afternoon"),
-     ("17:00", "dinner"), ("20:59", "dinner"), ("21:00", "late_night"), ("00:30", "late_night")],
-)  # fmt: skip
+    [
+        ("04:59", "late_night"),
+        ("05:00", "breakfast"),
+        ("10:29", "breakfast"),
+        ("10:30", "lunch"),
+        ("14:00", "afternoon"),
+        ("17:00", "dinner"),
+        ("20:59", "dinner"),
+        ("21:00", "late_night"),
+        ("00:30", "late_night"),
+    ],
+)
 def test_meal_by_the_clock(clock, meal):
     h, m = map(int, clock.split(":"))
     assert logic.meal_at(datetime(2026, 11, 24, h, m)).id == meal
 
 
 def cat(id_, meals, lo, hi, *, veg=False, group=False, dishes=None):
-    return Category(id=id_, name=id_, meals=meals, band_min=lo, band_max=hi, vegetarian=veg, group=group,
-                    dishes=dishes or [f"{id_}{i}" for i in range(3)])  # fmt: skip
+    return Category(
+        id=id_,
+        name=id_,
+        meals=meals,
+        band_min=lo,
+        band_max=hi,
+        vegetarian=veg,
+        group=group,
+        dishes=dishes or [f"{id_}{i}" for i in range(3)],
+    )
 
 
 CATS = [
@@ -80,7 +99,11 @@ TUDIGONG = Deity(id="tudigong", name="土地公", role="r", style="s", categorie
 def test_category_fit_by_meal_budget_people_and_deity():
     ids = lambda cs: [c.id for c in cs]  # noqa: E731
     assert ids(logic.candidates(CATS, None, "lunch", 60, 1)) == ["snacks", "vegetarian"]  # budget reaches 50 and 60
-    assert ids(logic.candidates(CATS, None, "dinner", 300, 2)) == ["noodles", "snacks", "vegetarian"]  # hot pot needs 3+
+    assert ids(logic.candidates(CATS, None, "dinner", 300, 2)) == [
+        "noodles",
+        "snacks",
+        "vegetarian",
+    ]  # hot pot needs 3+
     assert ids(logic.candidates(CATS, None, "dinner", 300, 3)) == ["noodles", "snacks", "vegetarian", "hotpot"]
     assert ids(logic.candidates(CATS, GUANYIN, "dinner", 1000, 4)) == ["vegetarian"]
     assert logic.candidates(CATS, None, "lunch", 40, 1) == []
@@ -94,8 +117,10 @@ def test_pick_weighs_the_deitys_categories_three_to_one():
 
 def test_week_plan_has_no_repeat_within_the_window():
     rng = random.Random(3)
-    big = [cat("a", ["lunch", "dinner"], 50, 100, dishes=[f"a{i}" for i in range(10)]),
-           cat("b", ["lunch", "dinner"], 50, 100, dishes=[f"b{i}" for i in range(10)])]  # fmt: skip
+    big = [
+        cat("a", ["lunch", "dinner"], 50, 100, dishes=[f"a{i}" for i in range(10)]),
+        cat("b", ["lunch", "dinner"], 50, 100, dishes=[f"b{i}" for i in range(10)]),
+    ]
     items, repeats = logic.week_plan(rng, big, TUDIGONG, ["lunch", "dinner"], 100, 14)
     assert len(items) == 28 and repeats == 0
     seen: dict[str, int] = {}
@@ -104,15 +129,32 @@ def test_week_plan_has_no_repeat_within_the_window():
             assert item.day - seen[item.dish] >= logic.REPEAT_WINDOW_DAYS
         seen[item.dish] = item.day
     # with only three dishes for two meals a day, repeats are unavoidable and counted
-    items, repeats = logic.week_plan(random.Random(1), [cat("c", ["lunch", "dinner"], 50, 100)], TUDIGONG, ["lunch", "dinner"], 100, 3)
+    items, repeats = logic.week_plan(
+        random.Random(1), [cat("c", ["lunch", "dinner"], 50, 100)], TUDIGONG, ["lunch", "dinner"], 100, 3
+    )
     assert repeats == 3 and len(items) == 6
 
 
 def test_nearby_orders_by_distance_and_drops_closed_and_unknown():
-    shop = lambda i, lat, hours: Shop(id=f"node/{i}", name=str(i), lat=lat, lon=121.5, category="noodles", opening_hours=hours,  # noqa: E731
-                                      source="https://www.openstreetmap.org/node/1", checked=date(2026, 11, 23))  # fmt: skip
-    shops = [shop(1, 25.010, "24/7"), shop(2, 25.001, "24/7"), shop(3, 25.002, "Mo-Su 08:00-09:00"), shop(4, 25.003, None),
-             shop(5, 25.100, "24/7")]  # fmt: skip
+    def shop(i, lat, hours):
+        return Shop(
+            id=f"node/{i}",
+            name=str(i),
+            lat=lat,
+            lon=121.5,
+            category="noodles",
+            opening_hours=hours,
+            source="https://www.openstreetmap.org/node/1",
+            checked=date(2026, 11, 23),
+        )
+
+    shops = [
+        shop(1, 25.010, "24/7"),
+        shop(2, 25.001, "24/7"),
+        shop(3, 25.002, "Mo-Su 08:00-09:00"),
+        shop(4, 25.003, None),
+        shop(5, 25.100, "24/7"),
+    ]
     found = logic.nearby(shops, 25.0, 121.5, 2000, "noodles", datetime(2026, 11, 24, 12, 0), PH)
     assert [n.shop.id for n in found] == ["node/2", "node/1"]  # 111 m, 1112 m; node/5 is 11 km away
     assert round(found[0].distance_m) == 111

@@ -6,7 +6,6 @@ from datetime import date
 import httpx
 import pytest
 import respx
-
 import wikimedia_fixtures as wm
 
 from twlookup.services.games import SERVICE
@@ -55,7 +54,10 @@ async def test_a_passed_date_is_reported_not_turned_into_released(client, today)
     today(date(2026, 11, 25))
     game = (await client.get("/games/api/game", params={"q": "GTA 6"})).json()["game"]
     assert game["status"] == "confirmed"
-    assert game["check_note"] == "release date 2026-11-19 has passed; no source here confirms the release (record checked 2026-11-23)"
+    assert (
+        game["check_note"]
+        == "release date 2026-11-19 has passed; no source here confirms the release (record checked 2026-11-23)"
+    )
 
 
 async def test_game_full_record_with_delay_history(client, today):
@@ -145,7 +147,9 @@ async def test_watchlist_catalogue_record_supplement_and_countdown(client, today
             "hollowknightsilksong": wm.generic_item("Q55107465", "Hollow Knight: Silksong", "2025 video game", "Q7889"),
         },
     )
-    out = (await OPS["/api/pro/watchlist"].call({"ids": ["ＧＴＡ ６", "gta-6", "Hollow Knight: Silksong", "qqqq"]})).model_dump(mode="json")
+    out = (
+        await OPS["/api/pro/watchlist"].call({"ids": ["ＧＴＡ ６", "gta-6", "Hollow Knight: Silksong", "qqqq"]})
+    ).model_dump(mode="json")
     assert out["count"] == 3 and out["limit"] == 30  # the two spellings of GTA VI are one entry
     gta, silksong, nothing = out["entries"]
     assert gta["item"]["id"] == "gta-6" and gta["countdown"]["target"] == "2026-11-19"

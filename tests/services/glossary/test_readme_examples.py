@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-COMMANDS = [c for c in re.findall(r"^curl (.+?)(?<!\\)$", README.replace("\\\n", " "), re.MULTILINE)]
+COMMANDS = list(re.findall(r"^curl (.+?)(?<!\\)$", README.replace("\\\n", " "), re.MULTILINE))
 OURS = [c for c in COMMANDS if re.search(r"localhost:8000/(glossary|cardgame|opinions)/", c)]
 
 

@@ -2,10 +2,10 @@
 official client."""
 
 import pytest
+from conftest import assert_problem
 from mcp import Client
 
 from twlookup.services.health.schemas import NOTICE
-from conftest import assert_problem
 
 pytestmark = pytest.mark.asyncio
 
@@ -44,7 +44,9 @@ async def test_glp1_lists_the_three_taiwan_approved_ingredients(client):
     assert {d["ingredient"] for d in body["drugs"]} == {"tirzepatide", "semaglutide", "liraglutide"}
     tirz = next(d for d in body["drugs"] if d["id"] == "tirzepatide")
     nausea = next(s for s in tirz["side_effects"] if s["effect_en"] == "Nausea")
-    assert nausea["percent_by_dose"] == {"5 mg": 24.6, "10 mg": 33.3, "15 mg": 31.0} and nausea["placebo_percent"] == 9.5
+    assert (
+        nausea["percent_by_dose"] == {"5 mg": 24.6, "10 mg": 33.3, "15 mg": 31.0} and nausea["placebo_percent"] == 9.5
+    )
     assert any("pancreatitis" in w["en"] for w in body["warning_signs"])
 
 
@@ -53,7 +55,15 @@ async def test_cancer_diet_and_screening_lists(client):
     groups = {f["id"]: f["iarc_group"] for f in diet["factors"]}
     assert groups["processed-meat"] == "1" and groups["red-meat"] == "2A" and groups["aspartame"] == "2B"
     scr = (await client.get("/health/api/screening")).json()
-    assert [p["id"] for p in scr["programmes"]] == ["colorectal", "breast", "cervical", "hpv", "oral", "lung", "stomach"]
+    assert [p["id"] for p in scr["programmes"]] == [
+        "colorectal",
+        "breast",
+        "cervical",
+        "hpv",
+        "oral",
+        "lung",
+        "stomach",
+    ]
 
 
 async def test_meal_check(client):
@@ -68,7 +78,14 @@ async def test_screening_check(client):
     body = (
         await client.get(
             "/health/api/screening-check",
-            params={"age": 60, "sex": "female", "smoker": "former", "pack_years": 30, "quit_years": 10, "family_colorectal": "true"},
+            params={
+                "age": 60,
+                "sex": "female",
+                "smoker": "former",
+                "pack_years": 30,
+                "quit_years": 10,
+                "family_colorectal": "true",
+            },
         )
     ).json()
     # the stomach-cancer H. pylori stool test (45 to 74, once in a lifetime) is funded since 2026-01-01
@@ -79,7 +96,9 @@ async def test_screening_check(client):
     assert cervical["interval_en"] == "once a year"
     # the rules count age by calendar year; a user must be told, or a 44-year-old turning 45 this year misses out
     assert "this year minus your year of birth" in body["how_en"]
-    need = (await client.get("/health/api/screening-check", params={"age": 60, "sex": "male", "smoker": "current"})).json()
+    need = (
+        await client.get("/health/api/screening-check", params={"age": 60, "sex": "male", "smoker": "current"})
+    ).json()
     lung = next(r for r in need["results"] if r["programme"]["id"] == "lung")
     assert lung["status"] == "need-information" and lung["missing"] == ["pack_years"]
 
@@ -98,9 +117,15 @@ async def test_bp_check(client):
     assert [x["band"] for x in body["readings"]] == ["stage-1", "stage-2", "normal"]
     assert body["urgent"] is True and "119" in body["what_to_do"][0]
     assert body["average"] == {
-        "systolic": 146.0, "diastolic": 85.3, "band": "stage-2", "band_en": "Stage 2 hypertension",
-        "band_zh": "第二期高血壓", "at_target": False, "crisis": False, "low": False,
-    }  # fmt: skip
+        "systolic": 146.0,
+        "diastolic": 85.3,
+        "band": "stage-2",
+        "band_en": "Stage 2 hypertension",
+        "band_zh": "第二期高血壓",
+        "at_target": False,
+        "crisis": False,
+        "low": False,
+    }
 
 
 async def test_glucose_check(client):
@@ -117,16 +142,41 @@ INVALID = [
     ("/health/api/bp-check", {"readings": "400/90"}, "readings", "outside"),
     ("/health/api/bp-check", {}, "readings", "required parameter is missing"),
     ("/health/api/bp-check", {"readings": "120/80", "extra": "1"}, "extra", "unknown parameter"),
-    ("/health/api/glucose-check", {"value": 100, "when": "bedtime"}, "when", "'fasting', 'before-meal', 'after-meal' or 'random'"),
+    (
+        "/health/api/glucose-check",
+        {"value": 100, "when": "bedtime"},
+        "when",
+        "'fasting', 'before-meal', 'after-meal' or 'random'",
+    ),
     ("/health/api/glucose-check", {"value": 19, "when": "fasting"}, "value", "greater than or equal to 20"),
     ("/health/api/glucose-check", {"value": 601, "when": "fasting"}, "value", "less than or equal to 600"),
     ("/health/api/glucose-check", {"value": "high", "when": "fasting"}, "value", "valid number"),
     ("/health/api/screening-check", {"age": 50, "sex": "other", "smoker": "never"}, "sex", "'female' or 'male'"),
-    ("/health/api/screening-check", {"age": 50, "sex": "male", "smoker": "sometimes"}, "smoker", "'never', 'former' or 'current'"),
+    (
+        "/health/api/screening-check",
+        {"age": 50, "sex": "male", "smoker": "sometimes"},
+        "smoker",
+        "'never', 'former' or 'current'",
+    ),
     ("/health/api/screening-check", {"age": 121, "sex": "male", "smoker": "never"}, "age", "less than or equal to 120"),
-    ("/health/api/screening-check", {"age": 50, "sex": "male", "smoker": "never", "pack_years": 5}, "pack_years", "smoker=never"),
-    ("/health/api/screening-check", {"age": 50, "sex": "male", "smoker": "current", "quit_years": 2}, "quit_years", "smoker=former"),
-    ("/health/api/screening-check", {"age": 50, "sex": "male", "smoker": "never", "betel": "yes"}, "betel", "'never', 'former' or 'current'"),
+    (
+        "/health/api/screening-check",
+        {"age": 50, "sex": "male", "smoker": "never", "pack_years": 5},
+        "pack_years",
+        "smoker=never",
+    ),
+    (
+        "/health/api/screening-check",
+        {"age": 50, "sex": "male", "smoker": "current", "quit_years": 2},
+        "quit_years",
+        "smoker=former",
+    ),
+    (
+        "/health/api/screening-check",
+        {"age": 50, "sex": "male", "smoker": "never", "betel": "yes"},
+        "betel",
+        "'never', 'former' or 'current'",
+    ),
     ("/health/api/meal-check", {"meal": ""}, "meal", "at least 1 character"),
     ("/health/api/meal-check", {"meal": "x" * 501}, "meal", "at most 500 characters"),
     ("/health/api/pro/bp-report", {"readings": "x:120/80"}, "readings", "unknown slot letter"),
@@ -153,7 +203,11 @@ async def test_enum_errors_list_the_allowed_values(client):
 
 @pytest.mark.parametrize(
     ("path", "params"),
-    [("/health/api/pro/bp-report", {"readings": "m:135/85,e:128/82"}), ("/health/api/pro/glucose-report", {"readings": "f:112"}), ("/health/api/pro/export", {})],
+    [
+        ("/health/api/pro/bp-report", {"readings": "m:135/85,e:128/82"}),
+        ("/health/api/pro/glucose-report", {"readings": "f:112"}),
+        ("/health/api/pro/export", {}),
+    ],
 )
 async def test_paid_routes_ask_for_payment(client, path, params):
     r = await client.get(path, params=params)
@@ -171,14 +225,20 @@ async def test_mcp_tools_through_the_official_client(live_url):
     async with Client(f"{live_url}/health/mcp") as mcp:
         tools = {t.name for t in (await mcp.list_tools()).tools}
         assert tools == {
-            "get_counseling_guide", "get_glp1_side_effects", "check_meal_cancer_risk",
-            "check_cancer_screening_eligibility", "check_home_blood_pressure", "check_blood_glucose",
-        }  # fmt: skip
+            "get_counseling_guide",
+            "get_glp1_side_effects",
+            "check_meal_cancer_risk",
+            "check_cancer_screening_eligibility",
+            "check_home_blood_pressure",
+            "check_blood_glucose",
+        }
         bp = await mcp.call_tool("check_home_blood_pressure", {"readings": "141/91"})
         assert not bp.is_error and bp.structured_content["average"]["band"] == "stage-2"
         glucose = await mcp.call_tool("check_blood_glucose", {"value": 180, "when": "after-meal"})
         assert glucose.structured_content["band"] == "above-target"
-        screening = await mcp.call_tool("check_cancer_screening_eligibility", {"age": 35, "sex": "female", "smoker": "never"})
+        screening = await mcp.call_tool(
+            "check_cancer_screening_eligibility", {"age": 35, "sex": "female", "smoker": "never"}
+        )
         assert screening.structured_content["eligible"] == ["cervical", "hpv"]
         meal = await mcp.call_tool("check_meal_cancer_risk", {"meal": "鹹魚"})
         assert meal.structured_content["matches"][0]["factor"]["id"] == "chinese-salted-fish"
@@ -190,5 +250,7 @@ async def test_mcp_tools_through_the_official_client(live_url):
         assert bad.is_error
         text = bad.content[0].text
     async with httpx.AsyncClient() as http:
-        problem = (await http.get(f"{live_url}/health/api/bp-check", params={"readings": ",".join(["120/80"] * 7)})).json()
+        problem = (
+            await http.get(f"{live_url}/health/api/bp-check", params={"readings": ",".join(["120/80"] * 7)})
+        ).json()
     assert text == problem["detail"]

@@ -200,7 +200,16 @@ def test_glucose_diagnostic_thresholds(value, when, expected):
     assert logic.grade_glucose(H.glucose, value, when).diagnostic == expected
 
 
-@pytest.mark.parametrize(("value", "when", "warned"), [(239, "random", False), (240, "random", True), (240, "after-meal", True), (600, "fasting", True), (239.9, "fasting", False)])
+@pytest.mark.parametrize(
+    ("value", "when", "warned"),
+    [
+        (239, "random", False),
+        (240, "random", True),
+        (240, "after-meal", True),
+        (600, "fasting", True),
+        (239.9, "fasting", False),
+    ],
+)
 def test_very_high_readings_say_to_check_ketones_and_the_emergency_signs(value, when, warned):
     # A random 450 used to get only "only low values and very high values are flagged" plus a
     # diagnosis note for undiagnosed people: nothing on what to do. CDC: at 240 or more, check ketones.
@@ -237,7 +246,9 @@ def test_glucose_report_counts():
     assert r.estimated_a1c == round((98.2 + 46.7) / 28.7, 1)
 
 
-@pytest.mark.parametrize(("text", "fragment"), [("f:abc", "not a glucose value"), ("f:700", "outside 20 to 600"), ("f:19", "outside")])
+@pytest.mark.parametrize(
+    ("text", "fragment"), [("f:abc", "not a glucose value"), ("f:700", "outside 20 to 600"), ("f:19", "outside")]
+)
 def test_glucose_entry_errors(text, fragment):
     tagged = logic.parse_tagged(text, 120, {"f": "fasting"}, "112")
     with pytest.raises(logic.ReadingError, match=fragment):
@@ -249,37 +260,73 @@ def test_glucose_entry_errors(text, fragment):
 
 def status(**kw):
     person = logic.Person(
-        kw.pop("age"), kw.pop("sex"), kw.pop("smoker", "never"), kw.pop("betel", "never"), kw.pop("indigenous", False),
-        frozenset(kw.pop("family", ())), kw.pop("pack_years", None), kw.pop("quit_years", None),
-    )  # fmt: skip
+        kw.pop("age"),
+        kw.pop("sex"),
+        kw.pop("smoker", "never"),
+        kw.pop("betel", "never"),
+        kw.pop("indigenous", False),
+        frozenset(kw.pop("family", ())),
+        kw.pop("pack_years", None),
+        kw.pop("quit_years", None),
+    )
     assert not kw
     return {r.programme.id: r.status for r in logic.screening_eligibility(H.programmes, person)}
 
 
 @pytest.mark.parametrize(
     ("age", "family", "expected"),
-    [(39, ("colorectal",), "not-eligible"), (40, ("colorectal",), "eligible"), (44, ("colorectal",), "eligible"),
-     (44, (), "not-eligible"), (45, (), "eligible"), (74, (), "eligible"), (75, (), "not-eligible")],
-)  # fmt: skip
+    [
+        (39, ("colorectal",), "not-eligible"),
+        (40, ("colorectal",), "eligible"),
+        (44, ("colorectal",), "eligible"),
+        (44, (), "not-eligible"),
+        (45, (), "eligible"),
+        (74, (), "eligible"),
+        (75, (), "not-eligible"),
+    ],
+)
 def test_colorectal_ages(age, family, expected):
     assert status(age=age, sex="male", family=family)["colorectal"] == expected
 
 
-@pytest.mark.parametrize(("age", "sex", "expected"), [(39, "female", "not-eligible"), (40, "female", "eligible"), (74, "female", "eligible"), (75, "female", "not-eligible"), (50, "male", "not-eligible")])
+@pytest.mark.parametrize(
+    ("age", "sex", "expected"),
+    [
+        (39, "female", "not-eligible"),
+        (40, "female", "eligible"),
+        (74, "female", "eligible"),
+        (75, "female", "not-eligible"),
+        (50, "male", "not-eligible"),
+    ],
+)
 def test_breast_ages(age, sex, expected):
     assert status(age=age, sex=sex)["breast"] == expected
 
 
 def test_cervical_interval_follows_the_age():
-    results = {r.programme.id: r for r in logic.screening_eligibility(H.programmes, logic.Person(29, "female", "never"))}
+    results = {
+        r.programme.id: r for r in logic.screening_eligibility(H.programmes, logic.Person(29, "female", "never"))
+    }
     assert results["cervical"].matched[0].interval_en == "once every 3 years"
-    results = {r.programme.id: r for r in logic.screening_eligibility(H.programmes, logic.Person(30, "female", "never"))}
+    results = {
+        r.programme.id: r for r in logic.screening_eligibility(H.programmes, logic.Person(30, "female", "never"))
+    }
     assert results["cervical"].matched[0].interval_en == "once a year"
     assert status(age=24, sex="female")["cervical"] == "not-eligible"
     assert status(age=25, sex="female")["cervical"] == "eligible"
 
 
-@pytest.mark.parametrize(("age", "expected"), [(34, "not-eligible"), (35, "eligible"), (36, "not-eligible"), (45, "eligible"), (65, "eligible"), (66, "not-eligible")])
+@pytest.mark.parametrize(
+    ("age", "expected"),
+    [
+        (34, "not-eligible"),
+        (35, "eligible"),
+        (36, "not-eligible"),
+        (45, "eligible"),
+        (65, "eligible"),
+        (66, "not-eligible"),
+    ],
+)
 def test_hpv_only_at_35_45_65(age, expected):
     assert status(age=age, sex="female")["hpv"] == expected
 
@@ -316,7 +363,9 @@ def test_lung_heavy_smoker_rule():
     assert status(age=60, sex="female", smoker="never")["lung"] == "not-eligible"
 
 
-@pytest.mark.parametrize(("age", "expected"), [(44, "not-eligible"), (45, "eligible"), (74, "eligible"), (75, "not-eligible")])
+@pytest.mark.parametrize(
+    ("age", "expected"), [(44, "not-eligible"), (45, "eligible"), (74, "eligible"), (75, "not-eligible")]
+)
 def test_stomach_h_pylori_test_45_to_74_both_sexes(age, expected):
     # funded nationwide from 2026-01-01 (MOHW, reported 2026-01-27): once in a lifetime, 45 to 74
     assert status(age=age, sex="male")["stomach"] == expected
@@ -376,7 +425,14 @@ def test_every_rule_and_factor_names_a_source_and_the_checked_date():
         assert p.source.url.startswith("http")
     for f in H.factors:
         assert f.source.url.startswith("http") and f.group in ("1", "2A", "2B")
-    for c in (H.bp.source, H.bp.crisis_source, H.bp.low_source, H.glucose.source, H.glucose.diagnosis_source, H.glucose.a1c_source):
+    for c in (
+        H.bp.source,
+        H.bp.crisis_source,
+        H.bp.low_source,
+        H.glucose.source,
+        H.glucose.diagnosis_source,
+        H.glucose.a1c_source,
+    ):
         assert c.url.startswith("https://") and c.title
 
 

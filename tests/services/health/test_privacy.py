@@ -9,6 +9,7 @@ appear in that file. The server runs in a separate process so that the test's ow
 (httpx logs the URLs it requests) cannot pollute the server's log.
 """
 
+import logging
 import os
 import socket
 import subprocess
@@ -18,10 +19,9 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-import logging
-
 import httpx
 import pytest
+from conftest import fund
 from eth_account import Account
 from mcp import Client
 from x402 import x402Client
@@ -31,8 +31,6 @@ from x402.mechanisms.evm.signers import EthAccountSigner
 
 from twlookup.app import create_app
 from twlookup.platform import privacy
-from conftest import fund
-
 
 SERVER = textwrap.dedent(
     """
@@ -58,7 +56,20 @@ GLUCOSE = "187.3"
 GLUCOSE_REPORT = "f:143.7,a:219.3,r:61.4"
 PACK_YEARS = "23.75"
 BAD = "ZQXBADMARKER/1"
-MARKERS = ["ZQXMEALMARKER", "ZQXBADMARKER", "ZQXPATHMARKER", "ZQXTOOLMARKER", "173/97", "171/93", "167/91", "163/89", "187.3", "f:143.7", "a:219.3", "23.75"]
+MARKERS = [
+    "ZQXMEALMARKER",
+    "ZQXBADMARKER",
+    "ZQXPATHMARKER",
+    "ZQXTOOLMARKER",
+    "173/97",
+    "171/93",
+    "167/91",
+    "163/89",
+    "187.3",
+    "f:143.7",
+    "a:219.3",
+    "23.75",
+]
 
 
 def encoded(value: str) -> list[str]:
@@ -132,9 +143,15 @@ async def test_no_health_query_argument_or_answer_reaches_any_log_line(server, s
             r = await http.get(path, params=params)
             assert r.status_code < 500, (path, r.text)
             answers.append(r.text)
-        r = await http.post("/health/mcp", content=b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ZQXTOOLMARKER","arguments":{"x":"ZQXBADMARKER"}}}', headers={"content-type": "application/json"})
+        r = await http.post(
+            "/health/mcp",
+            content=b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ZQXTOOLMARKER","arguments":{"x":"ZQXBADMARKER"}}}',
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 200
-        r = await http.post("/health/mcp", content=b'{"jsonrpc": ZQXBADMARKER', headers={"content-type": "application/json"})
+        r = await http.post(
+            "/health/mcp", content=b'{"jsonrpc": ZQXBADMARKER', headers={"content-type": "application/json"}
+        )
         assert r.status_code == 400
 
     # every MCP tool, with marker arguments, through the official client; one tool error too
@@ -143,7 +160,10 @@ async def test_no_health_query_argument_or_answer_reaches_any_log_line(server, s
             ("get_counseling_guide", {}),
             ("get_glp1_side_effects", {}),
             ("check_meal_cancer_risk", {"meal": MEAL}),
-            ("check_cancer_screening_eligibility", {"age": 57, "sex": "male", "smoker": "current", "pack_years": float(PACK_YEARS)}),
+            (
+                "check_cancer_screening_eligibility",
+                {"age": 57, "sex": "male", "smoker": "current", "pack_years": float(PACK_YEARS)},
+            ),
             ("check_home_blood_pressure", {"readings": BP}),
             ("check_blood_glucose", {"value": float(GLUCOSE), "when": "after-meal"}),
             ("check_home_blood_pressure", {"readings": BAD}),
@@ -157,7 +177,10 @@ async def test_no_health_query_argument_or_answer_reaches_any_log_line(server, s
     client = x402Client()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
     async with httpx.AsyncClient(transport=x402AsyncTransport(client), base_url=base, timeout=30) as paying:
-        for path, readings in [("/health/api/pro/bp-report", BP_REPORT), ("/health/api/pro/glucose-report", GLUCOSE_REPORT)]:
+        for path, readings in [
+            ("/health/api/pro/bp-report", BP_REPORT),
+            ("/health/api/pro/glucose-report", GLUCOSE_REPORT),
+        ]:
             r = await paying.get(path, params={"readings": readings})
             assert r.status_code == 200, r.text
             answers.append(r.text)
@@ -186,7 +209,15 @@ async def test_no_health_query_argument_or_answer_reaches_any_log_line(server, s
 
 def access_record(path: str) -> logging.LogRecord:
     # uvicorn's access-log record: (client, method, full path, http version, status)
-    return logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d', ("1.2.3.4:5", "GET", path, "1.1", 200), None)
+    return logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("1.2.3.4:5", "GET", path, "1.1", 200),
+        None,
+    )
 
 
 def test_private_paths_are_logged_only_as_declared_routes(settings):

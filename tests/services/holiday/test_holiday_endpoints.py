@@ -6,10 +6,10 @@ from datetime import date, timedelta
 
 import pytest
 import yaml
+from conftest import assert_problem, assert_sources
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.schemas import today_taipei
-from conftest import assert_problem, assert_sources
 
 pytestmark = pytest.mark.asyncio
 
@@ -46,13 +46,22 @@ async def test_leave_plan_defaults_and_limits(client):
     r = await client.get(f"{BASE}/leave-plan", params={"leave": 0})
     body = r.json()
     assert r.status_code == 200 and body["count"] == 8 == len(body["plans"]) and body["limit"] == 8
-    assert (body["plans"][0]["start"], body["plans"][0]["end"], body["plans"][0]["days"]) == ("2027-02-04", "2027-02-10", 7)
+    assert (body["plans"][0]["start"], body["plans"][0]["end"], body["plans"][0]["days"]) == (
+        "2027-02-04",
+        "2027-02-10",
+        7,
+    )
     body = (await client.get(f"{BASE}/leave-plan", params={"leave": 1, "limit": 20})).json()
     assert len(body["plans"]) == 20
     top = body["plans"][0]
     assert (top["start"], top["end"], top["days"], top["leave_days"], top["leave_dates"], top["efficiency"]) == (
-        "2027-02-03", "2027-02-10", 8, 1, ["2027-02-03"], 8.0,
-    )  # fmt: skip
+        "2027-02-03",
+        "2027-02-10",
+        8,
+        1,
+        ["2027-02-03"],
+        8.0,
+    )
     assert [p["rank"] for p in body["plans"]] == list(range(1, 21))
     assert_sources(body["sources"])
 
@@ -111,7 +120,9 @@ async def test_abroad_without_peak_data_says_so(client):
     assert any(h["name"] == "German Unity Day" for h in body["holidays"])
 
 
-@pytest.mark.parametrize("params", [{"country": "ZZ"}, {"country": "JPN"}, {"country": ""}, {}, {"country": "JP", "year": "2027"}])
+@pytest.mark.parametrize(
+    "params", [{"country": "ZZ"}, {"country": "JPN"}, {"country": ""}, {}, {"country": "JP", "year": "2027"}]
+)
 async def test_abroad_rejects_bad_country(client, params):
     problem = assert_problem(await client.get(f"{BASE}/abroad", params=params), 422)
     if params.get("country") == "ZZ":
@@ -129,9 +140,13 @@ async def test_crowd(client):
     assert any(f["kind"] == "peak_high" and f["name"] == "Golden Week" for f in body["factors"])
     assert any(w["start"] == "2027-04-30" for w in body["taiwan_long_weekends"])
     assert_sources(body["sources"])
-    quiet = (await client.get(f"{BASE}/crowd", params={"country": "jp", "start": "2027-06-14", "end": "2027-06-18"})).json()
+    quiet = (
+        await client.get(f"{BASE}/crowd", params={"country": "jp", "start": "2027-06-14", "end": "2027-06-18"})
+    ).json()
     assert quiet["crowd_level"] == "low" and quiet["factors"] == []
-    none = (await client.get(f"{BASE}/crowd", params={"country": "DE", "start": "2027-10-01", "end": "2027-10-05"})).json()
+    none = (
+        await client.get(f"{BASE}/crowd", params={"country": "DE", "start": "2027-10-01", "end": "2027-10-05"})
+    ).json()
     assert none["peak_data"] is False and none["notes"]
 
 
@@ -180,14 +195,26 @@ async def test_flight_timing(client):
 async def test_flight_timing_errors(client):
     today = today_taipei()
     problem = assert_problem(
-        await client.get(f"{BASE}/flight-timing", params={"depart": (today - timedelta(days=1)).isoformat(), "dest": "JP"}), 422, "depart"
+        await client.get(
+            f"{BASE}/flight-timing", params={"depart": (today - timedelta(days=1)).isoformat(), "dest": "JP"}
+        ),
+        422,
+        "depart",
     )
     assert "past" in problem["detail"]
-    problem = assert_problem(await client.get(f"{BASE}/flight-timing", params={"depart": "2027-03-01", "dest": "BR"}), 422, "dest")
+    problem = assert_problem(
+        await client.get(f"{BASE}/flight-timing", params={"depart": "2027-03-01", "dest": "BR"}), 422, "dest"
+    )
     assert "JP" in problem["errors"][0]["allowed"] and "US" in problem["errors"][0]["allowed"]
-    assert_problem(await client.get(f"{BASE}/flight-timing", params={"depart": "2027-03-01", "dest": "TW"}), 422, "dest")
-    assert_problem(await client.get(f"{BASE}/flight-timing", params={"depart": "2027-03-01", "dest": "JAPAN"}), 422, "dest")
-    assert_problem(await client.get(f"{BASE}/flight-timing", params={"depart": "tomorrow", "dest": "JP"}), 422, "depart")
+    assert_problem(
+        await client.get(f"{BASE}/flight-timing", params={"depart": "2027-03-01", "dest": "TW"}), 422, "dest"
+    )
+    assert_problem(
+        await client.get(f"{BASE}/flight-timing", params={"depart": "2027-03-01", "dest": "JAPAN"}), 422, "dest"
+    )
+    assert_problem(
+        await client.get(f"{BASE}/flight-timing", params={"depart": "tomorrow", "dest": "JP"}), 422, "depart"
+    )
     assert_problem(await client.get(f"{BASE}/flight-timing", params={"dest": "JP"}), 422, "depart")
     far = (today + timedelta(days=800)).isoformat()
     assert_problem(await client.get(f"{BASE}/flight-timing", params={"depart": far, "dest": "JP"}), 422, "depart")
@@ -248,13 +275,22 @@ async def test_mcp_tools_are_the_spec_names(client):
     from twlookup.services.holiday.operations import SERVICE
 
     assert {op.tool for op in SERVICE.tools} == {
-        "get_2027_long_weekends", "plan_leave_2027", "check_destination_crowd", "flight_booking_timing", "ticket_booking_guide",
-    }  # fmt: skip
+        "get_2027_long_weekends",
+        "plan_leave_2027",
+        "check_destination_crowd",
+        "flight_booking_timing",
+        "ticket_booking_guide",
+    }
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     r = await client.post(
         "/holiday/mcp",
         headers=headers,
-        json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "plan_leave_2027", "arguments": {"leave": 1, "limit": 2}}},
+        json={
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "plan_leave_2027", "arguments": {"leave": 1, "limit": 2}},
+        },
     )
     assert r.status_code == 200, r.text
     result = r.json()["result"]
@@ -264,12 +300,18 @@ async def test_mcp_tools_are_the_spec_names(client):
 
 async def test_crowd_says_when_a_destination_calendar_is_incomplete_for_the_year(client):
     # India's lunar holidays are tabulated by the holidays package for 2001-2035 only.
-    body = (await client.get(f"{BASE}/crowd", params={"country": "IN", "start": "2040-10-01", "end": "2040-10-10"})).json()
+    body = (
+        await client.get(f"{BASE}/crowd", params={"country": "IN", "start": "2040-10-01", "end": "2040-10-10"})
+    ).json()
     assert any(n.startswith("Incomplete destination holidays for IN in 2040") for n in body["notes"])
-    body = (await client.get(f"{BASE}/crowd", params={"country": "IN", "start": "2030-10-01", "end": "2030-10-10"})).json()
+    body = (
+        await client.get(f"{BASE}/crowd", params={"country": "IN", "start": "2030-10-01", "end": "2030-10-10"})
+    ).json()
     assert not any(n.startswith("Incomplete") for n in body["notes"])
 
 
 async def test_crowd_refuses_years_outside_the_country_calendar(client):
-    problem = assert_problem(await client.get(f"{BASE}/crowd", params={"country": "SS", "start": "2005-01-01", "end": "2005-01-05"}), 422)
+    problem = assert_problem(
+        await client.get(f"{BASE}/crowd", params={"country": "SS", "start": "2005-01-01", "end": "2005-01-05"}), 422
+    )
     assert problem["errors"][0]["parameter"] == "start" and problem["errors"][0]["allowed"]["minimum_year"] > 2005

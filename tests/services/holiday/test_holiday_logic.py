@@ -142,11 +142,22 @@ def test_strategy_for_lunar_new_year_with_five_days():
 
 
 def peak(level: str, start: date, end: date, name: str = "Peak") -> Peak:
-    return Peak(country="JP", name_en=name, name_zh=name, start=start, end=end, level=level, why="why", source="https://example.org", checked=date(2026, 11, 22))
+    return Peak(
+        country="JP",
+        name_en=name,
+        name_zh=name,
+        start=start,
+        end=end,
+        level=level,
+        why="why",
+        source="https://example.org",
+        checked=date(2026, 11, 22),
+    )
 
 
 @pytest.mark.parametrize(
-    ("points", "level"), [(0, "low"), (1, "medium"), (2, "medium"), (3, "high"), (5, "high"), (6, "very high"), (12, "very high")]
+    ("points", "level"),
+    [(0, "low"), (1, "medium"), (2, "medium"), (3, "high"), (5, "high"), (6, "very high"), (12, "very high")],
 )
 def test_crowd_levels(points, level):
     assert crowd_level(points) == level
@@ -158,7 +169,10 @@ def test_crowd_quiet_range_is_low():
 
 
 def test_crowd_adds_points_per_factor_and_caps_holidays():
-    peaks = [peak("high", date(2027, 5, 1), date(2027, 5, 5), "GW"), peak("medium", date(2027, 5, 4), date(2027, 5, 30), "M")]
+    peaks = [
+        peak("high", date(2027, 5, 1), date(2027, 5, 5), "GW"),
+        peak("medium", date(2027, 5, 4), date(2027, 5, 30), "M"),
+    ]
     hols = [(date(2027, 5, d), f"H{d}") for d in (3, 4, 5, 6)] + [(date(2027, 7, 1), "outside")]
     lw = Break(date(2027, 4, 30), date(2027, 5, 2), ())
     c = assess_crowd(date(2027, 5, 1), date(2027, 5, 10), peaks, hols, [lw])
@@ -172,7 +186,9 @@ def test_crowd_single_holiday_is_medium_and_long_weekend_high():
     c = assess_crowd(date(2027, 1, 11), date(2027, 1, 11), [], [(date(2027, 1, 11), "Coming of Age Day")], [])
     assert (c.points, c.level) == (1, "medium")
     lws = long_weekends_between(CAL, date(2027, 10, 8), date(2027, 10, 12))
-    c = assess_crowd(date(2027, 10, 8), date(2027, 10, 12), [peak("medium", date(2027, 10, 1), date(2027, 10, 31))], [], lws)
+    c = assess_crowd(
+        date(2027, 10, 8), date(2027, 10, 12), [peak("medium", date(2027, 10, 1), date(2027, 10, 31))], [], lws
+    )
     assert (c.points, c.level) == (4, "high")
 
 
@@ -205,7 +221,10 @@ def test_flight_verdicts(rule, days, peak, verdict):
     advice = flight_advice(TODAY + timedelta(days=days), TODAY, rule, 21, ["peak"] if peak else [])
     assert advice.verdict == verdict
     assert advice.days_left == days and advice.peak == peak
-    assert advice.best_window == (TODAY + timedelta(days=days - rule.best_max_days), TODAY + timedelta(days=days - rule.best_min_days))
+    assert advice.best_window == (
+        TODAY + timedelta(days=days - rule.best_max_days),
+        TODAY + timedelta(days=days - rule.best_min_days),
+    )
 
 
 def test_flight_past_departure_is_rejected():

@@ -10,7 +10,9 @@ TOOL_ARGS = {
 }
 PRO_CALLS = {
     "/api/pro/fuel/history": {"params": {"product": "diesel"}},
-    "/api/pro/invoice/check-batch": {"json": {"receipts": [{"number": "97023797", "period": "114-11-12"}, {"number": "12345678"}]}},
+    "/api/pro/invoice/check-batch": {
+        "json": {"receipts": [{"number": "97023797", "period": "114-11-12"}, {"number": "12345678"}]}
+    },
 }
 CROSS_PARAMETER_RULES = {
     "/api/holidays",  # year must be one the official calendar covers

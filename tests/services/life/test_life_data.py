@@ -55,4 +55,7 @@ def test_fuel_weeks_are_sourced_mondays_with_all_products():
         assert set(map(str, w["prices"])) == set(logic.FUEL_PRODUCTS)
         assert w["reported_by"].startswith("https://")
         # CPC's ladder: 95 is NT$1.5 above 92 and 98 NT$2.0 above 95
-        assert round(w["prices"]["95"] - w["prices"]["92"], 1) == 1.5 and round(w["prices"]["98"] - w["prices"]["95"], 1) == 2.0
+        assert (
+            round(w["prices"]["95"] - w["prices"]["92"], 1) == 1.5
+            and round(w["prices"]["98"] - w["prices"]["95"], 1) == 2.0
+        )

@@ -6,11 +6,11 @@ from datetime import date, timedelta
 
 import httpx
 import pytest
+from conftest import assert_problem, assert_sources
 from mcp import Client
 
 from twlookup.app import create_app
 from twlookup.platform.schemas import today_taipei
-from conftest import assert_problem, assert_sources
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,7 +37,16 @@ async def test_holidays_makeup_workdays_2025(client):
     assert {"date": "2025-02-08", "weekday": "Saturday", "pays_back": "2025-01-27"} in body["makeup_workdays"]
 
 
-@pytest.mark.parametrize(("params", "parameter"), [({"year": 2030}, "year"), ({"year": 2024}, "year"), ({}, "year"), ({"year": "x"}, "year"), ({"year": 1900}, "year")])
+@pytest.mark.parametrize(
+    ("params", "parameter"),
+    [
+        ({"year": 2030}, "year"),
+        ({"year": 2024}, "year"),
+        ({}, "year"),
+        ({"year": "x"}, "year"),
+        ({"year": 1900}, "year"),
+    ],
+)
 async def test_holidays_errors(client, params, parameter):
     body = assert_problem(await client.get(f"{BASE}/holidays", params=params), 422, parameter)
     if params.get("year") in (2030, 2024):
@@ -90,11 +99,24 @@ async def test_invoice_latest_and_period(client, pin_today, today, status):
     latest = (await client.get(f"{BASE}/invoice/latest")).json()
     assert latest["period"] == "114-11-12" and latest["special"] == "97023797" and latest["grand"] == "00507588"
     assert latest["first"] == ["92377231", "05232592", "78125249"] and latest["additional_sixth"] == []
-    assert (latest["draw_date"], latest["claim_start"], latest["claim_end"]) == ("2026-01-25", "2026-02-06", "2026-05-05")
+    assert (latest["draw_date"], latest["claim_start"], latest["claim_end"]) == (
+        "2026-01-25",
+        "2026-02-06",
+        "2026-05-05",
+    )
     assert latest["claim_status"] == status  # claims run to 2026-05-05 inclusive
     assert latest["sample"] is False and latest["source"]["url"].startswith("https://www.etax.nat.gov.tw/")
     assert latest["reported_by"].startswith("https://tw.news.yahoo.com/")
-    assert {p["prize"] for p in latest["prizes"]} == {"special", "grand", "first", "second", "third", "fourth", "fifth", "sixth"}
+    assert {p["prize"] for p in latest["prizes"]} == {
+        "special",
+        "grand",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+    }
     assert latest["known_periods"] == ["114-11-12", "114-09-10"]
     same = (await client.get(f"{BASE}/invoice/114-11-12")).json()
     assert same == {**latest, "note": None}  # asked by name, the period needs no "not the newest" warning
@@ -180,8 +202,12 @@ async def test_pro_operations_directly(client):
 
     Reference.reset_all()
     ops = {op.path: op for op in SERVICE.operations}
-    receipts = [{"number": "97023797"}, {"number": "15232592", "period": "114-11-12"}, {"number": "12345678", "period": "113-01-02"},
-                {"number": "12345678", "period": "114-09-10"}]  # fmt: skip
+    receipts = [
+        {"number": "97023797"},
+        {"number": "15232592", "period": "114-11-12"},
+        {"number": "12345678", "period": "113-01-02"},
+        {"number": "12345678", "period": "114-09-10"},
+    ]
     batch = (await ops["/api/pro/invoice/check-batch"].call({"receipts": receipts})).model_dump(mode="json")
     assert batch["checked"] == 3 and batch["won"] == 2 and batch["total_amount"] == 10_040_000
     assert [r["index"] for r in batch["results"]] == [0, 1, 2, 3]
@@ -202,7 +228,10 @@ async def test_paid_routes_closed_for_life_answer_403_before_payment(settings):
         assert r.status_code == 403 and r.json()["type"].endswith("/not-open")
         assert (await c.get(f"{BASE}/fuel")).status_code == 200  # free routes stay open
         listing = (await c.get("/life/api/pro")).json()["paid_routes"]
-        assert {(x["path"], x["open"]) for x in listing} == {("/life/api/pro/fuel/history", False), ("/life/api/pro/invoice/check-batch", False)}
+        assert {(x["path"], x["open"]) for x in listing} == {
+            ("/life/api/pro/fuel/history", False),
+            ("/life/api/pro/invoice/check-batch", False),
+        }
 
 
 async def test_paid_route_prices(client):
@@ -217,7 +246,12 @@ async def test_lottery_latest(client):
     body = (await client.get(f"{BASE}/lottery/latest")).json()
     assert [d["game"] for d in body["draws"]] == ["lotto649", "superlotto638", "daily539"]
     l649 = body["draws"][0]
-    assert (l649["period"], l649["numbers"], l649["second"], l649["sample"]) == ("114000117", [5, 7, 9, 14, 17, 30], 47, False)
+    assert (l649["period"], l649["numbers"], l649["second"], l649["sample"]) == (
+        "114000117",
+        [5, 7, 9, 14, 17, 30],
+        47,
+        False,
+    )
     assert l649["claim_until"] == "2026-03-30" and l649["reported_by"].startswith("https://")
     sl = body["draws"][1]
     assert (sl["period"], sl["numbers"], sl["second"], sl["sample"]) == ("114000104", [1, 3, 9, 11, 18, 32], 6, False)
@@ -250,14 +284,27 @@ async def test_lottery_check(client):
     assert r.status_code == 200 and body["won"] is True and body["tier"]["name_zh"] == "貳獎"
     assert body["tier"]["pari_mutuel"] is True and body["amount"] is None and "pari-mutuel" in body["note"]
     assert body["matched"] == [5, 7, 9, 14, 17] and body["extra_matched"] is True
-    body = (await client.get(f"{BASE}/lottery/check", params={"game": "lotto649", "numbers": "5,7,9,47,1,2", "period": "114000117"})).json()
+    body = (
+        await client.get(
+            f"{BASE}/lottery/check", params={"game": "lotto649", "numbers": "5,7,9,47,1,2", "period": "114000117"}
+        )
+    ).json()
     assert body["tier"]["name_zh"] == "陸獎" and body["amount"] == 1000
     body = (await client.get(f"{BASE}/lottery/check", params={"game": "lotto649", "numbers": "1,2,3,4,6,8"})).json()
     assert body["won"] is False and body["tier"] is None and body["note"] == "No prize."
     # superlotto638 114000104 (2025-12-29): 01 03 09 11 18 32, zone 2: 06
-    sl = (await client.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,3,9,11,18,33", "second": 6})).json()
+    sl = (
+        await client.get(
+            f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,3,9,11,18,33", "second": 6}
+        )
+    ).json()
     assert sl["tier"]["name_zh"] == "參獎" and sl["amount"] == 150_000 and sl["sample"] is False
-    sl = (await client.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,2,4,5,7,8", "second": 6, "period": "114000101"})).json()
+    sl = (
+        await client.get(
+            f"{BASE}/lottery/check",
+            params={"game": "superlotto638", "numbers": "1,2,4,5,7,8", "second": 6, "period": "114000101"},
+        )
+    ).json()
     assert sl["draw"]["period"] == "114000101" and sl["tier"] is None  # 08 is drawn, zone 2 was 05
     d539 = (await client.get(f"{BASE}/lottery/check", params={"game": "daily539", "numbers": "1,2,3,4,5"})).json()
     assert d539["draw"]["second"] is None and len(d539["numbers"]) == 5 and d539["sample"] is True
@@ -340,8 +387,14 @@ async def test_mcp_tools_are_the_spec_names_and_answer(live_url):
     async with Client(f"{live_url}/life/mcp") as mcp:
         tools = {t.name for t in (await mcp.list_tools()).tools}
         assert tools == {
-            "get_holidays", "is_holiday", "get_lottery_results", "check_lottery", "get_invoice_numbers", "check_invoice", "get_fuel_prices",
-        }  # fmt: skip
+            "get_holidays",
+            "is_holiday",
+            "get_lottery_results",
+            "check_lottery",
+            "get_invoice_numbers",
+            "check_invoice",
+            "get_fuel_prices",
+        }
         latest = await mcp.call_tool("get_invoice_numbers", {})
         assert not latest.is_error and latest.structured_content["period"] == "114-11-12"
         check = await mcp.call_tool("check_invoice", {"number": "92377231"})

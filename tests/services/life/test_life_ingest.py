@@ -12,7 +12,6 @@ import pytest
 
 from twlookup import cli
 from twlookup.app import create_app
-
 from twlookup.platform.store import engine as store_engine
 from twlookup.settings import get_settings
 
@@ -66,13 +65,21 @@ async def test_lottery_feed(store):
     assert after["count"] == 20  # still the latest 20 of 22
     top = after["draws"][0]
     assert (top["period"], top["draw_date"], top["numbers"], top["second"], top["sample"]) == (
-        "115000120", "2026-11-20", [4, 9, 18, 27, 33, 41], 12, False,
-    )  # fmt: skip
+        "115000120",
+        "2026-11-20",
+        [4, 9, 18, 27, 33, 41],
+        12,
+        False,
+    )
     assert top["source"]["url"] == "https://api.taiwanlottery.com/TLCAPIWeB/Lottery/Lotto649Result"
     latest = (await store.get(f"{BASE}/lottery/latest")).json()
     assert [d["period"] for d in latest["draws"]] == ["115000120", "115000093", "115000280"]
     assert latest["sample"] is False
-    sl = (await store.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,7,16,22,30,38", "second": 5})).json()
+    sl = (
+        await store.get(
+            f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "1,7,16,22,30,38", "second": 5}
+        )
+    ).json()
     assert sl["tier"]["name_zh"] == "頭獎" and sl["sample"] is False
     d539 = (await store.get(f"{BASE}/lottery/check", params={"game": "daily539", "numbers": "12,14,21,35,1"})).json()
     assert d539["tier"]["name_zh"] == "貳獎" and d539["amount"] == 20_000
@@ -83,7 +90,12 @@ async def test_fuel_feeds(store):
     assert ingest("life.fuel", "cpc_listprice.xml") == 0
     now = (await store.get(f"{BASE}/fuel")).json()
     prices = {p["product"]: (p["price"], p["effective"]) for p in now["products"]}
-    assert prices == {"92": (27.0, "2026-11-16"), "95": (28.7, "2026-11-16"), "98": (30.5, "2026-11-16"), "diesel": (25.3, "2026-11-16")}
+    assert prices == {
+        "92": (27.0, "2026-11-16"),
+        "95": (28.7, "2026-11-16"),
+        "98": (30.5, "2026-11-16"),
+        "diesel": (25.3, "2026-11-16"),
+    }
     # the week before 2026-11-16 is not in the store (it jumps back to 2025-12-29): no "change"
     assert {p["change"] for p in now["products"]} == {None} and {p["previous_price"] for p in now["products"]} == {None}
     assert "null where the week before is not in the store" in now["note"]
@@ -107,21 +119,61 @@ async def test_fuel_feeds(store):
     [
         ("life.invoice", "<rss><channel></channel></rss>", "no <item>"),
         ("life.invoice", "not xml", "not well-formed XML"),
-        ("life.invoice", "<rss><channel><item><title>最新消息</title><description>x</description></item></channel></rss>", "names no period"),
-        ("life.invoice", "<rss><item><title>115年 01~02月</title><description>&lt;p&gt;特別獎：1234&lt;/p&gt;</description></item></rss>", "not 8 digits"),
-        ("life.invoice", "<rss><item><title>115年 01~02月</title><description>&lt;p&gt;特別獎：12345678&lt;/p&gt;</description></item></rss>", "no 特獎"),
+        (
+            "life.invoice",
+            "<rss><channel><item><title>最新消息</title><description>x</description></item></channel></rss>",
+            "names no period",
+        ),
+        (
+            "life.invoice",
+            "<rss><item><title>115年 01~02月</title><description>&lt;p&gt;特別獎：1234&lt;/p&gt;</description></item></rss>",
+            "not 8 digits",
+        ),
+        (
+            "life.invoice",
+            "<rss><item><title>115年 01~02月</title><description>&lt;p&gt;特別獎：12345678&lt;/p&gt;</description></item></rss>",
+            "no 特獎",
+        ),
         ("life.lottery", "{}", "no `content`"),
         ("life.lottery", '{"rtCode": 0, "content": {"other": []}}', "content has none of"),
         ("life.lottery", '{"rtCode": 9, "rtMsg": "bad", "content": {}}', "reports an error"),
-        ("life.lottery", '{"content": {"lotto649Res": [{"period": 115000001, "lotteryDate": "2026-01-02T00:00:00", "drawNumberSize": [1, 2, 3]}]}}', "must list 7"),
-        ("life.lottery", '{"content": {"lotto649Res": [{"period": 115000001, "lotteryDate": "2026-01-02T00:00:00", "drawNumberSize": [1, 2, 3, 4, 5, 50, 7]}]}}', "main numbers"),
-        ("life.lottery", '{"content": {"superLotto638Res": [{"period": 115000001, "lotteryDate": "2026-01-02", "drawNumberSize": [1, 2, 3, 4, 5, 6, 9]}]}}', "zone-2"),
-        ("life.lottery", '{"content": {"daily539Res": [{"period": "x", "lotteryDate": "2026-01-02", "drawNumberSize": [1, 2, 3, 4, 5]}]}}', "9-digit"),
+        (
+            "life.lottery",
+            '{"content": {"lotto649Res": [{"period": 115000001, "lotteryDate": "2026-01-02T00:00:00", "drawNumberSize": [1, 2, 3]}]}}',
+            "must list 7",
+        ),
+        (
+            "life.lottery",
+            '{"content": {"lotto649Res": [{"period": 115000001, "lotteryDate": "2026-01-02T00:00:00", "drawNumberSize": [1, 2, 3, 4, 5, 50, 7]}]}}',
+            "main numbers",
+        ),
+        (
+            "life.lottery",
+            '{"content": {"superLotto638Res": [{"period": 115000001, "lotteryDate": "2026-01-02", "drawNumberSize": [1, 2, 3, 4, 5, 6, 9]}]}}',
+            "zone-2",
+        ),
+        (
+            "life.lottery",
+            '{"content": {"daily539Res": [{"period": "x", "lotteryDate": "2026-01-02", "drawNumberSize": [1, 2, 3, 4, 5]}]}}',
+            "9-digit",
+        ),
         ("life.lottery", "[1, 2", "not JSON"),
         ("life.fuel", "<DataSet><tbTable><產品名稱>92無鉛汽油</產品名稱></tbTable></DataSet>", "no rows with 參考牌價"),
-        ("life.fuel", "<DataSet><r><產品名稱>燃料油</產品名稱><參考牌價>18</參考牌價><牌價生效時間>2026-11-16T00:00:00</牌價生效時間></r></DataSet>", "no rows for 92"),
-        ("life.fuel", "<DataSet><r><產品名稱>92無鉛汽油</產品名稱><參考牌價>abc</參考牌價><牌價生效時間>2026-11-16T00:00:00</牌價生效時間></r></DataSet>", "not a number"),
-        ("life.fuel", "<DataSet><r><產品名稱>92無鉛汽油</產品名稱><參考牌價>27</參考牌價><牌價生效時間>下週一</牌價生效時間></r></DataSet>", "not an ISO"),
+        (
+            "life.fuel",
+            "<DataSet><r><產品名稱>燃料油</產品名稱><參考牌價>18</參考牌價><牌價生效時間>2026-11-16T00:00:00</牌價生效時間></r></DataSet>",
+            "no rows for 92",
+        ),
+        (
+            "life.fuel",
+            "<DataSet><r><產品名稱>92無鉛汽油</產品名稱><參考牌價>abc</參考牌價><牌價生效時間>2026-11-16T00:00:00</牌價生效時間></r></DataSet>",
+            "not a number",
+        ),
+        (
+            "life.fuel",
+            "<DataSet><r><產品名稱>92無鉛汽油</產品名稱><參考牌價>27</參考牌價><牌價生效時間>下週一</牌價生效時間></r></DataSet>",
+            "not an ISO",
+        ),
     ],
 )
 async def test_bad_files_are_refused_and_change_nothing(store, tmp_path, capsys, feed, content, message):
@@ -153,7 +205,17 @@ async def test_lottery_feed_reads_a_real_response(store):
         assert by_period[period]["claim_until"] == until and by_period[period]["sample"] is False
     assert (by_period["115000049"]["numbers"], by_period["115000049"]["second"]) == ([2, 8, 9, 15, 18, 23], 4)
     # the jackpot of 2026-06-18 (one winning bet): all six and the zone-2 number
-    won = (await store.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "23,2,9,8,15,18", "second": 4, "period": "115000049"})).json()
+    won = (
+        await store.get(
+            f"{BASE}/lottery/check",
+            params={"game": "superlotto638", "numbers": "23,2,9,8,15,18", "second": 4, "period": "115000049"},
+        )
+    ).json()
     assert won["tier"]["name_zh"] == "頭獎" and won["tier"]["pari_mutuel"] is True
-    second = (await store.get(f"{BASE}/lottery/check", params={"game": "superlotto638", "numbers": "23,2,9,8,15,18", "second": 3, "period": "115000049"})).json()
+    second = (
+        await store.get(
+            f"{BASE}/lottery/check",
+            params={"game": "superlotto638", "numbers": "23,2,9,8,15,18", "second": 3, "period": "115000049"},
+        )
+    ).json()
     assert second["tier"]["name_zh"] == "貳獎"

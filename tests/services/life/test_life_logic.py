@@ -16,13 +16,22 @@ from twlookup.services.life.records import Draw, FuelPrice, InvoicePeriod
 
 # The MoF's published numbers of 114-11-12 (November-December 2025), drawn 2026-01-25.
 P_114_11 = InvoicePeriod(
-    period="114-11-12", special="97023797", grand="00507588", first=("92377231", "05232592", "78125249"),
-    source="https://example.org", checked=date(2026, 11, 22),
+    period="114-11-12",
+    special="97023797",
+    grand="00507588",
+    first=("92377231", "05232592", "78125249"),
+    source="https://example.org",
+    checked=date(2026, 11, 22),
 )
 # 101-09-10 (September-October 2012) still drew additional sixth prizes 843 and 927.
 P_101_09 = InvoicePeriod(
-    period="101-09-10", special="15719324", grand="11661657", first=("64718986", "49313179", "29736314"),
-    additional_sixth=("843", "927"), source="https://example.org", checked=date(2026, 11, 22),
+    period="101-09-10",
+    special="15719324",
+    grand="11661657",
+    first=("64718986", "49313179", "29736314"),
+    additional_sixth=("843", "927"),
+    source="https://example.org",
+    checked=date(2026, 11, 22),
 )
 
 
@@ -74,14 +83,26 @@ def test_highest_prize_wins_and_additional_sixth_prizes():
 def test_prize_table_is_the_mof_table():
     amounts = {k: p.amount for k, p in INVOICE_PRIZES.items()}
     assert amounts == {
-        "special": 10_000_000, "grand": 2_000_000, "first": 200_000, "second": 40_000, "third": 10_000,
-        "fourth": 4_000, "fifth": 1_000, "sixth": 200, "additional_sixth": 200,
-    }  # fmt: skip
+        "special": 10_000_000,
+        "grand": 2_000_000,
+        "first": 200_000,
+        "second": 40_000,
+        "third": 10_000,
+        "fourth": 4_000,
+        "fifth": 1_000,
+        "sixth": 200,
+        "additional_sixth": 200,
+    }
 
 
 @pytest.mark.parametrize(
     ("period", "drawn"),
-    [("114-09-10", date(2025, 11, 25)), ("114-11-12", date(2026, 1, 25)), ("115-01-02", date(2026, 3, 25)), ("115-09-10", date(2026, 11, 25))],
+    [
+        ("114-09-10", date(2025, 11, 25)),
+        ("114-11-12", date(2026, 1, 25)),
+        ("115-01-02", date(2026, 3, 25)),
+        ("115-09-10", date(2026, 11, 25)),
+    ],
 )
 def test_draw_date_is_25th_of_the_odd_month_after(period, drawn):
     assert logic.draw_date(period) == drawn
@@ -120,8 +141,13 @@ def test_periods():
 
 def draw(game, numbers, second=None):
     return Draw(
-        game=game, period="114000117", draw_date=date(2025, 12, 26), numbers=tuple(numbers), second=second,
-        source="https://example.org", checked=date(2026, 11, 22),
+        game=game,
+        period="114000117",
+        draw_date=date(2025, 12, 26),
+        numbers=tuple(numbers),
+        second=second,
+        source="https://example.org",
+        checked=date(2026, 11, 22),
     )
 
 
@@ -240,7 +266,13 @@ def test_price_change():
     def price(effective, value):
         from decimal import Decimal
 
-        return FuelPrice(product="92", effective=effective, price=Decimal(value), source="https://example.org", checked=date(2026, 11, 22))
+        return FuelPrice(
+            product="92",
+            effective=effective,
+            price=Decimal(value),
+            source="https://example.org",
+            checked=date(2026, 11, 22),
+        )
 
     # CPC: 2025-12-29 92 unleaded up NT$0.4 from 26.4 to 26.8.
     history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]

@@ -1,10 +1,10 @@
 """The shipped model data: enough models, each with an official source and consistent links."""
 
+from typing import get_args
+
 import yaml
 
 from twlookup.cli import DEFAULT_DATA
-from typing import get_args
-
 from twlookup.services.models.records import Kind, Provider
 
 DOC = yaml.safe_load((DEFAULT_DATA / "models" / "models.yaml").read_text(encoding="utf-8"))

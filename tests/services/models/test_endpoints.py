@@ -17,7 +17,9 @@ async def test_list_filters_and_counts(client):
     assert sum(body["counts_by_status"].values()) == body["count"]
     r = await client.get("/models/api/models", params={"provider": "anthropic", "status": "retired", "kind": "chat"})
     models = r.json()["models"]
-    assert models and all(m["provider"] == "anthropic" and m["status"] == "retired" and m["kind"] == "chat" for m in models)
+    assert models and all(
+        m["provider"] == "anthropic" and m["status"] == "retired" and m["kind"] == "chat" for m in models
+    )
     assert all(date.fromisoformat(m["retirement_date"]) <= today_taipei() for m in models)
 
 

@@ -10,8 +10,16 @@ from twlookup.services.models.records import Model
 
 def model(ident: str, *, aliases=(), deprecated=None, retire=None, replacement=None, provider="openai") -> Model:
     return Model(
-        id=ident, provider=provider, name=ident, kind="chat", aliases=tuple(aliases), deprecated_on=deprecated,
-        retirement_date=retire, replacement=replacement, source="https://example.org/notice", checked=date(2026, 11, 22),
+        id=ident,
+        provider=provider,
+        name=ident,
+        kind="chat",
+        aliases=tuple(aliases),
+        deprecated_on=deprecated,
+        retirement_date=retire,
+        replacement=replacement,
+        source="https://example.org/notice",
+        checked=date(2026, 11, 22),
     )
 
 
@@ -48,7 +56,9 @@ def catalog() -> Catalog:
                 model("gpt-4o", retire=date(2027, 1, 14), replacement="gpt-5"),
                 model("gpt-4.1", replacement=None),
                 model("gpt-5"),
-                model("claude-3-haiku-20240307", aliases=["claude-3-haiku"], provider="anthropic", retire=date(2026, 2, 1)),
+                model(
+                    "claude-3-haiku-20240307", aliases=["claude-3-haiku"], provider="anthropic", retire=date(2026, 2, 1)
+                ),
                 model("loop-a", replacement="loop-b"),
                 model("loop-b", replacement="loop-a"),
             ]

@@ -18,11 +18,11 @@ def test_parse_hex_forms():
 def test_oklab_of_srgb_red_matches_css_color_4():
     # CSS Color 4 gives red as oklch(62.8% 0.2577 29.23)
     lab = colour.to_oklab(colour.parse_hex("#ff0000"))
-    assert lab.L == pytest.approx(0.62796, abs=1e-4)
+    assert pytest.approx(0.62796, abs=1e-4) == lab.L
     assert lab.chroma == pytest.approx(0.2577, abs=1e-4)
     assert lab.hue == pytest.approx(29.23, abs=0.01)
     white = colour.to_oklab(colour.parse_hex("#fff"))
-    assert white.L == pytest.approx(1, abs=1e-4) and white.chroma < 1e-4
+    assert pytest.approx(1, abs=1e-4) == white.L and white.chroma < 1e-4
     assert colour.from_oklab(lab).hex == "#ff0000"
 
 

@@ -1,15 +1,9 @@
 """Easing maths against CSS Easing Level 1/2 (keywords, cubic-bezier, steps, linear())."""
 
-import pytest
-
 import importlib.util
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("motion_reference", Path(__file__).with_name("reference.py"))
-_ref = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ref)
-bezier_reference = _ref.bezier_reference; eval_linear = _ref.eval_linear; parse_linear = _ref.parse_linear
-
+import pytest
 
 from twlookup.services.motion.easing import (
     KEYWORDS,
@@ -19,6 +13,14 @@ from twlookup.services.motion.easing import (
     steps,
     to_linear,
 )
+
+_spec = importlib.util.spec_from_file_location("motion_reference", Path(__file__).with_name("reference.py"))
+_ref = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ref)
+bezier_reference = _ref.bezier_reference
+eval_linear = _ref.eval_linear
+parse_linear = _ref.parse_linear
+
 
 # CSS Easing Functions Level 1, 2.2: the keyword definitions, copied from the spec text.
 SPEC_KEYWORDS = {
@@ -31,7 +33,7 @@ SPEC_KEYWORDS = {
 
 
 def test_keywords_are_the_specs_control_points():
-    assert KEYWORDS == {k: tuple(float(v) for v in pts) for k, pts in SPEC_KEYWORDS.items()}
+    assert {k: tuple(float(v) for v in pts) for k, pts in SPEC_KEYWORDS.items()} == KEYWORDS
 
 
 @pytest.mark.parametrize("name", list(SPEC_KEYWORDS))

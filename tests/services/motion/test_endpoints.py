@@ -76,7 +76,10 @@ async def test_keyframes_presets(client):
     r = await client.get("/motion/api/keyframes", params={"preset": "slide-up", "duration": 400})
     body = r.json()
     assert body["keyframes"].startswith("@keyframes slide-up {") and "400ms" in body["usage_css"]
-    assert "prefers-reduced-motion: reduce" in body["reduced_motion_css"] and "translateY" not in body["reduced_motion_css"]
+    assert (
+        "prefers-reduced-motion: reduce" in body["reduced_motion_css"]
+        and "translateY" not in body["reduced_motion_css"]
+    )
     r = await client.get("/motion/api/keyframes", params={"preset": "explode"})
     assert r.status_code == 422 and "bounce" in r.json()["errors"][0]["allowed"]
 
@@ -114,7 +117,11 @@ async def test_support_libraries_a11y(client):
     assert rows["linear-easing"]["support"]["chrome"] == "113"
     libs = (await client.get("/motion/api/libraries")).json()["libraries"]
     motion = next(x for x in libs if x["id"] == "motion")
-    assert motion["package_licence"] == "MIT" and motion["unpacked_bytes"] > 0 and motion["source"]["url"].startswith("https://www.npmjs.com/")
+    assert (
+        motion["package_licence"] == "MIT"
+        and motion["unpacked_bytes"] > 0
+        and motion["source"]["url"].startswith("https://www.npmjs.com/")
+    )
     a11y = (await client.get("/motion/api/a11y")).json()["items"]
     assert {"2.2.2", "2.3.1", "2.3.3", "prefers-reduced-motion"} <= {i["criterion"] for i in a11y}
 

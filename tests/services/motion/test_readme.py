@@ -12,7 +12,7 @@ def examples(service):
     section = README.split(f"\n### {service}\n", 1)[1].split("\n### ", 1)[0]
     out = []
     for line in section.splitlines():
-        m = re.match(r"\| GET \| `(/%s/api/[^`]+)`" % service, line)
+        m = re.match(rf"\| GET \| `(/{service}/api/[^`]+)`", line)
         if m and "/api/pro/" not in m.group(1) and not re.search(r"=(&|$)", m.group(1)):
             out.append(m.group(1))
     return out

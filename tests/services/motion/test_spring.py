@@ -1,19 +1,20 @@
 """The spring against hand-worked values, the equation of motion, and its linear() against the exact curve."""
 
+import importlib.util
 import math
+from pathlib import Path
 
 import pytest
 
-import importlib.util
-from pathlib import Path
+from twlookup.services.motion.spring import ERROR_BOUND, SETTLE_TOLERANCE, Spring, SpringError, spring_curve
 
 _spec = importlib.util.spec_from_file_location("motion_reference", Path(__file__).with_name("reference.py"))
 _ref = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_ref)
-eval_linear = _ref.eval_linear; parse_linear = _ref.parse_linear; spring_reference = _ref.spring_reference
+eval_linear = _ref.eval_linear
+parse_linear = _ref.parse_linear
+spring_reference = _ref.spring_reference
 
-
-from twlookup.services.motion.spring import ERROR_BOUND, SETTLE_TOLERANCE, Spring, SpringError, spring_curve
 
 CASES = [(100, 10, 1), (170, 26, 1), (100, 20, 1), (100, 40, 1), (400, 40, 1), (50, 30, 2)]
 

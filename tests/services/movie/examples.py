@@ -1,7 +1,6 @@
 """Example inputs of the movie service for the whole-app e2e tests (see tests/service_examples.py)."""
 
 import respx
-
 import wikimedia_fixtures as wm
 
 from twlookup.domain import knowledge_base

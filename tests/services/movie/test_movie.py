@@ -47,9 +47,13 @@ async def test_title_by_chinese_name_with_delays_and_countdown(client, today):
     assert title["release_in_taiwan"] == "2026-12-18" and title["released"] is False and title["upcoming"] is True
     assert [(d["old"], d["new"]) for d in title["delays"]] == [("2026-05-01", "2026-12-18")]
     assert body["countdown"] == {
-        "as_of": "2026-11-23", "target": "2026-12-18", "days": 25, "precision": "day", "counts_to": "release",
+        "as_of": "2026-11-23",
+        "target": "2026-12-18",
+        "days": 25,
+        "precision": "day",
+        "counts_to": "release",
         "note": "25 days to the release on 2026-12-18",
-    }  # fmt: skip
+    }
 
 
 async def test_taiwan_release_applies_where_given(client, today):
@@ -72,7 +76,9 @@ async def test_calendar_lists_taiwan_and_origin_days_and_windows(client, today):
     assert ("2026-12-18", "origin", "avengers-doomsday") in days and ("2026-12-18", "origin", "dune-part-three") in days
     assert body["count"] == len(days)
     nov = (await client.get("/movie/api/calendar", params={"month": "2025-11"})).json()
-    assert ("2025-11-07", "origin", "jujutsu-kaisen-shibuya-movie") in [(r["date"], r["region"], r["title"]["id"]) for r in nov["releases"]]
+    assert ("2025-11-07", "origin", "jujutsu-kaisen-shibuya-movie") in [
+        (r["date"], r["region"], r["title"]["id"]) for r in nov["releases"]
+    ]
     assert [t["id"] for t in nov["windows"]] == ["jujutsu-kaisen-shibuya-movie"]  # its Taiwan month
 
 

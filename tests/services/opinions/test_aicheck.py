@@ -15,7 +15,9 @@ HUMAN, AI = _calibration.HUMAN, _calibration.AI
 
 
 def test_calibration_accuracy():
-    right = sum(aicheck.check(t).label != "likely-ai" for t in HUMAN) + sum(aicheck.check(t).label == "likely-ai" for t in AI)
+    right = sum(aicheck.check(t).label != "likely-ai" for t in HUMAN) + sum(
+        aicheck.check(t).label == "likely-ai" for t in AI
+    )
     accuracy = right / (len(HUMAN) + len(AI))
     assert len(HUMAN) == len(AI) == 10
     assert accuracy >= 0.95  # README states 20 of 20 on this set, and why that is an upper bound
@@ -46,7 +48,9 @@ def test_score_formula_hand_worked():
 
 
 def test_uniform_sentences_raise_the_uniformity_signal():
-    uniform = " ".join(["The device works well today."] * 3 + ["The screen looks good today.", "The price seems fair today."])
+    uniform = " ".join(
+        ["The device works well today."] * 3 + ["The screen looks good today.", "The price seems fair today."]
+    )
     varied = (
         "Really good. The battery on this thing lasted an entire week of heavy reading on a long trip across the island. "
         "Not bad. Would I buy it again for the price they ask now, given the newer models? Probably yes. Screen is sharp."

@@ -18,16 +18,24 @@ from twlookup.services.opinions import feeds, live, logic, operations
 from twlookup.services.opinions.data import _load, import_hn, import_posts, import_stackexchange
 
 FIX = Path(__file__).parent / "fixtures"
-O = "/opinions/api"
+API = "/opinions/api"
 
 
 def test_credibility_parts_hand_worked():
     # score 999 -> log10(1000)/3 = 1 -> 0.30; comments 0 -> 0; before cutoff 0.20; 2.0 years -> 0.15; plain text -> 0.10
     value, label, parts = logic.credibility(date(2021, 11, 23), date(2023, 11, 23), 999, 0, "A plain title.")
-    assert {p.name: p.points for p in parts} == {"community": 0.30, "replies": 0.0, "pre_ai": 0.20, "age": 0.15, "ai_check": 0.10}
+    assert {p.name: p.points for p in parts} == {
+        "community": 0.30,
+        "replies": 0.0,
+        "pre_ai": 0.20,
+        "age": 0.15,
+        "ai_check": 0.10,
+    }
     assert value == 0.75 and label == "high"
     # the day of the cutoff is after it; 7 years old; AI-looking text
-    value, label, parts = logic.credibility(date(2022, 11, 30), date(2029, 12, 1), 9, 9, "As an AI language model, I hope this helps.")
+    value, label, parts = logic.credibility(
+        date(2022, 11, 30), date(2029, 12, 1), 9, 9, "As an AI language model, I hope this helps."
+    )
     points = {p.name: p.points for p in parts}
     assert points["pre_ai"] == 0 and points["age"] == 0.05 and points["ai_check"] == 0
     assert points["community"] == pytest.approx(0.1) and points["replies"] == pytest.approx(0.1)
@@ -46,13 +54,17 @@ def test_feed_parsers():
     assert hn[0].created == datetime(2021, 6, 1, 8, 0) and hn[0].score == 120 and hn[0].comments == 80
     assert "title, summary and link only" in hn[0].licence and hn[0].summary is None
     se = feeds.parse_se((FIX / "stackexchange-search.json").read_bytes(), date(2026, 11, 23))
-    assert se[0].id == "se:superuser.com:900003" and se[0].title.startswith('Example: which mechanical keyboard switch "feels"')
+    assert se[0].id == "se:superuser.com:900003" and se[0].title.startswith(
+        'Example: which mechanical keyboard switch "feels"'
+    )
     assert se[0].licence == "CC BY-SA 3.0" and se[1].licence == "CC BY-SA 4.0"  # 2017 vs 2023 posts
     assert se[1].site == "hardwarerecs.stackexchange.com" and se[1].comments == 0
     with pytest.raises(ValueError, match="hits"):
         feeds.parse_hn(b'{"items": []}', date(2026, 1, 1))
     with pytest.raises(ValueError, match="points"):
-        feeds.parse_hn(b'{"hits": [{"objectID": "1", "title": "t", "created_at_i": 1, "points": "many"}]}', date(2026, 1, 1))
+        feeds.parse_hn(
+            b'{"hits": [{"objectID": "1", "title": "t", "created_at_i": 1, "points": "many"}]}', date(2026, 1, 1)
+        )
     with pytest.raises(ValueError, match="not JSON"):
         feeds.parse_se(b"<html>", date(2026, 1, 1))
 
@@ -95,13 +107,22 @@ def test_posts_importer(fresh_session, tmp_path, monkeypatch):
     store = _load(fresh_session)
     assert store.posts[1].human_written is True and store.posts[1].licence == "CC BY 4.0"
     bad = tmp_path / "bad.yaml"
-    bad.write_text("posts:\n  - {id: 3, topic: nowhere, author: a, title: t, body: long enough body text here, human_written: true, published: 2024-01-01}\n", encoding="utf-8")
+    bad.write_text(
+        "posts:\n  - {id: 3, topic: nowhere, author: a, title: t, body: long enough body text here, human_written: true, published: 2024-01-01}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ValueError, match="unknown topic"):
         import_posts(fresh_session, bad)
-    bad.write_text("posts:\n  - {id: 3, topic: e-readers, author: a, title: t, body: long enough body text here, published: 2024-01-01}\n", encoding="utf-8")
+    bad.write_text(
+        "posts:\n  - {id: 3, topic: e-readers, author: a, title: t, body: long enough body text here, published: 2024-01-01}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ValueError, match="human_written"):
         import_posts(fresh_session, bad)
-    bad.write_text("posts:\n  - {id: 3, topic: e-readers, author: a, title: t, body: long enough body text here, human_written: true, published: 2027-01-01}\n", encoding="utf-8")
+    bad.write_text(
+        "posts:\n  - {id: 3, topic: e-readers, author: a, title: t, body: long enough body text here, human_written: true, published: 2027-01-01}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ValueError, match="future"):
         import_posts(fresh_session, bad)
 
@@ -111,55 +132,62 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 async def test_opinions_and_before(client, monkeypatch):
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
-    body = (await client.get(f"{O}/opinions", params={"q": "電子書閱讀器"})).json()  # the topic's Chinese name
+    body = (await client.get(f"{API}/opinions", params={"q": "電子書閱讀器"})).json()  # the topic's Chinese name
     assert body["count"] == 1 and body["items"][0]["id"] == "hn:1003052"
     item = body["items"][0]
     assert item["link"] == "https://news.ycombinator.com/item?id=1003052" and item["summary_by"].startswith("this site")
-    assert item["credibility"]["parts"][2] == {"name": "pre_ai", "points": 0.2, "max_points": 0.2, "why": "before 2022-11-30"}
-    assert item["credibility"]["value"] == pytest.approx(sum(p["points"] for p in item["credibility"]["parts"]), abs=1e-3)
-    body = (await client.get(f"{O}/opinions", params={"q": "robot vacuum"})).json()
+    assert item["credibility"]["parts"][2] == {
+        "name": "pre_ai",
+        "points": 0.2,
+        "max_points": 0.2,
+        "why": "before 2022-11-30",
+    }
+    assert item["credibility"]["value"] == pytest.approx(
+        sum(p["points"] for p in item["credibility"]["parts"]), abs=1e-3
+    )
+    body = (await client.get(f"{API}/opinions", params={"q": "robot vacuum"})).json()
     assert body["count"] == 0 and "does not fill" in body["note"]
-    r = await client.get(f"{O}/opinions", params={"q": "kindle", "before": 2})
+    r = await client.get(f"{API}/opinions", params={"q": "kindle", "before": 2})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "before"
-    assert (await client.get(f"{O}/opinions")).status_code == 422
+    assert (await client.get(f"{API}/opinions")).status_code == 422
 
 
 async def test_search_is_foreign_only(client):
-    body = (await client.get(f"{O}/search", params={"q": "headphones", "before": 1})).json()
+    body = (await client.get(f"{API}/search", params={"q": "headphones", "before": 1})).json()
     assert [i["id"] for i in body["items"]] == ["hn:30856651"]
     assert all(i["kind"] == "discussion" for i in body["items"])
 
 
 async def test_topics_and_topic(client):
-    body = (await client.get(f"{O}/topics")).json()
+    body = (await client.get(f"{API}/topics")).json()
     assert body["count"] == 5 and {t["slug"] for t in body["topics"]} >= {"e-readers", "robot-vacuums"}
-    body = (await client.get(f"{O}/topic/e-readers")).json()
+    body = (await client.get(f"{API}/topic/e-readers")).json()
     assert body["items"][0]["id"] == "hn:1003052" and body["note"] is None
-    body = (await client.get(f"{O}/topic/robot-vacuums")).json()
+    body = (await client.get(f"{API}/topic/robot-vacuums")).json()
     assert body["items"] == [] and "does not fill" in body["note"]
-    r = await client.get(f"{O}/topic/nope")
+    r = await client.get(f"{API}/topic/nope")
     assert r.status_code == 404 and "e-readers" in r.json()["detail"]
 
 
 async def test_posts_routes_when_empty(client):
-    body = (await client.get(f"{O}/posts", params={"human_only": 1})).json()
+    body = (await client.get(f"{API}/posts", params={"human_only": 1})).json()
     assert body == {"count": 0, "posts": [], "note": body["note"]} and "sent by their authors" in body["note"]
-    assert (await client.get(f"{O}/posts", params={"topic": "nope"})).status_code == 404
-    r = await client.get(f"{O}/posts/7")
+    assert (await client.get(f"{API}/posts", params={"topic": "nope"})).status_code == 404
+    r = await client.get(f"{API}/posts/7")
     assert r.status_code == 404 and r.json()["id"] == "7"
-    r = await client.get(f"{O}/posts/abc")
+    r = await client.get(f"{API}/posts/abc")
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "id"
 
 
 async def test_ai_check_route(client):
     text = "作為一個AI語言模型，我無法提供個人意見。希望這對你有幫助！"
-    body = (await client.post(f"{O}/ai-check", json={"text": text})).json()
+    body = (await client.post(f"{API}/ai-check", json={"text": text})).json()
     assert body["label"] == "likely-ai" and 0 <= body["score"] <= 1 and "estimate" in body["note"]
     m = body["matches"][0]
     assert text[m["start"] : m["end"]] == m["text"] and m["source"].startswith("https://")
-    r = await client.post(f"{O}/ai-check", json={"text": "x" * 5001})
+    r = await client.post(f"{API}/ai-check", json={"text": "x" * 5001})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "text"
-    assert (await client.post(f"{O}/ai-check", json={"text": ""})).status_code == 422
+    assert (await client.post(f"{API}/ai-check", json={"text": ""})).status_code == 422
 
 
 def _op(name):
@@ -167,8 +195,8 @@ def _op(name):
 
 
 async def test_paid_routes(client):
-    assert (await client.get(f"{O}/pro/digest", params={"q": "headphones"})).status_code == 402
-    assert (await client.get(f"{O}/pro/export")).status_code == 402
+    assert (await client.get(f"{API}/pro/digest", params={"q": "headphones"})).status_code == 402
+    assert (await client.get(f"{API}/pro/export")).status_code == 402
     d = await _op("digest").call({"q": "headphones"})
     assert d.items == 1 and d.not_recommend == 1 and d.recommend_ratio == 0.0
     assert d.cons and "news.ycombinator.com/item?id=30856651" in d.cons[0]
@@ -185,7 +213,7 @@ async def test_live_search_when_enabled(client, monkeypatch):
     monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
     hn = respx.get(live.HN_SEARCH).mock(return_value=httpx.Response(200, content=HN_BODY))
     respx.get(live.SE_SEARCH).mock(return_value=httpx.Response(200, content=SE_BODY))
-    body = (await client.get(f"{O}/search", params={"q": "kobo", "before": 1})).json()
+    body = (await client.get(f"{API}/search", params={"q": "kobo", "before": 1})).json()
     assert "hn:900001" in [i["id"] for i in body["items"]]
     assert "hn:900002" not in [i["id"] for i in body["items"]]  # 2024: after the cutoff
     assert "created_at_i<1669766400" in str(hn.calls[0].request.url).replace("%3C", "<")
@@ -196,10 +224,10 @@ async def test_live_search_when_enabled(client, monkeypatch):
 async def test_live_search_unreachable_is_503(client, monkeypatch):
     monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
     respx.get(live.HN_SEARCH).mock(side_effect=httpx.ConnectTimeout("timed out"))
-    r = await client.get(f"{O}/search", params={"q": "kobo"})
+    r = await client.get(f"{API}/search", params={"q": "kobo"})
     assert r.status_code == 503 and r.headers["retry-after"] == "30" and "Hacker News" in r.json()["detail"]
     respx.get(live.HN_SEARCH).mock(return_value=httpx.Response(500))
-    r = await client.get(f"{O}/search", params={"q": "kobo"})
+    r = await client.get(f"{API}/search", params={"q": "kobo"})
     assert r.status_code == 503
 
 
@@ -212,9 +240,9 @@ async def test_slow_upstream_does_not_slow_other_requests(client, monkeypatch):
 
     monkeypatch.setattr(live, "search", slow)
     start = time.monotonic()
-    slow_call = asyncio.create_task(client.get(f"{O}/search", params={"q": "kobo"}))
+    slow_call = asyncio.create_task(client.get(f"{API}/search", params={"q": "kobo"}))
     await asyncio.sleep(0.05)
-    fast = await client.get(f"{O}/topics")
+    fast = await client.get(f"{API}/topics")
     fast_done = time.monotonic() - start
     await slow_call
     assert fast.status_code == 200 and fast_done < 0.9
@@ -224,7 +252,7 @@ async def test_live_disabled_by_default(client, monkeypatch):
     monkeypatch.delenv("TWLOOKUP_OPINIONS_LIVE", raising=False)
     with respx.mock(assert_all_called=False) as mock:
         route = mock.get(live.HN_SEARCH)
-        await client.get(f"{O}/search", params={"q": "kobo"})
+        await client.get(f"{API}/search", params={"q": "kobo"})
         assert not route.called
     with pytest.raises(Problem):
         raise Problem(503, "x")

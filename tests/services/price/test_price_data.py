@@ -33,7 +33,9 @@ def test_seeded_price_rows_carry_provenance_and_the_sample_flag(db_url):
     engine = store_engine.configure(db_url)
     with engine.connect() as conn:
         for table in ("price_category", "price_product", "price_observation"):
-            missing = conn.execute(text(f"select count(*) from {table} where source is null or source = '' or checked is null")).scalar()
+            missing = conn.execute(
+                text(f"select count(*) from {table} where source is null or source = '' or checked is null")
+            ).scalar()
             assert missing == 0, table
         for table in ("price_product", "price_observation"):
             assert conn.execute(text(f"select count(*) from {table} where sample = false")).scalar() == 0, table

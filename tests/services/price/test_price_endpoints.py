@@ -8,12 +8,12 @@ from datetime import date, timedelta
 
 import httpx
 import pytest
+from conftest import assert_problem
 from mcp import Client
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.services.price import markdown
 from twlookup.services.price.records import Observation, Product
-from conftest import assert_problem
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,7 +37,11 @@ def expected_series(code: str) -> dict[date, tuple[float, str]]:
 
 
 def assert_sample_source(source: dict) -> None:
-    assert source["sample"] is True and source["url"].startswith("https://data.moa.gov.tw/") and source["checked"] == "2026-11-22"
+    assert (
+        source["sample"] is True
+        and source["url"].startswith("https://data.moa.gov.tw/")
+        and source["checked"] == "2026-11-22"
+    )
 
 
 async def test_categories(client):
@@ -48,7 +52,11 @@ async def test_categories(client):
     codes = {r["種類代碼"]: set() for r in SAMPLE}
     for rec in SAMPLE:
         codes[rec["種類代碼"]].add(rec["作物代號"])
-    assert counts == {"vegetables": ("N04", len(codes["N04"])), "fruits": ("N05", len(codes["N05"]))} == {"vegetables": ("N04", 7), "fruits": ("N05", 5)}
+    assert (
+        counts
+        == {"vegetables": ("N04", len(codes["N04"])), "fruits": ("N05", len(codes["N05"]))}
+        == {"vegetables": ("N04", 7), "fruits": ("N05", 5)}
+    )
     assert body["sample"] is True
     assert body["categories"][0]["source"]["url"] == "https://data.gov.tw/dataset/8066"
     assert "Open Government Data License" in body["categories"][0]["source"]["licence"]
@@ -72,9 +80,15 @@ async def test_search(client):
 
 @pytest.mark.parametrize(
     ("params", "parameter"),
-    [({}, "q"), ({"q": ""}, "q"), ({"q": "   "}, "q"), ({"q": "x" * 51}, "q"), ({"q": "a", "cat": "meat"}, "cat"),
-     ({"q": "a", "limit": "5"}, "limit")],
-)  # fmt: skip
+    [
+        ({}, "q"),
+        ({"q": ""}, "q"),
+        ({"q": "   "}, "q"),
+        ({"q": "x" * 51}, "q"),
+        ({"q": "a", "cat": "meat"}, "cat"),
+        ({"q": "a", "limit": "5"}, "limit"),
+    ],
+)
 async def test_search_rejects_bad_params(client, params, parameter):
     problem = assert_problem(await client.get(f"{BASE}/search", params=params), 422, parameter)
     if parameter == "cat":
@@ -98,8 +112,15 @@ async def test_product_summary_matches_the_data(client):
     assert s["above_low_percent"] == round((prices[-1] - low) / low * 100, 2)
     assert len(series) > len(window)  # the sample history is longer than the window
     markets = body["markets"]
-    assert [m["average"] for m in markets] == sorted(m["average"] for m in markets) and markets[0]["average"] == prices[-1]
-    assert body["product"]["price"] == prices[-1] and set(body["definitions"]) >= {"window", "low_date", "above_low", "drop"}
+    assert [m["average"] for m in markets] == sorted(m["average"] for m in markets) and markets[0]["average"] == prices[
+        -1
+    ]
+    assert body["product"]["price"] == prices[-1] and set(body["definitions"]) >= {
+        "window",
+        "low_date",
+        "above_low",
+        "drop",
+    }
 
 
 @pytest.mark.parametrize(("ident", "status"), [("NOPE1", 404), ("LA-1", 422), ("x" * 21, 422)])
@@ -123,7 +144,7 @@ async def test_deals(client):
     expected = []
     for code in sorted({r["作物代號"] for r in SAMPLE}):
         days = list(expected_series(code).items())
-        (prev_day, (prev, _)), (last_day, (now, _)) = days[-2], days[-1]
+        (_prev_day, (prev, _)), (last_day, (now, _)) = days[-2], days[-1]
         if last_day == AS_OF and now < prev:
             expected.append((code, prev, now, round(prev - now, 2), round((prev - now) / prev * 100, 2)))
     expected.sort(key=lambda e: (-e[4], e[0]))
@@ -139,10 +160,41 @@ async def test_deals_without_drops_on_sample_data_still_say_sample(client, monke
     """A sample-only store where nothing dropped: the empty answer is still read off the sample history."""
     from twlookup.services.price import logic, operations
 
-    product = Product(id="LA1", name="甘藍-初秋", category="vegetables", source="https://example.org", source_title=None, checked=AS_OF, licence=None, sample=True)
+    product = Product(
+        id="LA1",
+        name="甘藍-初秋",
+        category="vegetables",
+        source="https://example.org",
+        source_title=None,
+        checked=AS_OF,
+        licence=None,
+        sample=True,
+    )
     rose = [
-        Observation(product_id="LA1", market_code="109", market_name="台北一", day=AS_OF - timedelta(days=1), upper=0, middle=0, lower=0, average=10.0, volume=1, sample=True),
-        Observation(product_id="LA1", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=11.0, volume=1, sample=True),
+        Observation(
+            product_id="LA1",
+            market_code="109",
+            market_name="台北一",
+            day=AS_OF - timedelta(days=1),
+            upper=0,
+            middle=0,
+            lower=0,
+            average=10.0,
+            volume=1,
+            sample=True,
+        ),
+        Observation(
+            product_id="LA1",
+            market_code="109",
+            market_name="台北一",
+            day=AS_OF,
+            upper=0,
+            middle=0,
+            lower=0,
+            average=11.0,
+            volume=1,
+            sample=True,
+        ),
     ]
     catalog = logic.Catalog(operations.CATALOG.get().categories, {"LA1": product}, AS_OF, {"LA1": rose})
     monkeypatch.setattr(operations.CATALOG, "get", lambda: catalog)
@@ -174,9 +226,15 @@ async def test_markdown_pages(client):
 
 @pytest.mark.parametrize(
     ("url", "status"),
-    [(f"{BASE}/product/NOPE1.md", 404), (f"{BASE}/product/LA-1.md", 422), (f"{BASE}/search.md", 422),
-     (f"{BASE}/category/meat.md", 422), (f"{BASE}/deals.md?cat=x", 422), (f"{BASE}/nothing.md", 404)],
-)  # fmt: skip
+    [
+        (f"{BASE}/product/NOPE1.md", 404),
+        (f"{BASE}/product/LA-1.md", 422),
+        (f"{BASE}/search.md", 422),
+        (f"{BASE}/category/meat.md", 422),
+        (f"{BASE}/deals.md?cat=x", 422),
+        (f"{BASE}/nothing.md", 404),
+    ],
+)
 async def test_markdown_errors_are_problems(client, url, status):
     assert_problem(await client.get(url), status)
 
@@ -186,7 +244,9 @@ async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(client):
     assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"  # testnet, per the spec
     assert r.json()["accepts"][0]["amount"] == "10000"  # $0.01 in USDC's 6 decimals
     assert (await client.get(f"{BASE}/pro/export/fruits")).json()["accepts"][0]["amount"] == "50000"
-    assert_problem(await client.get(f"{BASE}/pro/history/LA1.md"), 422, "id")  # not a page: an invalid id, before payment
+    assert_problem(
+        await client.get(f"{BASE}/pro/history/LA1.md"), 422, "id"
+    )  # not a page: an invalid id, before payment
     assert_problem(await client.get(f"{BASE}/pro/export/meat"), 422, "slug")
     r = await client.get(f"{BASE}/pro/history/NOPE1")  # an unknown product is found before payment
     assert r.status_code == 404 and "NOPE1" in r.json()["detail"] and "payment-required" not in r.headers
@@ -203,13 +263,22 @@ async def test_llms_txt(client):
 async def test_no_cors(client):
     r = await client.get(f"{BASE}/categories", headers={"Origin": "https://example.com"})
     assert r.status_code == 200 and "access-control-allow-origin" not in r.headers
-    pre = await client.options(f"{BASE}/categories", headers={"Origin": "https://example.com", "Access-Control-Request-Method": "GET"})
+    pre = await client.options(
+        f"{BASE}/categories", headers={"Origin": "https://example.com", "Access-Control-Request-Method": "GET"}
+    )
     assert "access-control-allow-origin" not in pre.headers
 
 
 async def test_openapi_lists_the_pages(client):
     doc = (await client.get("/price/openapi.json")).json()
-    assert {"/api/product/{id}.md", "/api/categories.md", "/api/search.md", "/api/category/{slug}.md", "/api/deals.md", "/llms.txt"} <= set(doc["paths"])
+    assert {
+        "/api/product/{id}.md",
+        "/api/categories.md",
+        "/api/search.md",
+        "/api/category/{slug}.md",
+        "/api/deals.md",
+        "/llms.txt",
+    } <= set(doc["paths"])
     assert doc["paths"]["/api/product/{id}"]["get"]["x-mcp-tool"] == "get_product_price"
     assert doc["paths"]["/api/pro/history/{id}"]["get"]["x-price-usd"] == "$0.01"
     assert doc["paths"]["/api/pro/export/{slug}"]["get"]["x-price-usd"] == "$0.05"

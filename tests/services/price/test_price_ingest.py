@@ -52,7 +52,14 @@ async def test_ingest_changes_the_answers_without_restart(store, capsys):
     assert body["product"]["source"]["url"] == "https://data.moa.gov.tw/Service/OpenData/FromM/FarmTransData.aspx"
     assert [m["market"] for m in body["markets"]] == ["台中市", "台北一"]
     s = body["summary"]
-    assert (s["days_observed"], s["min"], s["max"], s["mean"], s["current"], s["above_low"]) == (1, 16.0, 16.0, 16.0, 16.0, 0.0)
+    assert (s["days_observed"], s["min"], s["max"], s["mean"], s["current"], s["above_low"]) == (
+        1,
+        16.0,
+        16.0,
+        16.0,
+        16.0,
+        0.0,
+    )
     assert await _counts(store) == {"vegetables": 8, "fruits": 5}  # SM1 牛蒡 is new
     assert (await store.get("/price/api/deals")).json()["count"] == 0  # nothing imported traded before
 
@@ -60,15 +67,26 @@ async def test_ingest_changes_the_answers_without_restart(store, capsys):
     deals = (await store.get("/price/api/deals")).json()
     # LA1 16.0 -> 12.0: 4.0, 25 %; A1 30.0 -> 27.0: 3.0, 10 %; SM1 rose 51.5 -> 55.0
     assert deals["as_of"] == "2026-11-24" and deals["sample"] is False
-    assert [(d["id"], d["previous_price"], d["price"], d["drop_amount"], d["drop_percent"]) for d in deals["drops"]] == [
+    assert [
+        (d["id"], d["previous_price"], d["price"], d["drop_amount"], d["drop_percent"]) for d in deals["drops"]
+    ] == [
         ("LA1", 16.0, 12.0, 4.0, 25.0),
         ("A1", 30.0, 27.0, 3.0, 10.0),
     ]
     s = (await store.get("/price/api/product/la1")).json()["summary"]
     # 16.0 and 12.0: min 12, max 16, mean 14, low on 11-24, current at the low
-    assert (s["min"], s["max"], s["mean"], s["low_date"], s["above_low"], s["above_low_percent"]) == (12.0, 16.0, 14.0, "2026-11-24", 0.0, 0.0)
+    assert (s["min"], s["max"], s["mean"], s["low_date"], s["above_low"], s["above_low_percent"]) == (
+        12.0,
+        16.0,
+        14.0,
+        "2026-11-24",
+        0.0,
+        0.0,
+    )
     sm1 = (await store.get("/price/api/product/SM1")).json()
-    assert sm1["product"]["category"] == "vegetables" and sm1["product"]["price"] == 55.0  # no 種類代碼: stays a vegetable
+    assert (
+        sm1["product"]["category"] == "vegetables" and sm1["product"]["price"] == 55.0
+    )  # no 種類代碼: stays a vegetable
     la2 = (await store.get("/price/api/product/LA2")).json()
     assert la2["sample"] is True and la2["product"]["price_date"] == "2026-11-21"  # untouched sample product
 
@@ -80,13 +98,19 @@ async def test_ingest_changes_the_answers_without_restart(store, capsys):
 async def test_a_bad_file_changes_nothing(store, tmp_path, capsys):
     before = (await store.get("/price/api/product/LA1")).json()
     bad = tmp_path / "bad.json"
-    bad.write_text('[{"交易日期":"115.11.22","種類代碼":"N06","作物代號":"FA1","作物名稱":"玫瑰","市場代號":"105",'
-                   '"市場名稱":"台北市場","上價":1,"中價":1,"下價":1,"平均價":1,"交易量":1}]', encoding="utf-8")  # fmt: skip
+    bad.write_text(
+        '[{"交易日期":"115.11.22","種類代碼":"N06","作物代號":"FA1","作物名稱":"玫瑰","市場代號":"105",'
+        '"市場名稱":"台北市場","上價":1,"中價":1,"下價":1,"平均價":1,"交易量":1}]',
+        encoding="utf-8",
+    )
     assert main(["ingest", "price.daily", str(bad)]) == 1
     assert "種類代碼 'N06' is not one of ['N04', 'N05']" in capsys.readouterr().err
     new_without_kind = tmp_path / "new.json"
-    new_without_kind.write_text('[{"交易日期":"115.11.22","作物代號":"ZZ9","作物名稱":"新作物","市場代號":"109",'
-                                '"市場名稱":"台北一","上價":1,"中價":1,"下價":1,"平均價":1,"交易量":1}]', encoding="utf-8")  # fmt: skip
+    new_without_kind.write_text(
+        '[{"交易日期":"115.11.22","作物代號":"ZZ9","作物名稱":"新作物","市場代號":"109",'
+        '"市場名稱":"台北一","上價":1,"中價":1,"下價":1,"平均價":1,"交易量":1}]',
+        encoding="utf-8",
+    )
     assert main(["ingest", "price.daily", str(new_without_kind)]) == 1
     assert "no 種類代碼" in capsys.readouterr().err
     empty = tmp_path / "empty.json"

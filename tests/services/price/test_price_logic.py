@@ -21,7 +21,17 @@ def day(d: date, price: float, sample: bool = False) -> DailyPrice:
 
 
 def obs(d: date, market: str, average: float) -> Observation:
-    return Observation(product_id="LA1", market_code=market, market_name=f"market {market}", day=d, upper=average + 5, middle=average, lower=average - 5, average=average, volume=1000.0)
+    return Observation(
+        product_id="LA1",
+        market_code=market,
+        market_name=f"market {market}",
+        day=d,
+        upper=average + 5,
+        middle=average,
+        lower=average - 5,
+        average=average,
+        volume=1000.0,
+    )
 
 
 def test_window_is_90_calendar_days_ending_on_as_of():
@@ -32,8 +42,13 @@ def test_window_is_90_calendar_days_ending_on_as_of():
 def test_daily_price_is_the_lowest_market_average_with_ties_to_the_lower_code():
     # 109: 20.0, 400: 18.5, 104: 18.5 -> 18.5, and of the two at 18.5 market 104 (lower code)
     d = date(2026, 11, 20)
-    series = logic.daily_prices([obs(d, "109", 20.0), obs(d, "400", 18.5), obs(d, "104", 18.5), obs(AS_OF, "400", 30.0)])
-    assert [(p.day, p.price, p.market_code, p.markets) for p in series] == [(d, 18.5, "104", 3), (AS_OF, 30.0, "400", 1)]
+    series = logic.daily_prices(
+        [obs(d, "109", 20.0), obs(d, "400", 18.5), obs(d, "104", 18.5), obs(AS_OF, "400", 30.0)]
+    )
+    assert [(p.day, p.price, p.market_code, p.markets) for p in series] == [
+        (d, 18.5, "104", 3),
+        (AS_OF, 30.0, "400", 1),
+    ]
 
 
 def test_summary_hand_worked():
@@ -63,7 +78,13 @@ def test_summary_current_is_the_latest_day_traded_and_rounds_to_cents():
     series = [day(date(2026, 11, 10), 10.1), day(date(2026, 11, 12), 10.2), day(date(2026, 11, 14), 10.4, sample=True)]
     s = logic.summarize(series, AS_OF)
     assert s is not None
-    assert (s.mean, s.current, s.current_date, s.above_low, s.above_low_percent) == (10.23, 10.4, date(2026, 11, 14), 0.3, 2.97)
+    assert (s.mean, s.current, s.current_date, s.above_low, s.above_low_percent) == (
+        10.23,
+        10.4,
+        date(2026, 11, 14),
+        0.3,
+        2.97,
+    )
     assert s.sample is True  # one sample day makes the summary sample
 
 
@@ -80,7 +101,13 @@ def test_drop_hand_worked():
     series = [day(date(2026, 11, 19), 20.0), day(date(2026, 11, 20), 16.0), day(AS_OF, 12.0)]
     d = logic.drop("LA1", series, AS_OF)
     assert d is not None
-    assert (d.previous_day, d.previous_price, d.price, d.amount, d.percent) == (date(2026, 11, 20), 16.0, 12.0, 4.0, 25.0)
+    assert (d.previous_day, d.previous_price, d.price, d.amount, d.percent) == (
+        date(2026, 11, 20),
+        16.0,
+        12.0,
+        4.0,
+        25.0,
+    )
 
 
 def test_drop_rounding():
@@ -115,15 +142,100 @@ def test_no_drop(series):
 
 def _catalog() -> logic.Catalog:
     def product(pid: str, name: str, cat: str) -> Product:
-        return Product(id=pid, name=name, category=cat, source="https://example.org", source_title=None, checked=AS_OF, licence=None, sample=False)
+        return Product(
+            id=pid,
+            name=name,
+            category=cat,
+            source="https://example.org",
+            source_title=None,
+            checked=AS_OF,
+            licence=None,
+            sample=False,
+        )
 
-    products = {p.id: p for p in (product("LA1", "甘藍-初秋", "vegetables"), product("LA2", "甘藍-改良種", "vegetables"),
-                                   product("A1", "香蕉", "fruits"), product("FLA", "其他甘藍", "vegetables"))}  # fmt: skip
+    products = {
+        p.id: p
+        for p in (
+            product("LA1", "甘藍-初秋", "vegetables"),
+            product("LA2", "甘藍-改良種", "vegetables"),
+            product("A1", "香蕉", "fruits"),
+            product("FLA", "其他甘藍", "vegetables"),
+        )
+    }
     observations = {
-        "LA1": [Observation(product_id="LA1", market_code="109", market_name="台北一", day=date(2026, 11, 20), upper=0, middle=0, lower=0, average=20.0, volume=1), Observation(product_id="LA1", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=15.0, volume=1)],
-        "A1": [Observation(product_id="A1", market_code="109", market_name="台北一", day=date(2026, 11, 20), upper=0, middle=0, lower=0, average=30.0, volume=1), Observation(product_id="A1", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=27.0, volume=1)],
-        "LA2": [Observation(product_id="LA2", market_code="109", market_name="台北一", day=date(2026, 11, 20), upper=0, middle=0, lower=0, average=20.0, volume=1), Observation(product_id="LA2", market_code="109", market_name="台北一", day=AS_OF, upper=0, middle=0, lower=0, average=21.0, volume=1)],
-    }  # fmt: skip
+        "LA1": [
+            Observation(
+                product_id="LA1",
+                market_code="109",
+                market_name="台北一",
+                day=date(2026, 11, 20),
+                upper=0,
+                middle=0,
+                lower=0,
+                average=20.0,
+                volume=1,
+            ),
+            Observation(
+                product_id="LA1",
+                market_code="109",
+                market_name="台北一",
+                day=AS_OF,
+                upper=0,
+                middle=0,
+                lower=0,
+                average=15.0,
+                volume=1,
+            ),
+        ],
+        "A1": [
+            Observation(
+                product_id="A1",
+                market_code="109",
+                market_name="台北一",
+                day=date(2026, 11, 20),
+                upper=0,
+                middle=0,
+                lower=0,
+                average=30.0,
+                volume=1,
+            ),
+            Observation(
+                product_id="A1",
+                market_code="109",
+                market_name="台北一",
+                day=AS_OF,
+                upper=0,
+                middle=0,
+                lower=0,
+                average=27.0,
+                volume=1,
+            ),
+        ],
+        "LA2": [
+            Observation(
+                product_id="LA2",
+                market_code="109",
+                market_name="台北一",
+                day=date(2026, 11, 20),
+                upper=0,
+                middle=0,
+                lower=0,
+                average=20.0,
+                volume=1,
+            ),
+            Observation(
+                product_id="LA2",
+                market_code="109",
+                market_name="台北一",
+                day=AS_OF,
+                upper=0,
+                middle=0,
+                lower=0,
+                average=21.0,
+                volume=1,
+            ),
+        ],
+    }
     return logic.Catalog({}, products, AS_OF, observations)
 
 
@@ -150,8 +262,19 @@ def test_roc_dates():
             roc_date(bad)
 
 
-RECORD = {"交易日期": "115.11.21", "種類代碼": "N04", "作物代號": "LA1", "作物名稱": "甘藍-初秋", "市場代號": "109",
-          "市場名稱": "台北一", "上價": 27.0, "中價": 20.4, "下價": 12.4, "平均價": 20.0, "交易量": 8000.0}  # fmt: skip
+RECORD = {
+    "交易日期": "115.11.21",
+    "種類代碼": "N04",
+    "作物代號": "LA1",
+    "作物名稱": "甘藍-初秋",
+    "市場代號": "109",
+    "市場名稱": "台北一",
+    "上價": 27.0,
+    "中價": 20.4,
+    "下價": 12.4,
+    "平均價": 20.0,
+    "交易量": 8000.0,
+}
 
 
 def test_parse_feed_numbers_strings_and_rest_days():
@@ -177,7 +300,10 @@ def test_parse_feed_numbers_strings_and_rest_days():
         (json.dumps([dict(RECORD, 交易日期="2026-11-21")]).encode(), "not an ROC date"),
         (json.dumps([dict(RECORD, 作物代號="LA 1")]).encode(), "not a crop code"),
         (json.dumps([dict(RECORD, 市場名稱="")]).encode(), "市場名稱 is empty"),
-        (json.dumps([RECORD, dict(RECORD, 平均價=21.0)]).encode(), "record 1: LA1 at market 109 on 2026-11-21 appears twice"),
+        (
+            json.dumps([RECORD, dict(RECORD, 平均價=21.0)]).encode(),
+            "record 1: LA1 at market 109 on 2026-11-21 appears twice",
+        ),
     ],
 )
 def test_parse_feed_names_what_is_wrong(doc, message):
@@ -189,7 +315,19 @@ def test_search_lists_at_most_50(monkeypatch):
     from twlookup.services.price import operations
     from twlookup.services.price.schemas import SearchQuery
 
-    products = {f"X{i:02d}": Product(id=f"X{i:02d}", name=f"品項{i}", category="fruits", source="https://example.org", source_title=None, checked=AS_OF, licence=None, sample=False) for i in range(60)}
+    products = {
+        f"X{i:02d}": Product(
+            id=f"X{i:02d}",
+            name=f"品項{i}",
+            category="fruits",
+            source="https://example.org",
+            source_title=None,
+            checked=AS_OF,
+            licence=None,
+            sample=False,
+        )
+        for i in range(60)
+    }
     monkeypatch.setattr(operations.CATALOG, "get", lambda: logic.Catalog({}, products, AS_OF, {}))
     result = operations.search(SearchQuery(q="x"))
     assert (result.count, len(result.products), result.limit, result.truncated) == (60, 50, 50, True)

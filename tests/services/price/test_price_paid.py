@@ -26,8 +26,11 @@ async def test_pay_for_history_and_export_on_testnet(live_url, settings):
     env = dict(os.environ, TWLOOKUP_DATABASE_URL=settings.database_url)
     subprocess.run(
         [sys.executable, "-m", "twlookup", "ledger", "fund", payer.address, "1", "--network", settings.evm_testnet],
-        env=env, capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     client = x402Client()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
     async with httpx.AsyncClient(transport=x402AsyncTransport(client), base_url=live_url, timeout=30) as http:

@@ -4,22 +4,39 @@ from contextlib import contextmanager
 
 import respx
 
-
 TOOL_ARGS = {
     "build_search_urls": {"q": "robots.txt", "site": "gov.tw", "time": "week"},
     "search_operators": {"engine": "google"},
     "generate_robots_txt": {"mode": "block_ai_training"},
-    "test_robots_txt": {"robots": "User-agent: *\nDisallow: /private/\n", "user_agent": "Googlebot", "path": "/private/x"},
+    "test_robots_txt": {
+        "robots": "User-agent: *\nDisallow: /private/\n",
+        "user_agent": "Googlebot",
+        "path": "/private/x",
+    },
     "verify_crawler_ip": {"ip": "66.249.64.1"},
-    "serp_preview": {"title": "臺灣國定假日一覽", "description": "2027 年連假與補班日", "url": "https://example.com/a/b"},
-    "generate_meta_tags": {"title": "A \"quoted\" <title>", "description": "d", "url": "https://example.com/"},
+    "serp_preview": {
+        "title": "臺灣國定假日一覽",
+        "description": "2027 年連假與補班日",
+        "url": "https://example.com/a/b",
+    },
+    "generate_meta_tags": {"title": 'A "quoted" <title>', "description": "d", "url": "https://example.com/"},
     "check_site_crawlers": {"url": "https://example.com/"},
     "instant_index_submit": {"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]},
-    "video_seo_check": {"chapters": [{"time": "00:00", "title": "Intro"}, {"time": "00:30", "title": "A"}, {"time": "01:00", "title": "B"}], "duration": 120, "title": "t"},
+    "video_seo_check": {
+        "chapters": [
+            {"time": "00:00", "title": "Intro"},
+            {"time": "00:30", "title": "A"},
+            {"time": "01:00", "title": "B"},
+        ],
+        "duration": 120,
+        "title": "t",
+    },
 }
 PRO_CALLS = {
     "/api/pro/seo-audit": {"params": {"url": "https://example.com/"}},
-    "/api/pro/instantindex-bulk": {"json": {"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]}},
+    "/api/pro/instantindex-bulk": {
+        "json": {"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]}
+    },
 }
 # Schema-valid input that still gets a 422: an address that is not one (verify-ip), URLs not on
 # the host (IndexNow), a URL the safe fetcher refuses (site-check).

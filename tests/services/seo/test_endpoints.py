@@ -21,10 +21,18 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     return table
 
 
-def mock_site(mock: respx.MockRouter, robots: httpx.Response, page: str = "<html></html>", sitemap: int = 200, llms: httpx.Response | None = None) -> None:
+def mock_site(
+    mock: respx.MockRouter,
+    robots: httpx.Response,
+    page: str = "<html></html>",
+    sitemap: int = 200,
+    llms: httpx.Response | None = None,
+) -> None:
     mock.get("https://example.com/robots.txt").mock(return_value=robots)
     mock.get("https://example.com/").respond(200, html=page)
-    mock.get("https://example.com/sitemap.xml").respond(sitemap, text='<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>')
+    mock.get("https://example.com/sitemap.xml").respond(
+        sitemap, text='<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+    )
     mock.get("https://example.com/llms.txt").mock(return_value=llms or httpx.Response(404))
 
 
@@ -32,13 +40,21 @@ def mock_site(mock: respx.MockRouter, robots: httpx.Response, page: str = "<html
 
 
 async def test_search_urls_with_site_filetype_and_time(client) -> None:
-    r = await client.get("/seo/api/search-urls", params={"q": "年報", "site": "gov.tw", "filetype": "pdf", "time": "week"})
+    r = await client.get(
+        "/seo/api/search-urls", params={"q": "年報", "site": "gov.tw", "filetype": "pdf", "time": "week"}
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["query"] == "年報 site:gov.tw filetype:pdf"
     urls = {u["engine"]: u["url"] for u in body["urls"]}
-    assert urls["google"] == "https://www.google.com/search?q=%E5%B9%B4%E5%A0%B1+site%3Agov.tw+filetype%3Apdf&tbs=qdr%3Aw"
-    assert "df=w" in urls["duckduckgo"] and "age=1w" in urls["yahoo"] and urls["yahoo"].startswith("https://tw.search.yahoo.com/search?p=")
+    assert (
+        urls["google"] == "https://www.google.com/search?q=%E5%B9%B4%E5%A0%B1+site%3Agov.tw+filetype%3Apdf&tbs=qdr%3Aw"
+    )
+    assert (
+        "df=w" in urls["duckduckgo"]
+        and "age=1w" in urls["yahoo"]
+        and urls["yahoo"].startswith("https://tw.search.yahoo.com/search?p=")
+    )
     assert "ez2" in urls["bing"]
 
 
@@ -49,7 +65,9 @@ async def test_search_urls_rejects_bad_time(client) -> None:
 
 async def test_operators_one_and_all(client) -> None:
     one = (await client.get("/seo/api/operators", params={"engine": "bing"})).json()
-    assert [e["engine"] for e in one["engines"]] == ["bing"] and one["engines"][0]["source"]["url"].startswith("https://")
+    assert [e["engine"] for e in one["engines"]] == ["bing"] and one["engines"][0]["source"]["url"].startswith(
+        "https://"
+    )
     assert len((await client.get("/seo/api/operators")).json()["engines"]) == 4
     assert (await client.get("/seo/api/operators", params={"engine": "baidu"})).status_code == 422
 
@@ -69,12 +87,19 @@ async def test_submit_guide_and_share(client) -> None:
 
 @pytest.mark.parametrize("mode", ["allow_all", "block_all", "block_ai_training", "block_ai"])
 async def test_generated_file_keeps_its_promise(client, mode: str) -> None:
-    r = await client.get("/seo/api/robots/generate", params={"mode": mode, "sitemap": "https://example.com/sitemap.xml"})
+    r = await client.get(
+        "/seo/api/robots/generate", params={"mode": mode, "sitemap": "https://example.com/sitemap.xml"}
+    )
     body = r.json()
     assert body["robots_txt"].rstrip().endswith("Sitemap: https://example.com/sitemap.xml")
     for c in body["check"]:
         # run the generated text back through the tester route as well
-        t = (await client.post("/seo/api/robots/test", json={"robots": body["robots_txt"], "user_agent": c["token"], "path": "/any/page"})).json()
+        t = (
+            await client.post(
+                "/seo/api/robots/test",
+                json={"robots": body["robots_txt"], "user_agent": c["token"], "path": "/any/page"},
+            )
+        ).json()
         expected = {
             "allow_all": True,
             "block_all": False,
@@ -94,7 +119,10 @@ async def test_generate_rejects_unknown_mode_and_relative_sitemap(client) -> Non
 
 async def test_robots_test_names_group_rule_and_findings(client) -> None:
     robots = "User-agent: *\nDisallow: /private/\nCrawl-delay: 5\nFoo bar baz\n\nUser-agent: Googlebot\nAllow: /private/ok\nDisallow: /private/\n"
-    r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": "googlebot", "path": "https://x.test/private/ok?a=1#frag"})
+    r = await client.post(
+        "/seo/api/robots/test",
+        json={"robots": robots, "user_agent": "googlebot", "path": "https://x.test/private/ok?a=1#frag"},
+    )
     body = r.json()
     assert body["allowed"] is True and body["path"] == "/private/ok?a=1"
     assert body["group"] == {"agents": ["Googlebot"], "line": 6, "kind": "specific"}
@@ -121,7 +149,10 @@ async def test_bots_types_and_tokens(client) -> None:
     assert ext["Applebot-Extended"]["fetches"] is False
     user = {c["token"]: c for c in (await client.get("/seo/api/bots", params={"type": "user"})).json()["crawlers"]}
     assert user["Perplexity-User"]["honours_robots"] == "no"
-    assert all(c["docs"].startswith("https://") and c["source"].startswith("https://") and c["checked"] for c in all_["crawlers"])
+    assert all(
+        c["docs"].startswith("https://") and c["source"].startswith("https://") and c["checked"]
+        for c in all_["crawlers"]
+    )
     assert (await client.get("/seo/api/bots", params={"type": "spam"})).status_code == 422
 
 
@@ -159,15 +190,21 @@ async def test_verify_ip_dns_confirmation(client, monkeypatch: pytest.MonkeyPatc
 
 
 async def test_ip_range_importer(tmp_path, db_url) -> None:
-    from twlookup.platform.store import engine as store_engine
-    from twlookup.platform.store.reference import Reference
-    from twlookup.services.seo.data import CATALOG, import_ip_ranges
-    from twlookup.services.seo.tables import IpRangeRow
-    from sqlalchemy.orm import Session
     from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from twlookup.services.seo.data import import_ip_ranges
+    from twlookup.services.seo.tables import IpRangeRow
 
     f = tmp_path / "bingbot.json"
-    f.write_text(json.dumps({"creationTime": "2026-11-01T00:00:00", "prefixes": [{"ipv4Prefix": "157.55.39.0/24"}, {"ipv6Prefix": "2620:1ec:c::/48"}]}))
+    f.write_text(
+        json.dumps(
+            {
+                "creationTime": "2026-11-01T00:00:00",
+                "prefixes": [{"ipv4Prefix": "157.55.39.0/24"}, {"ipv6Prefix": "2620:1ec:c::/48"}],
+            }
+        )
+    )
     engine = create_engine(db_url)
     with Session(engine) as s:
         assert import_ip_ranges(s, f) == 2
@@ -191,13 +228,25 @@ async def test_serp_preview_cuts_by_width_with_cjk(client) -> None:
     # 600 px holds 28 CJK characters with the ' ...' (4 chars ~ 1.34 em); here 28 fit
     assert t["shown"] == "臺灣" * 14 + " ..."
     latin = "a" * 40  # 40 x 0.5 em x 20 px = 400 px: fits although as long as the CJK title
-    assert (await client.get("/seo/api/serp-preview", params={"title": latin, "url": "https://example.com/"})).json()["title"]["truncated"] is False
+    assert (await client.get("/seo/api/serp-preview", params={"title": latin, "url": "https://example.com/"})).json()[
+        "title"
+    ]["truncated"] is False
     assert body["display_url"] == "https://example.com › a › b" and "Heuristic" in body["method"]
 
 
 async def test_meta_tags_escape(client) -> None:
     evil = '"><script>alert(1)</script>'
-    body = (await client.get("/seo/api/meta-tags", params={"title": evil, "description": "a & b", "url": "https://example.com/?a=1&b=2", "image": "https://example.com/i.png"})).json()
+    body = (
+        await client.get(
+            "/seo/api/meta-tags",
+            params={
+                "title": evil,
+                "description": "a & b",
+                "url": "https://example.com/?a=1&b=2",
+                "image": "https://example.com/i.png",
+            },
+        )
+    ).json()
     html = body["html"]
     assert "<script>" not in html and "&quot;&gt;&lt;script&gt;" in html
     assert '<link rel="canonical" href="https://example.com/?a=1&amp;b=2">' in html
@@ -205,14 +254,34 @@ async def test_meta_tags_escape(client) -> None:
 
 
 async def test_video_check_rules(client) -> None:
-    good = {"chapters": [{"time": "00:00", "title": "Intro"}, {"time": "00:10", "title": "A"}, {"time": "1:00", "title": "B"}], "duration": 90, "title": "T", "tags": ["a b", "c"]}
+    good = {
+        "chapters": [
+            {"time": "00:00", "title": "Intro"},
+            {"time": "00:10", "title": "A"},
+            {"time": "1:00", "title": "B"},
+        ],
+        "duration": 90,
+        "title": "T",
+        "tags": ["a b", "c"],
+    }
     body = (await client.post("/seo/api/video-check", json=good)).json()
     assert body["ok"] is True, body
-    bad = {"chapters": [{"time": "00:05", "title": "Intro"}, {"time": "00:12", "title": "A"}], "duration": 20, "title": "x" * 101, "tags": ["t" * 501]}
+    bad = {
+        "chapters": [{"time": "00:05", "title": "Intro"}, {"time": "00:12", "title": "A"}],
+        "duration": 20,
+        "title": "x" * 101,
+        "tags": ["t" * 501],
+    }
     found = {f["rule"]: f for f in (await client.post("/seo/api/video-check", json=bad)).json()["findings"]}
     assert not found["chapters-first"]["ok"] and not found["chapters-count"]["ok"] and not found["title-length"]["ok"]
-    assert not found["chapters-length"]["ok"] and "7 s" in found["chapters-length"]["detail"] and not found["tags-length"]["ok"]
-    assert (await client.post("/seo/api/video-check", json={"title": "t", "chapters": [{"time": "5 min", "title": "x"}]})).status_code == 422
+    assert (
+        not found["chapters-length"]["ok"]
+        and "7 s" in found["chapters-length"]["detail"]
+        and not found["tags-length"]["ok"]
+    )
+    assert (
+        await client.post("/seo/api/video-check", json={"title": "t", "chapters": [{"time": "5 min", "title": "x"}]})
+    ).status_code == 422
 
 
 # --- IndexNow ----------------------------------------------------------------------------------
@@ -221,13 +290,24 @@ async def test_video_check_rules(client) -> None:
 async def test_instantindex_key(client) -> None:
     a = (await client.get("/seo/api/instantindex/key")).json()
     b = (await client.get("/seo/api/instantindex/key")).json()
-    assert a["key"] != b["key"] and len(a["key"]) == 32 and a["key_file"] == f"/{a['key']}.txt" and a["content"] == a["key"]
+    assert (
+        a["key"] != b["key"]
+        and len(a["key"]) == 32
+        and a["key_file"] == f"/{a['key']}.txt"
+        and a["content"] == a["key"]
+    )
 
 
-SUBMIT = {"host": "www.example.com", "key": "abcdef0123456789", "urls": ["https://www.example.com/a", "http://www.example.com/b"]}
+SUBMIT = {
+    "host": "www.example.com",
+    "key": "abcdef0123456789",
+    "urls": ["https://www.example.com/a", "http://www.example.com/b"],
+}
 
 
-@pytest.mark.parametrize(("code", "status"), [(200, 200), (202, 200), (400, 422), (403, 422), (422, 422), (429, 503), (500, 503)])
+@pytest.mark.parametrize(
+    ("code", "status"), [(200, 200), (202, 200), (400, 422), (403, 422), (422, 422), (429, 503), (500, 503)]
+)
 async def test_instantindex_upstream_codes(client, code: int, status: int) -> None:
     with respx.mock(assert_all_called=False) as mock:
         route = mock.post("https://api.indexnow.org/indexnow").respond(code)
@@ -255,7 +335,9 @@ async def test_instantindex_input_rules(client) -> None:
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "urls[0]"
     r = await client.post("/seo/api/instantindex", json={**SUBMIT, "key": "short"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "key"
-    r = await client.post("/seo/api/instantindex", json={**SUBMIT, "urls": [f"https://www.example.com/{i}" for i in range(101)]})
+    r = await client.post(
+        "/seo/api/instantindex", json={**SUBMIT, "urls": [f"https://www.example.com/{i}" for i in range(101)]}
+    )
     assert r.status_code == 422 and "100" in r.text and r.json()["errors"][0]["parameter"] == "urls"
     r = await client.post("/seo/api/instantindex", json={**SUBMIT, "key_location": "https://other.example/k.txt"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "key_location"
@@ -276,7 +358,13 @@ async def test_bulk_limit_and_batches(monkeypatch) -> None:
 async def test_site_check_ok(client) -> None:
     robots = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\nNoindex: /x\nSitemap: https://example.com/sitemap.xml\n"
     with respx.mock(assert_all_called=False) as mock:
-        mock_site(mock, httpx.Response(200, text=robots), llms=httpx.Response(200, text="# Example\n\n> A site.\n\n## Docs\n- [API](https://example.com/api): the API\n- bad item\n"))
+        mock_site(
+            mock,
+            httpx.Response(200, text=robots),
+            llms=httpx.Response(
+                200, text="# Example\n\n> A site.\n\n## Docs\n- [API](https://example.com/api): the API\n- bad item\n"
+            ),
+        )
         r = await client.get("/seo/api/site-check", params={"url": "https://example.com/some/page"})
     body = r.json()
     assert r.status_code == 200, body
@@ -286,10 +374,15 @@ async def test_site_check_ok(client) -> None:
     assert verdicts["GPTBot"] is False and verdicts["Googlebot"] is True
     assert body["sitemaps"][0]["looks_like_sitemap"] and body["sitemaps"][0]["declared"]
     assert body["llms_txt"]["present"] and body["llms_txt"]["findings"][0]["line"] == 7
-    assert [f["impact"] for f in body["fixes"]] == sorted([f["impact"] for f in body["fixes"]], key=["critical", "high", "medium", "low"].index)
+    assert [f["impact"] for f in body["fixes"]] == sorted(
+        [f["impact"] for f in body["fixes"]], key=["critical", "high", "medium", "low"].index
+    )
 
 
-@pytest.mark.parametrize(("robots", "status", "googlebot"), [(httpx.Response(404), "unavailable", True), (httpx.Response(503), "unreachable", False)])
+@pytest.mark.parametrize(
+    ("robots", "status", "googlebot"),
+    [(httpx.Response(404), "unavailable", True), (httpx.Response(503), "unreachable", False)],
+)
 async def test_site_check_robots_status_rules(client, robots, status, googlebot) -> None:
     with respx.mock(assert_all_called=False) as mock:
         mock_site(mock, robots, sitemap=404)
@@ -309,7 +402,16 @@ async def test_site_check_robots_connection_failure_is_disallow_all(client) -> N
     assert body["robots"]["status"] == "unreachable" and body["robots"]["http_status"] is None
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1/", "http://169.254.169.254/", "http://internal.example/", "http://[::1]/", "http://example.com:22/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/",
+        "http://169.254.169.254/",
+        "http://internal.example/",
+        "http://[::1]/",
+        "http://example.com:22/",
+    ],
+)
 async def test_site_check_never_reaches_private_addresses(client, url: str) -> None:
     with respx.mock(assert_all_called=False) as mock:
         other = mock.route().respond(200)
@@ -349,7 +451,7 @@ GOOD_PAGE = (
     "<meta property='og:title' content='t'><meta property='og:type' content='article'>"
     "<meta property='og:image' content='https://example.com/i.png'><meta property='og:url' content='https://example.com/page'>"
     "<meta name='twitter:card' content='summary'>"
-    "<script type='application/ld+json'>{\"@type\": \"Article\"}</script></head>"
+    '<script type=\'application/ld+json\'>{"@type": "Article"}</script></head>'
     "<body><h1>連假</h1><img src=a.png alt='a'><a href='/other'>x</a><p>" + "字" * 300 + "</p></body></html>"
 )
 
@@ -360,20 +462,25 @@ async def test_audit_scores_thirteen_items() -> None:
 
     with respx.mock(assert_all_called=False) as mock:
         mock.get("https://example.com/page").respond(200, html=GOOD_PAGE)
-        mock.get("https://example.com/robots.txt").respond(200, text="User-agent: GPTBot\nDisallow: /\nUser-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n")
+        mock.get("https://example.com/robots.txt").respond(
+            200,
+            text="User-agent: GPTBot\nDisallow: /\nUser-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n",
+        )
         mock.get("https://example.com/sitemap.xml").respond(200, text="<urlset></urlset>")
         audit = await seo_audit(UrlQuery(url="https://example.com/page"))
     assert len(audit.items) == 13 and sum(audit.weights.values()) == 100
     assert audit.score == 100, [i for i in audit.items if i.score < 1]
 
     with respx.mock(assert_all_called=False) as mock:
-        mock.get("https://example.com/page").respond(200, html="<html><head><meta name=robots content='noindex'></head><body><img src=x></body></html>")
+        mock.get("https://example.com/page").respond(
+            200, html="<html><head><meta name=robots content='noindex'></head><body><img src=x></body></html>"
+        )
         mock.get("https://example.com/robots.txt").respond(404)
         mock.get("https://example.com/sitemap.xml").respond(404)
         audit = await seo_audit(UrlQuery(url="https://example.com/page"))
     by = {i.item: i for i in audit.items}
     assert by["noindex"].score == 0 and by["title"].score == 0 and by["image_alt"].score == 0
-    assert audit.score < 30 and audit.fixes[0] == by["noindex"].fix or audit.fixes[0] == by["title"].fix
+    assert (audit.score < 30 and audit.fixes[0] == by["noindex"].fix) or audit.fixes[0] == by["title"].fix
 
 
 async def test_audit_refuses_private_page() -> None:

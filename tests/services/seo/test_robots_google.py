@@ -51,10 +51,30 @@ CASES = [
     (GROUPS, "BarBot", "http://foo.bar/foo/bar/", False),
     (GROUPS, "BazBot", "http://foo.bar/foo/bar/", False),
     # ID_LineSyntax_Groups_OtherRules
-    ("User-agent: BarBot\nSitemap: https://foo.bar/sitemap\nUser-agent: *\nDisallow: /\n", "FooBot", "http://foo.bar/", False),
-    ("User-agent: BarBot\nSitemap: https://foo.bar/sitemap\nUser-agent: *\nDisallow: /\n", "BarBot", "http://foo.bar/", False),
-    ("User-agent: FooBot\nInvalid-Unknown-Line: unknown\nUser-agent: *\nDisallow: /\n", "FooBot", "http://foo.bar/", False),
-    ("User-agent: FooBot\nInvalid-Unknown-Line: unknown\nUser-agent: *\nDisallow: /\n", "BarBot", "http://foo.bar/", False),
+    (
+        "User-agent: BarBot\nSitemap: https://foo.bar/sitemap\nUser-agent: *\nDisallow: /\n",
+        "FooBot",
+        "http://foo.bar/",
+        False,
+    ),
+    (
+        "User-agent: BarBot\nSitemap: https://foo.bar/sitemap\nUser-agent: *\nDisallow: /\n",
+        "BarBot",
+        "http://foo.bar/",
+        False,
+    ),
+    (
+        "User-agent: FooBot\nInvalid-Unknown-Line: unknown\nUser-agent: *\nDisallow: /\n",
+        "FooBot",
+        "http://foo.bar/",
+        False,
+    ),
+    (
+        "User-agent: FooBot\nInvalid-Unknown-Line: unknown\nUser-agent: *\nDisallow: /\n",
+        "BarBot",
+        "http://foo.bar/",
+        False,
+    ),
     # ID_REPLineNamesCaseInsensitive
     (UPPER, "FooBot", "http://foo.bar/x/y", True),
     (CAMEL, "FooBot", "http://foo.bar/x/y", True),
@@ -69,7 +89,12 @@ CASES = [
     (UA_CAMEL, "foo", "http://foo.bar/a/b", False),
     # GoogleOnly_AcceptUserAgentUpToFirstSpace
     ("User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n", "Foo", "http://foo.bar/x/y", True),
-    ("User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n", "Foo Bar", "http://foo.bar/x/y", False),
+    (
+        "User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n",
+        "Foo Bar",
+        "http://foo.bar/x/y",
+        False,
+    ),
     # ID_GlobalGroups_Secondary
     ("", "FooBot", "http://foo.bar/x/y", True),
     (GLOBAL, "FooBot", "http://foo.bar/x/y", False),
@@ -94,12 +119,26 @@ CASES = [
     ("User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n", "FooBot", "http://foo.bar/x/page", True),
     ("User-agent: *\nDisallow: /x/\nUser-agent: FooBot\nDisallow: /y/\n", "FooBot", "http://foo.bar/y/page", False),
     # ID_Encoding
-    ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n", "FooBot",
-     "http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par", True),
+    (
+        "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar?qux=taz&baz=http://foo.bar?tar&par\n",
+        "FooBot",
+        "http://foo.bar/foo/bar?qux=taz&baz=http://foo.bar?tar&par",
+        True,
+    ),
     ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/ツ\n", "FooBot", "http://foo.bar/foo/bar/%E3%83%84", True),
-    ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%E3%83%84\n", "FooBot", "http://foo.bar/foo/bar/%E3%83%84", True),
+    (
+        "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%E3%83%84\n",
+        "FooBot",
+        "http://foo.bar/foo/bar/%E3%83%84",
+        True,
+    ),
     ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n", "FooBot", "http://foo.bar/foo/bar/baz", False),
-    ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n", "FooBot", "http://foo.bar/foo/bar/%62%61%7A", True),
+    (
+        "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%62%61%7A\n",
+        "FooBot",
+        "http://foo.bar/foo/bar/%62%61%7A",
+        True,
+    ),
     # ID_SpecialCharacters
     ("User-agent: FooBot\nDisallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "FooBot", "http://foo.bar/foo/bar/quz", False),
     ("User-agent: FooBot\nDisallow: /foo/bar/quz\nAllow: /foo/*/qux\n", "FooBot", "http://foo.bar/foo/quz", True),
@@ -110,7 +149,12 @@ CASES = [
     ("User-agent: FooBot\nDisallow: /foo/bar$\nAllow: /foo/bar/qux\n", "FooBot", "http://foo.bar/foo/bar/", True),
     ("User-agent: FooBot\nDisallow: /foo/bar$\nAllow: /foo/bar/qux\n", "FooBot", "http://foo.bar/foo/bar/baz", True),
     ("User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n", "FooBot", "http://foo.bar/foo/bar", True),
-    ("User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n", "FooBot", "http://foo.bar/foo/quz", False),
+    (
+        "User-agent: FooBot\n# Disallow: /\nDisallow: /foo/quz#qux\nAllow: /\n",
+        "FooBot",
+        "http://foo.bar/foo/quz",
+        False,
+    ),
     # GoogleOnly_IndexHTMLisDirectory
     (INDEX, "foobot", "http://foo.com/allowed-slash/index.htm", False),
     (INDEX, "foobot", "http://foo.com/allowed-slash/index.html", True),
@@ -178,14 +222,25 @@ CASES = [
     ("\ufeffUser-Agent: foo\nDisallow: /AnyValue\n", "foo", "http://foo.bar/AnyValue", False),
     # line endings: CR, CRLF, mixed
     ("User-Agent: foo\rAllow: /some/path\rUser-Agent: bar\r\r\rDisallow: /\r", "bar", "http://foo.bar/x", False),
-    ("User-Agent: foo\r\nAllow: /some/path\r\nUser-Agent: bar\r\n\r\n\r\nDisallow: /\r\n", "bar", "http://foo.bar/x", False),
+    (
+        "User-Agent: foo\r\nAllow: /some/path\r\nUser-Agent: bar\r\n\r\n\r\nDisallow: /\r\n",
+        "bar",
+        "http://foo.bar/x",
+        False,
+    ),
 ]
 
 # Google's answers where this matcher differs on purpose (see DIFFERENCES_FROM_GOOGLE).
 DIFFERS = [
     # The test path is percent-encoded here (RFC 9309 2.2.2); Google expects its caller to do it.
     ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/ツ\n", "FooBot", "http://foo.bar/foo/bar/ツ", False, True),
-    ("User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%E3%83%84\n", "FooBot", "http://foo.bar/foo/bar/ツ", False, True),
+    (
+        "User-agent: FooBot\nDisallow: /\nAllow: /foo/bar/%E3%83%84\n",
+        "FooBot",
+        "http://foo.bar/foo/bar/ツ",
+        False,
+        True,
+    ),
     # Google-only: allow .../index.html also allows the directory.
     (INDEX, "foobot", "http://foo.com/allowed-slash/", True, False),
 ]

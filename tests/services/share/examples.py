@@ -13,7 +13,14 @@ PRO_CALLS = {
 # The operator routes need an operator token: schema-valid input without one is 401 (documented).
 # Submissions refuse a link of an unsupported platform (a rule on the URL's content), a duplicate
 # (409) and a share id that does not exist (404).
-CROSS_PARAMETER_RULES = {"/api/review/queue", "/api/review/decide", "/api/shares", "/api/vote", "/api/comment", "/api/click"}
+CROSS_PARAMETER_RULES = {
+    "/api/review/queue",
+    "/api/review/decide",
+    "/api/shares",
+    "/api/vote",
+    "/api/comment",
+    "/api/click",
+}
 
 from contextlib import contextmanager  # noqa: E402
 
@@ -45,8 +52,14 @@ def MOCKS():
     from twlookup.platform import fetch
 
     old = fetch.resolve
-    fetch.resolve = fetch.static_resolver({"www.youtube.com": ["142.250.72.206"], "www.tiktok.com": ["23.45.67.89"],
-                                           "vimeo.com": ["162.159.138.1"], "www.dailymotion.com": ["195.8.215.136"]})  # fmt: skip
+    fetch.resolve = fetch.static_resolver(
+        {
+            "www.youtube.com": ["142.250.72.206"],
+            "www.tiktok.com": ["23.45.67.89"],
+            "vimeo.com": ["162.159.138.1"],
+            "www.dailymotion.com": ["195.8.215.136"],
+        }
+    )
     try:
         with respx.mock(assert_all_called=False) as mock:
             mock.route(host="127.0.0.1").pass_through()

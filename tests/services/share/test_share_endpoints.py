@@ -51,9 +51,14 @@ def oembed():
 async def share(db_url, oembed):
     _clean()
     settings = Settings(
-        database_url=db_url, rate_limit_default="100000/minute", _env_file=None,
-        review_operators=[review.operator_entry("olivia", "share", TOKEN), review.operator_entry("bob", "bikes", OTHER)],
-    )  # fmt: skip
+        database_url=db_url,
+        rate_limit_default="100000/minute",
+        _env_file=None,
+        review_operators=[
+            review.operator_entry("olivia", "share", TOKEN),
+            review.operator_entry("bob", "bikes", OTHER),
+        ],
+    )
     app = create_app(settings)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
         yield c
@@ -73,11 +78,17 @@ def test_score_formula_hand_worked():
 
 async def test_nothing_unreviewed_is_public_and_review_publishes(share):
     before = (await share.get("/share/api/stats")).json()
-    r = await share.post("/share/api/shares", json={"url": VIDEO, "description": "經典歌曲", "category": "music", "title": "Never Gonna Give You Up"})
+    r = await share.post(
+        "/share/api/shares",
+        json={"url": VIDEO, "description": "經典歌曲", "category": "music", "title": "Never Gonna Give You Up"},
+    )
     assert r.status_code == 200 and r.json()["submission"]["status"] == "submitted" and "審核" in r.json()["note"]
     sub = r.json()["submission"]["id"]
     # the same video written another way is the same submission
-    r = await share.post("/share/api/shares", json={"url": "https://m.youtube.com/shorts/dQw4w9WgXcQ", "description": "again", "category": "music"})
+    r = await share.post(
+        "/share/api/shares",
+        json={"url": "https://m.youtube.com/shorts/dQw4w9WgXcQ", "description": "again", "category": "music"},
+    )
     assert r.status_code == 409 and r.json()["id"] == sub
     for path in ("/share/api/new", "/share/api/rankings?period=year", "/share/api/search?q=Never"):
         assert "dQw4w9WgXcQ" not in (await share.get(path)).text, path
@@ -89,31 +100,45 @@ async def test_nothing_unreviewed_is_public_and_review_publishes(share):
     r = await share.post("/share/api/review/decide", json={"ids": [sub], "decision": "approve"}, headers=auth())
     assert r.status_code == 200 and r.json()["decided"][0]["decided_by"] == "olivia"
     found = (await share.get("/share/api/search", params={"q": "never gonna"})).json()["shares"]
-    assert len(found) == 1 and found[0]["url"] == "https://www.youtube.com/watch?v=dQw4w9WgXcQ" and found[0]["sample"] is False
+    assert (
+        len(found) == 1
+        and found[0]["url"] == "https://www.youtube.com/watch?v=dQw4w9WgXcQ"
+        and found[0]["sample"] is False
+    )
     share_id = found[0]["id"]
     r = await share.post("/share/api/shares", json={"url": VIDEO, "description": "again", "category": "music"})
     assert r.status_code == 409 and r.json()["id"] == share_id  # now an existing public share
 
     # votes and comments: counted / shown only once approved; a rejected comment never shows
     v = (await share.post("/share/api/vote", json={"id": share_id})).json()["submission"]["id"]
-    assert (await share.post("/share/api/vote", json={"id": share_id})).status_code == 409  # one per client per share per day
+    assert (
+        await share.post("/share/api/vote", json={"id": share_id})
+    ).status_code == 409  # one per client per share per day
     c1 = (await share.post("/share/api/comment", json={"id": share_id, "body": "好聽"})).json()["submission"]["id"]
-    c2 = (await share.post("/share/api/comment", json={"id": share_id, "body": "廣告連結 buy now"})).json()["submission"]["id"]
+    c2 = (await share.post("/share/api/comment", json={"id": share_id, "body": "廣告連結 buy now"})).json()[
+        "submission"
+    ]["id"]
     detail = (await share.get(f"/share/api/shares/{share_id}")).json()
     assert detail["share"]["votes"] == 0 and detail["comments"] == []
     await share.post("/share/api/review/decide", json={"ids": [v, c1], "decision": "approve"}, headers=auth())
-    await share.post("/share/api/review/decide", json={"ids": [c2], "decision": "reject", "reason": "spam"}, headers=auth())
+    await share.post(
+        "/share/api/review/decide", json={"ids": [c2], "decision": "reject", "reason": "spam"}, headers=auth()
+    )
     detail = (await share.get(f"/share/api/shares/{share_id}")).json()
     assert detail["share"]["votes"] == 1 and detail["share"]["comments"] == 1
     assert [c["body"] for c in detail["comments"]] == ["好聽"]
-    assert (await share.get("/share/api/review/queue?status=rejected", headers=auth())).json()["submissions"][0]["reason"] == "spam"
+    assert (await share.get("/share/api/review/queue?status=rejected", headers=auth())).json()["submissions"][0][
+        "reason"
+    ] == "spam"
     ranked = (await share.get("/share/api/rankings", params={"period": "day", "platform": "youtube"})).json()
     assert [s["id"] for s in ranked["shares"]] == [share_id] and ranked["shares"][0]["rank"] == 1
 
 
 async def test_cli_review_of_a_share(share, db_url, monkeypatch, capsys):
     monkeypatch.setattr(cli, "_settings", lambda: Settings(database_url=db_url, _env_file=None))
-    r = await share.post("/share/api/shares", json={"url": "https://vimeo.com/76979871", "description": "短片", "category": "other"})
+    r = await share.post(
+        "/share/api/shares", json={"url": "https://vimeo.com/76979871", "description": "短片", "category": "other"}
+    )
     sub = r.json()["submission"]["id"]
     assert cli.main(["review", "list", "share"]) == 0 and f"#{sub} share submitted" in capsys.readouterr().out
     assert cli.main(["review", "reject", "share", str(sub), "--operator", "carol", "--reason", "not from Taiwan"]) == 0
@@ -131,7 +156,13 @@ async def test_clicks_count_once_per_client_per_day(share):
 @pytest.mark.parametrize(
     ("method", "path", "body", "status", "name"),
     [
-        ("POST", "/share/api/shares", {"url": "https://example.com/v/1", "description": "xx", "category": "music"}, 422, "url"),
+        (
+            "POST",
+            "/share/api/shares",
+            {"url": "https://example.com/v/1", "description": "xx", "category": "music"},
+            422,
+            "url",
+        ),
         ("POST", "/share/api/shares", {"url": VIDEO, "description": "xx", "category": "cooking"}, 422, "category"),
         ("POST", "/share/api/shares", {"url": VIDEO, "description": "x", "category": "music"}, 422, "description"),
         ("POST", "/share/api/comment", {"id": 1, "body": "  "}, 422, "body"),
@@ -157,23 +188,41 @@ SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 
 async def test_paid_routes_ask_for_payment_on_two_networks(db_url):
     supported = {
-        "kinds": [{"x402Version": 2, "scheme": "exact", "network": "eip155:8453"},
-                  {"x402Version": 2, "scheme": "exact", "network": SOLANA, "extra": {"feePayer": "EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd"}}],
-        "extensions": [], "signers": {},
-    }  # fmt: skip
+        "kinds": [
+            {"x402Version": 2, "scheme": "exact", "network": "eip155:8453"},
+            {
+                "x402Version": 2,
+                "scheme": "exact",
+                "network": SOLANA,
+                "extra": {"feePayer": "EwWqGE4ZFKLofuestmU4LDdK7XM1N4ALgdZccwYugwGd"},
+            },
+        ],
+        "extensions": [],
+        "signers": {},
+    }
     settings = Settings(
-        database_url=db_url, _env_file=None, facilitator="remote", facilitator_url=FACILITATOR,
+        database_url=db_url,
+        _env_file=None,
+        facilitator="remote",
+        facilitator_url=FACILITATOR,
         pay_to_svm="9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
-    )  # fmt: skip
+    )
     with respx.mock(assert_all_called=False) as mock:
         mock.get(f"{FACILITATOR}/supported").respond(json=supported)
         app = create_app(settings)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-            for path, amount in (("/share/api/pro/pack", "300000"), ("/share/api/pro/trend", "20000"), ("/share/api/pro/export", "50000")):
+            for path, amount in (
+                ("/share/api/pro/pack", "300000"),
+                ("/share/api/pro/trend", "20000"),
+                ("/share/api/pro/export", "50000"),
+            ):
                 r = await c.get(path)
                 assert r.status_code == 402
                 accepts = r.json()["accepts"]
-                assert [a["network"] for a in accepts] == ["eip155:8453", SOLANA]  # USDC on an EVM layer-2 and on Solana
+                assert [a["network"] for a in accepts] == [
+                    "eip155:8453",
+                    SOLANA,
+                ]  # USDC on an EVM layer-2 and on Solana
                 assert {a["amount"] for a in accepts} == {amount}
 
 
@@ -199,7 +248,9 @@ async def test_sixty_calls_per_ip_per_minute(db_url):
 
 
 async def test_title_from_youtube_oembed_through_the_safe_fetcher(share, oembed):
-    r = await share.post("/share/api/shares", json={"url": VIDEO, "description": "經典", "category": "music", "title": "my title"})
+    r = await share.post(
+        "/share/api/shares", json={"url": VIDEO, "description": "經典", "category": "music", "title": "my title"}
+    )
     payload = r.json()["submission"]["payload"]
     assert payload["title"] == "Rick Astley - Never Gonna Give You Up (Official Video) (4K Remaster)"
     assert payload["title_from"] == "oembed"
@@ -211,15 +262,25 @@ async def test_oembed_failure_or_refusal_keeps_the_submitters_title(share, oembe
     from twlookup.platform import fetch as fetch_module
 
     # vimeo's oEmbed answers 404 here: the submitter's title is kept
-    r = await share.post("/share/api/shares", json={"url": "https://vimeo.com/76979871", "description": "短片", "category": "other", "title": "A film"})
-    assert (r.json()["submission"]["payload"]["title"], r.json()["submission"]["payload"]["title_from"]) == ("A film", "submitter")
+    r = await share.post(
+        "/share/api/shares",
+        json={"url": "https://vimeo.com/76979871", "description": "短片", "category": "other", "title": "A film"},
+    )
+    assert (r.json()["submission"]["payload"]["title"], r.json()["submission"]["payload"]["title_from"]) == (
+        "A film",
+        "submitter",
+    )
     # a name that resolves to a private address is refused by the fetcher: still submitted, no title fetched
     monkeypatch.setattr(fetch_module, "resolve", fetch_module.static_resolver({"www.youtube.com": ["10.0.0.5"]}))
-    r = await share.post("/share/api/shares", json={"url": "https://youtu.be/aaaaaaaaaaa", "description": "測試", "category": "other"})
+    r = await share.post(
+        "/share/api/shares", json={"url": "https://youtu.be/aaaaaaaaaaa", "description": "測試", "category": "other"}
+    )
     assert r.status_code == 200 and r.json()["submission"]["payload"]["title_from"] == "none"
     # an upstream that cannot be reached (DNS failure) does not hold the submission up
     monkeypatch.setattr(fetch_module, "resolve", fetch_module.static_resolver({}))
-    r = await share.post("/share/api/shares", json={"url": "https://youtu.be/bbbbbbbbbbb", "description": "測試", "category": "other"})
+    r = await share.post(
+        "/share/api/shares", json={"url": "https://youtu.be/bbbbbbbbbbb", "description": "測試", "category": "other"}
+    )
     assert r.status_code == 200 and r.json()["submission"]["payload"]["title_from"] == "none"
 
 
@@ -233,7 +294,12 @@ async def test_a_slow_oembed_does_not_hold_up_other_requests(share, oembed):
 
     oembed.get(url__startswith="https://www.youtube.com/oembed").mock(side_effect=slow)
     started = time.monotonic()
-    submit = asyncio.create_task(share.post("/share/api/shares", json={"url": "https://youtu.be/ccccccccccc", "description": "很慢的影片", "category": "other"}))
+    submit = asyncio.create_task(
+        share.post(
+            "/share/api/shares",
+            json={"url": "https://youtu.be/ccccccccccc", "description": "很慢的影片", "category": "other"},
+        )
+    )
     await asyncio.sleep(0.1)
     stats = await share.get("/share/api/stats")
     stats_done = time.monotonic() - started
@@ -250,8 +316,12 @@ async def test_sixty_per_minute_across_two_processes_sharing_redis(db_url):
     if not url:
         pytest.skip("TWLOOKUP_TEST_REDIS_URL is not set (Redis tests need a server; .ci/run sets it)")
     ip = f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"  # a fresh key per run
-    apps = [create_app(Settings(database_url=db_url, redis_url=url, _env_file=None)) for _ in range(2)]  # two app instances
-    clients = [httpx.AsyncClient(transport=httpx.ASGITransport(app=a, client=(ip, 1)), base_url="http://t") for a in apps]
+    apps = [
+        create_app(Settings(database_url=db_url, redis_url=url, _env_file=None)) for _ in range(2)
+    ]  # two app instances
+    clients = [
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=a, client=(ip, 1)), base_url="http://t") for a in apps
+    ]
     try:
         codes = [(await clients[i % 2].get("/share/api/stats")).status_code for i in range(61)]
         assert codes[:60] == [200] * 60 and codes[60] == 429  # 30 through each instance, then the 61st is refused

@@ -1,7 +1,6 @@
 """Example inputs of the sports service for the whole-app e2e tests (see tests/service_examples.py)."""
 
 import respx
-
 import wikimedia_fixtures as wm
 
 from twlookup.domain import knowledge_base
@@ -22,7 +21,9 @@ PRO_CALLS = {
 UPSTREAM_PATHS = {"/api/lookup", "/api/pro/watchlist"}
 
 FOUND = {
-    "tourdefrance": wm.generic_item("Q33881", "Tour de France", "annual men's multiple-stage bicycle race", "Q13406554"),
+    "tourdefrance": wm.generic_item(
+        "Q33881", "Tour de France", "annual men's multiple-stage bicycle race", "Q13406554"
+    ),
 }
 
 
@@ -32,6 +33,14 @@ async def PREPARE() -> None:
 
     names = [CATALOGUE.get().items["cpbl-2026-season"].name, "Tour de France"]
     with respx.mock(assert_all_called=False) as router:
-        wm.mock_any_lookup(router, {**FOUND, "".join(c for c in names[0].casefold() if c.isalnum()): wm.generic_item("Q1", names[0], "baseball season", "Q27020041")})
+        wm.mock_any_lookup(
+            router,
+            {
+                **FOUND,
+                "".join(c for c in names[0].casefold() if c.isalnum()): wm.generic_item(
+                    "Q1", names[0], "baseball season", "Q27020041"
+                ),
+            },
+        )
         for q in names:
             await knowledge_base.lookup(q, DOMAIN)

@@ -22,7 +22,12 @@ def today(monkeypatch):
 
 @pytest.mark.parametrize(
     ("day", "status", "days_to_start"),
-    [(date(2026, 3, 4), "upcoming", 1), (date(2026, 3, 5), "ongoing", 0), (date(2026, 3, 17), "ongoing", -12), (date(2026, 3, 18), "completed", -13)],
+    [
+        (date(2026, 3, 4), "upcoming", 1),
+        (date(2026, 3, 5), "ongoing", 0),
+        (date(2026, 3, 17), "ongoing", -12),
+        (date(2026, 3, 18), "completed", -13),
+    ],
 )
 async def test_status_follows_the_dates(client, today, day, status, days_to_start):
     today(day)
@@ -33,10 +38,20 @@ async def test_status_follows_the_dates(client, today, day, status, days_to_star
 async def test_list_filters(client, today):
     body = (await client.get("/sports/api/events")).json()
     assert body["count"] == len(body["events"]) >= 25
-    assert {e["sport"] for e in body["events"]} == {"baseball", "basketball", "multi", "badminton", "running", "football", "soccer"}
+    assert {e["sport"] for e in body["events"]} == {
+        "baseball",
+        "basketball",
+        "multi",
+        "badminton",
+        "running",
+        "football",
+        "soccer",
+    }
     taiwan = (await client.get("/sports/api/events", params={"taiwan": "1"})).json()["events"]
     assert taiwan and all(e["taiwan"] for e in taiwan) and "fifa-world-cup-2026" not in {e["id"] for e in taiwan}
-    upcoming = (await client.get("/sports/api/events", params={"status": "upcoming", "sport": "multi"})).json()["events"]
+    upcoming = (await client.get("/sports/api/events", params={"status": "upcoming", "sport": "multi"})).json()[
+        "events"
+    ]
     assert [e["id"] for e in upcoming] == ["la-2028-olympics", "la-2028-paralympics"]
 
 
@@ -80,7 +95,13 @@ async def test_broadcast_known_with_sources_and_not_known(client, today):
 async def test_countdown_to_start_and_end(client, today):
     today(date(2028, 7, 1))
     c = (await client.get("/sports/api/countdown", params={"q": "LA28"})).json()
-    assert (c["target"], c["days"], c["end"], c["days_until_end"], c["status"]) == ("2028-07-14", 13, "2028-07-30", 29, "upcoming")
+    assert (c["target"], c["days"], c["end"], c["days_until_end"], c["status"]) == (
+        "2028-07-14",
+        13,
+        "2028-07-30",
+        29,
+        "upcoming",
+    )
 
 
 @pytest.mark.parametrize(
@@ -100,7 +121,15 @@ async def test_bad_input_is_422_naming_the_parameter(client, path, params, param
     r = await client.get(path, params=params)
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == parameter
     if parameter == "sport":
-        assert r.json()["errors"][0]["allowed"] == ["baseball", "basketball", "multi", "badminton", "running", "football", "soccer"]
+        assert r.json()["errors"][0]["allowed"] == [
+            "baseball",
+            "basketball",
+            "multi",
+            "badminton",
+            "running",
+            "football",
+            "soccer",
+        ]
 
 
 async def test_unknown_event_is_404(client, today):

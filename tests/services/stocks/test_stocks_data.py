@@ -46,7 +46,11 @@ def test_etf_payouts_are_sourced_and_match_the_frequency():
 def test_deduction_rates_are_the_current_ones():
     nhi, tax = ETFS["deductions"]["nhi"], ETFS["deductions"]["income_tax"]
     assert (Decimal(nhi["rate"]), nhi["threshold"], nhi["cap_per_payment"]) == (Decimal("0.0211"), 20000, 10_000_000)
-    assert (Decimal(tax["credit_rate"]), tax["credit_cap"], Decimal(tax["separate_rate"])) == (Decimal("0.085"), 80000, Decimal("0.28"))
+    assert (Decimal(tax["credit_rate"]), tax["credit_cap"], Decimal(tax["separate_rate"])) == (
+        Decimal("0.085"),
+        80000,
+        Decimal("0.28"),
+    )
     assert all(s["url"].startswith("https://") for s in nhi["sources"] + tax["sources"])
 
 

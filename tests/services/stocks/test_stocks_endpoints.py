@@ -6,10 +6,10 @@ These run on the seeded store (sample closes); the importer's effect is tested i
 from __future__ import annotations
 
 import pytest
+from conftest import assert_problem
 
 from twlookup.platform.store.reference import Reference
 from twlookup.services.stocks.operations import SERVICE
-from conftest import assert_problem
 
 pytestmark = pytest.mark.asyncio
 BASE = "/stocks/api"
@@ -103,7 +103,10 @@ async def test_etf_detail_and_estimate(client):
     assert monthly["estimate_2027"]["complete"] is False and "average" in monthly["estimate_2027"]["method"]
     # 11 of the 12 months 2025-04..2026-03 recorded: 0.07 x 3 + 0.08 x 3 + 0.09 + 0.09 + 0.10 + 0.10 + 0.11 = 0.94;
     # average 0.94 / 11 = 0.085454..., times 12 = 1.025454... -> 1.0255
-    assert monthly["estimate_2027"]["per_unit"] == 1.0255 and monthly["estimate_2027"]["window"] == ["2025-04", "2026-03"]
+    assert monthly["estimate_2027"]["per_unit"] == 1.0255 and monthly["estimate_2027"]["window"] == [
+        "2025-04",
+        "2026-03",
+    ]
     assert len(monthly["estimate_2027"]["basis"]) == 11 and "2025-04" not in monthly["estimate_2027"]["basis"]
 
 
@@ -147,7 +150,9 @@ async def test_pro_routes_ask_for_payment_after_validating(client):
     ]
     for path, params, parameter in bad:
         assert_problem(await client.get(f"{BASE}/pro/{path}", params=params), 422, parameter)
-    problem = assert_problem(await client.get(f"{BASE}/pro/income-plan", params={"budget": 100000, "codes": "0056,2382"}), 422, "codes")
+    problem = assert_problem(
+        await client.get(f"{BASE}/pro/income-plan", params={"budget": 100000, "codes": "0056,2382"}), 422, "codes"
+    )
     assert "2382" in problem["detail"] and "0056, 00713, 00878, 00919, 00929" in problem["detail"]
     problem = assert_problem(await client.get(f"{BASE}/pro/history", params={"code": "2330"}), 422, "code")
     assert "2330" in problem["detail"] and "2382" in problem["detail"]  # checked before any payment
@@ -167,7 +172,9 @@ async def test_pro_history_directly(client):
 
 
 async def test_pro_income_plan_directly(client):
-    body = (await ops()["/api/pro/income-plan"].call({"budget": "300000", "codes": "0056,00878,00713"})).model_dump(mode="json")
+    body = (await ops()["/api/pro/income-plan"].call({"budget": "300000", "codes": "0056,00878,00713"})).model_dump(
+        mode="json"
+    )
     assert body["codes"] == ["0056", "00878", "00713"] and len(body["lines"]) == 3
     for line in body["lines"]:
         assert line["allocation"] == 100000.0
@@ -177,14 +184,18 @@ async def test_pro_income_plan_directly(client):
     assert body["income_2027"] == pytest.approx(sum(line["income_2027"] for line in body["lines"]))
     assert body["invested"] + body["leftover"] == pytest.approx(300000)
     assert body["nhi"]["rate"] == 0.0211 and body["nhi"]["threshold"] == 20000 and body["nhi"]["sources"]
-    assert body["nhi"]["proposed_yearly_cap"] == 50_000_000 and "not in force" in body["nhi"]["note"] + str(body["assumptions"])
+    assert body["nhi"]["proposed_yearly_cap"] == 50_000_000 and "not in force" in body["nhi"]["note"] + str(
+        body["assumptions"]
+    )
     expected_yearly = round(body["income_2027"] * 0.0211) if body["income_2027"] >= 20000 else 0
     assert body["nhi"]["premium_2027_if_yearly"] == expected_yearly
     assert any("dot.gov.tw" in s["url"] for s in body["income_tax"]["sources"])  # the Ministry of Finance's own page
     tax = body["income_tax"]
     assert (tax["credit_rate"], tax["credit_cap"], tax["separate_rate"]) == (0.085, 80000, 0.28)
     assert tax["credit_option"] == round(body["income_2027"] * 0.085)
-    assert any("odd-lot" in a for a in body["assumptions"]) and any("Sum of the last four" in a for a in body["assumptions"])
+    assert any("odd-lot" in a for a in body["assumptions"]) and any(
+        "Sum of the last four" in a for a in body["assumptions"]
+    )
     assert body["sample"] is True and NOT_ADVICE in body["notice"]
 
 
@@ -197,11 +208,17 @@ async def test_pro_export_directly(client):
 
 async def test_mcp_tools_are_the_spec_names(client):
     assert {op.tool for op in SERVICE.tools} == {
-        "list_stock_themes", "get_theme_stocks", "get_stock", "get_etf_dividends", "estimate_etf_dividend_2027",
-    }  # fmt: skip
+        "list_stock_themes",
+        "get_theme_stocks",
+        "get_stock",
+        "get_etf_dividends",
+        "estimate_etf_dividend_2027",
+    }
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     call = {"name": "estimate_etf_dividend_2027", "arguments": {"code": "00713"}}
-    r = await client.post("/stocks/mcp", headers=headers, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+    r = await client.post(
+        "/stocks/mcp", headers=headers, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}
+    )
     assert r.status_code == 200, r.text
     est = r.json()["result"]["structuredContent"]["etf"]["estimate_2027"]
     assert est["per_unit"] == 3.44  # 1.1 + 0.78 x 3, as the UDN 2026-03-06 report sums it
@@ -232,7 +249,10 @@ async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client
     prov = {"source": "https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL", "checked": date(2026, 11, 22)}
     days = [date(2026, 8, 3) + timedelta(days=i) for i in range(200)]
     days = [d for d in days if d.weekday() < 5][:70]
-    series = [Close(code="2382", date=d, close=Decimal(200 + i), change=Decimal(1), market="TWSE", **prov) for i, d in enumerate(days)]
+    series = [
+        Close(code="2382", date=d, close=Decimal(200 + i), change=Decimal(1), market="TWSE", **prov)
+        for i, d in enumerate(days)
+    ]
     longer = replace(market, closes={**market.closes, "2382": series})
     monkeypatch.setattr(operations.MARKET, "get", lambda: longer)
     body = (await client.get(f"{BASE}/stock/2382")).json()

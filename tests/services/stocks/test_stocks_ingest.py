@@ -48,7 +48,13 @@ def test_parse_tpex_daily_close_quotes():
 def test_parse_keeps_an_ex_dividend_day_with_its_change_unknown(marker):
     """TPEx writes 除息/除權/除權息 in Change on an ex-dividend or ex-rights day, TWSE marks the change "X"
     (not compared): the close is real and kept, the change is unknown, and the file still imports."""
-    row = {"Date": "1151120", "SecuritiesCompanyCode": "3324", "CompanyName": "雙鴻", "Close": "1015.00", "Change": marker}
+    row = {
+        "Date": "1151120",
+        "SecuritiesCompanyCode": "3324",
+        "CompanyName": "雙鴻",
+        "Close": "1015.00",
+        "Change": marker,
+    }
     feed, closes = parse(json.dumps([row]).encode(), FOLLOWED)
     assert feed.market == "TPEx" and len(closes) == 1
     assert closes[0].close == Decimal("1015.00") and closes[0].change is None
@@ -111,11 +117,18 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
         assert feeds["TPEx"]["rows"] == 2
         stock = (await client.get("/stocks/api/stock/2382")).json()
         assert stock["latest"] == {
-            "date": "2026-11-23", "close": 259.5, "change": -2.5, "change_pct": -0.95, "market": "TWSE", "sample": False,
-        }  # fmt: skip
+            "date": "2026-11-23",
+            "close": 259.5,
+            "change": -2.5,
+            "change_pct": -0.95,
+            "market": "TWSE",
+            "sample": False,
+        }
         # the made-up sample days of 2382 are gone: its series holds only the real close
         assert stock["market"] == "TWSE" and stock["days"] == 1 and stock["sample"] is False
-        assert [s["url"] for s in stock["close_sources"]] == ["https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL"]
+        assert [s["url"] for s in stock["close_sources"]] == [
+            "https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL"
+        ]
         otc = (await client.get("/stocks/api/stock/3324")).json()
         assert otc["market"] == "TPEx" and otc["latest"]["close"] == 1015.0
         theme = (await client.get("/stocks/api/themes/ai-server")).json()

@@ -13,24 +13,50 @@ from twlookup.services.stocks.records import Close, Etf, Member, Payout, Theme
 PROV = {"source": "https://example.test/source", "checked": date(2026, 11, 22)}
 SAMPLE = {"source": "https://example.test/sample", "checked": date(2026, 11, 22), "sample": True}
 DEDUCTIONS = logic.Deductions(
-    nhi_rate=D("0.0211"), nhi_threshold=D(20000), nhi_cap=D(10_000_000), nhi_proposed_yearly_cap=D(50_000_000),
-    credit_rate=D("0.085"), credit_cap=D(80000), separate_rate=D("0.28"),
-    nhi_note="", tax_note="", nhi_sources=(), tax_sources=(), checked=date(2026, 11, 22),
-)  # fmt: skip
+    nhi_rate=D("0.0211"),
+    nhi_threshold=D(20000),
+    nhi_cap=D(10_000_000),
+    nhi_proposed_yearly_cap=D(50_000_000),
+    credit_rate=D("0.085"),
+    credit_cap=D(80000),
+    separate_rate=D("0.28"),
+    nhi_note="",
+    tax_note="",
+    nhi_sources=(),
+    tax_sources=(),
+    checked=date(2026, 11, 22),
+)
 
 
 def etf(code: str, frequency: str, *payouts: tuple[str, str]) -> Etf:
-    return Etf(code=code, issuer="issuer", frequency=frequency, note="", payouts=tuple(Payout(period=p, amount=D(a), **PROV) for p, a in payouts), **PROV)
+    return Etf(
+        code=code,
+        issuer="issuer",
+        frequency=frequency,
+        note="",
+        payouts=tuple(Payout(period=p, amount=D(a), **PROV) for p, a in payouts),
+        **PROV,
+    )
 
 
 def close(code: str, price: str, change: str | None = None, day: date = date(2026, 11, 20), prov=PROV) -> Close:
-    return Close(code=code, date=day, close=D(price), change=None if change is None else D(change), market="TWSE", **prov)
+    return Close(
+        code=code, date=day, close=D(price), change=None if change is None else D(change), market="TWSE", **prov
+    )
 
 
 # 0056's recorded payouts 2025Q2-2026Q1 (data/stocks/etfs.yaml)
 E0056 = etf("0056", "quarterly", ("2025Q2", "1.07"), ("2025Q3", "0.866"), ("2025Q4", "0.866"), ("2026Q1", "0.866"))
 # 00713's payouts 2025Q1-2026Q1
-E00713 = etf("00713", "quarterly", ("2025Q1", "1.4"), ("2025Q2", "1.1"), ("2025Q3", "0.78"), ("2025Q4", "0.78"), ("2026Q1", "0.78"))
+E00713 = etf(
+    "00713",
+    "quarterly",
+    ("2025Q1", "1.4"),
+    ("2025Q2", "1.1"),
+    ("2025Q3", "0.78"),
+    ("2025Q4", "0.78"),
+    ("2026Q1", "0.78"),
+)
 
 
 @pytest.mark.parametrize(
@@ -53,7 +79,12 @@ def test_change_pct_unknown_without_change_or_previous():
 def test_period_index_orders_and_validates():
     assert logic.period_index("2026Q1", "quarterly") - logic.period_index("2025Q4", "quarterly") == 1
     assert logic.period_index("2026-01", "monthly") - logic.period_index("2025-12", "monthly") == 1
-    for period, frequency in (("2026-01", "quarterly"), ("2026Q1", "monthly"), ("2026Q5", "quarterly"), ("26Q1", "quarterly")):
+    for period, frequency in (
+        ("2026-01", "quarterly"),
+        ("2026Q1", "monthly"),
+        ("2026Q5", "quarterly"),
+        ("26Q1", "quarterly"),
+    ):
         with pytest.raises(ValueError):
             logic.period_index(period, frequency)
 
@@ -121,7 +152,10 @@ def test_income_plan_two_etfs_hand_worked():
     Total 8,327.32; every payout is under NT$20,000 so no supplementary premium; 8.5% credit 707.82 -> 708;
     28% separate tax 2,331.65 -> 2,332; yield on cost 8,327.32 / 99,940.50 = 8.33%.
     """
-    picks = [(E0056, close("0056", "36.50"), logic.estimate(E0056)), (E00713, close("00713", "52.00"), logic.estimate(E00713))]
+    picks = [
+        (E0056, close("0056", "36.50"), logic.estimate(E0056)),
+        (E00713, close("00713", "52.00"), logic.estimate(E00713)),
+    ]
     plan = logic.income_plan(D(100000), picks, DEDUCTIONS)  # type: ignore[arg-type]
     a, b = plan.lines
     assert (a.allocation, a.units, a.cost, a.leftover) == (D("50000.00"), 1369, D("49968.50"), D("31.50"))
@@ -176,7 +210,9 @@ def test_theme_stats_counts_and_average():
     G +0.3/60 = +0.50%; mean (1 - 1 + 0 + 0.5) / 4 = 0.125 -> 0.13. C last traded on the 19th and E's
     change is an ex-dividend marker: neither is counted as up, down or unchanged, nor averaged. D has no close."""
     codes = ("A", "B", "C", "D", "E", "F", "G")
-    theme = Theme(id="t", name_en="T", name_zh="T", note="", members=tuple(Member(code=c, note="", **PROV) for c in codes), **PROV)
+    theme = Theme(
+        id="t", name_en="T", name_zh="T", note="", members=tuple(Member(code=c, note="", **PROV) for c in codes), **PROV
+    )
     market = logic.Market(
         securities={},
         themes={"t": theme},

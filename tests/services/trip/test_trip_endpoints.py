@@ -8,25 +8,31 @@ from pathlib import Path
 
 import httpx
 import pytest
+from conftest import assert_problem, assert_sources
 from mcp import Client
 
 from twlookup import cli
 from twlookup.app import create_app
-
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.settings import Settings, get_settings
-from conftest import assert_problem, assert_sources
 
 pytestmark = pytest.mark.asyncio
 
 BASE = "/trip/api"
 FIXTURE = Path(__file__).parent / "fixtures" / "ExchangeRate@202611221600.csv"
 TOOLS = {
-    "exchange_rates", "convert_currency", "entry_requirements", "destination_info", "japan_taxfree_rules",
-    "themepark_tickets", "esim_estimate", "domestic_travel", "taiwan_holidays",
-}  # fmt: skip
+    "exchange_rates",
+    "convert_currency",
+    "entry_requirements",
+    "destination_info",
+    "japan_taxfree_rules",
+    "themepark_tickets",
+    "esim_estimate",
+    "domestic_travel",
+    "taiwan_holidays",
+}
 
 
 # ---------------------------------------------------------------- exchange rates
@@ -46,7 +52,9 @@ async def test_fx_board_all_and_some(client):
     assert krw["spot_buy"] is None and krw["posted_types"] == ["cash"]
 
 
-@pytest.mark.parametrize(("params", "parameter"), [({"cur": ""}, "cur"), ({"cur": "JPY,"}, "cur"), ({"cur": "YEN"}, None), ({"x": "1"}, "x")])
+@pytest.mark.parametrize(
+    ("params", "parameter"), [({"cur": ""}, "cur"), ({"cur": "JPY,"}, "cur"), ({"cur": "YEN"}, None), ({"x": "1"}, "x")]
+)
 async def test_fx_errors(client, params, parameter):
     r = await client.get(f"{BASE}/fx", params=params)
     if parameter is None:
@@ -59,13 +67,20 @@ async def test_convert_buy_and_sell(client):
     # 10,000 TWD / 0.2046 (cash 本行賣出) = 48,875.86 -> 48,876 JPY
     body = (await client.get(f"{BASE}/fx/convert", params={"amount": 10000, "cur": "jpy"})).json()
     assert (body["direction"], body["type"], body["rate"]) == ("buy", "cash", 0.2046)
-    assert body["pay"] == {"currency": "TWD", "amount": 10000.0} and body["get"] == {"currency": "JPY", "amount": 48876.0}
+    assert body["pay"] == {"currency": "TWD", "amount": 10000.0} and body["get"] == {
+        "currency": "JPY",
+        "amount": 48876.0,
+    }
     assert "本行賣出" in body["bank_rate"] and body["sample"] is True and body["source"]["sample"] is True
     # 50,000 JPY x 0.1942 (cash 本行買入) = 9,710.00 TWD
     body = (await client.get(f"{BASE}/fx/convert", params={"amount": 50000, "cur": "JPY", "direction": "sell"})).json()
     assert body["get"] == {"currency": "TWD", "amount": 9710.0} and body["spread_cost_twd"] == 260.0
     # 1,000 USD x 31.545 (spot 本行買入) = 31,545.00 TWD
-    body = (await client.get(f"{BASE}/fx/convert", params={"amount": 1000, "cur": "USD", "direction": "sell", "type": "spot"})).json()
+    body = (
+        await client.get(
+            f"{BASE}/fx/convert", params={"amount": 1000, "cur": "USD", "direction": "sell", "type": "spot"}
+        )
+    ).json()
     assert body["get"]["amount"] == 31545.0 and "即期" in body["bank_rate"]
 
 
@@ -147,7 +162,11 @@ async def test_entry_japan_korea_vietnam(client, pin_today, today):
     assert {"visa-required", "e-visa"} <= {i["id"] for i in vn["items"]}
     # the one visa-free route for a Taiwan passport: Phu Quoc only, up to 30 days
     phu_quoc = next(i for i in vn["items"] if i["id"] == "phu-quoc-visa-free")
-    assert phu_quoc["requirement"] == "conditional" and "30 days" in phu_quoc["detail"] and "80/NQ-CP" in phu_quoc["detail"]
+    assert (
+        phu_quoc["requirement"] == "conditional"
+        and "30 days" in phu_quoc["detail"]
+        and "80/NQ-CP" in phu_quoc["detail"]
+    )
     for body in (jp, kr, vn):
         assert_sources(body["sources"])
         assert all(i["source"]["checked"] == "2026-11-22" for i in body["items"])
@@ -187,13 +206,18 @@ async def test_japan_taxfree(client, pin_today, today):
     assert body["customs_deadline_days"] == 90 and body["minimum_jpy_excluding_tax"] == 5000
     # ¥5,000 + 10% = ¥5,500, which holds ¥500 of tax; ¥10,800 at 8% holds ¥800
     assert [(e["price_including_tax_jpy"], e["refund_jpy"]) for e in body["examples"]] == [(5500, 500), (10800, 800)]
-    assert all(r["source"]["url"].startswith(("https://www.mlit.go.jp/", "https://www.nta.go.jp/")) for r in body["rules"])
+    assert all(
+        r["source"]["url"].startswith(("https://www.mlit.go.jp/", "https://www.nta.go.jp/")) for r in body["rules"]
+    )
     rules = {r["id"]: r for r in body["rules"]}
     # Since 2023-04-01 eligibility is the status of residence (Temporary Visitor ...), not "entered less than six months ago"
     assert "Temporary Visitor" in rules["who"]["detail"] and "six months" not in rules["who"]["detail"]
     assert rules["who"]["source"]["url"] == "https://www.mlit.go.jp/kankocho/tax-free/reiwa4kaisei.html"
     # only the buyer's own separate shipment ended; a shop shipping directly abroad is not ruled out
-    assert "2025-03-31" in rules["carry-only"]["detail"] and "ships an item abroad directly" in rules["carry-only"]["detail"]
+    assert (
+        "2025-03-31" in rules["carry-only"]["detail"]
+        and "ships an item abroad directly" in rules["carry-only"]["detail"]
+    )
     assert {s["url"] for s in body["sources"]} >= {r["source"]["url"] for r in body["rules"]}
     assert all("before any fee" in e["description"] for e in body["examples"])
     assert_sources(body["sources"])
@@ -215,7 +239,12 @@ async def test_esim(client):
     assert "planning assumption" in body["method"]
     heavy = (await client.get(f"{BASE}/esim/estimate", params={"days": 90, "usage": "heavy"})).json()
     assert heavy["total_gb"] == 396.0 and heavy["suggested_plan_gb"] is None
-    for params, parameter in [({}, "days"), ({"days": 0}, "days"), ({"days": 91}, "days"), ({"days": 3, "usage": "extreme"}, "usage")]:
+    for params, parameter in [
+        ({}, "days"),
+        ({"days": 0}, "days"),
+        ({"days": 91}, "days"),
+        ({"days": 3, "usage": "extreme"}, "usage"),
+    ]:
         assert_problem(await client.get(f"{BASE}/esim/estimate", params=params), 422, parameter)
 
 
@@ -296,7 +325,9 @@ async def test_trip_pack_directly(client):
     from twlookup.platform.errors import Problem
 
     today = today_taipei()
-    pack = (await _ops()["/api/pro/trip-pack"].call({"place": "tokyo", "days": "5", "budget_twd": "20000"})).model_dump(mode="json")
+    pack = (await _ops()["/api/pro/trip-pack"].call({"place": "tokyo", "days": "5", "budget_twd": "20000"})).model_dump(
+        mode="json"
+    )
     assert pack["start"] == today.isoformat() and pack["end"] == (today + timedelta(days=4)).isoformat()
     assert pack["place"]["id"] == "tokyo" and pack["sample"] is True
     # 20,000 TWD / 0.2046 = 97,751.71 -> 97,752 JPY cash; / 0.2012 = 99,403.58 -> 99,404 JPY spot
@@ -307,11 +338,19 @@ async def test_trip_pack_directly(client):
     expected = [d.isoformat() for d in sorted(cal.days_off) if today <= d <= today + timedelta(days=4)]
     assert [h["date"] for h in pack["holidays"]] == expected
     assert_sources(pack["sources"])
-    seoul = (await _ops()["/api/pro/trip-pack"].call({"place": "seoul", "days": "30", "budget_twd": "3000"})).model_dump(mode="json")
+    seoul = (
+        await _ops()["/api/pro/trip-pack"].call({"place": "seoul", "days": "30", "budget_twd": "3000"})
+    ).model_dump(mode="json")
     # 3,000 TWD / 0.02464 (KRW cash only) = 121,753.25 -> 121,753 KRW; at the midpoint 0.02269
     # 132,216.83 KRW, so the spread costs (132,216.83 - 121,753.25) x 0.02269 = 237.42 TWD
     assert seoul["japan_taxfree"] is None and seoul["conversion"] == [
-        {"type": "cash", "rate": 0.02464, "budget_twd": 3000, "get": {"currency": "KRW", "amount": 121753.0}, "spread_cost_twd": 237.42}
+        {
+            "type": "cash",
+            "rate": 0.02464,
+            "budget_twd": 3000,
+            "get": {"currency": "KRW", "amount": 121753.0},
+            "spread_cost_twd": 237.42,
+        }
     ]
     if today <= date(2026, 12, 31) < today + timedelta(days=29):
         assert {"k-eta-exempt", "k-eta-after-exemption"} <= {i["id"] for i in seoul["entry"]} and seoul["entry_notes"]
@@ -343,7 +382,9 @@ async def test_mcp_official_client(live_url):
         bad = await mcp.call_tool("convert_currency", {"amount": 100, "cur": "ZAR", "type": "cash"})
         assert bad.is_error
     async with httpx.AsyncClient() as http:
-        problem = (await http.get(f"{live_url}{BASE}/fx/convert", params={"amount": 100, "cur": "ZAR", "type": "cash"})).json()
+        problem = (
+            await http.get(f"{live_url}{BASE}/fx/convert", params={"amount": 100, "cur": "ZAR", "type": "cash"})
+        ).json()
     assert bad.content[0].text == problem["detail"]
 
 
@@ -361,7 +402,9 @@ async def test_ingest_changes_answers_without_restart(tmp_path, monkeypatch, set
             assert before["sample"] is True and before["rates"][0]["cash_sell"] == 0.2046
             assert cli.main(["ingest", "trip.fx", str(FIXTURE)]) == 0
             after = (await c.get(f"{BASE}/fx")).json()
-            assert after["sample"] is False and after["posted_at"] == "2026-11-22T16:00:00+08:00" and after["count"] == 6
+            assert (
+                after["sample"] is False and after["posted_at"] == "2026-11-22T16:00:00+08:00" and after["count"] == 6
+            )
             jpy = after["rates"][1]
             assert (jpy["currency"], jpy["cash_sell"], jpy["source"]["sample"]) == ("JPY", 0.205, False)
             # 10,000 TWD / 0.205 = 48,780.49 -> 48,780 JPY, from the imported board

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from twlookup.services.trip import logic
-from twlookup.services.trip.records import Country, EntryItem, EsimProfile, FxRate
 from twlookup.services.trip.ingest import parse_bot_csv
+from twlookup.services.trip.records import Country, EntryItem, EsimProfile, FxRate
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ExchangeRate@202611221600.csv"
 PROV = {"source": "https://rate.bot.com.tw/xrt?Lang=zh-TW", "checked": date(2026, 11, 22)}
@@ -20,7 +20,12 @@ D = Decimal
 
 def board(currency: str, cash_buy, cash_sell, spot_buy, spot_sell) -> FxRate:
     rates = dict(zip(("cash_buy", "cash_sell", "spot_buy", "spot_sell"), (cash_buy, cash_sell, spot_buy, spot_sell)))
-    return FxRate(currency=currency, **{k: None if v is None else D(v) for k, v in rates.items()}, posted_at=datetime(2026, 11, 22, 16, 0), **PROV)
+    return FxRate(
+        currency=currency,
+        **{k: None if v is None else D(v) for k, v in rates.items()},
+        posted_at=datetime(2026, 11, 22, 16, 0),
+        **PROV,
+    )
 
 
 JPY = board("JPY", "0.1942", "0.2046", "0.1977", "0.2012")
@@ -31,7 +36,13 @@ KRW = board("KRW", "0.02074", "0.02464", None, None)
 def test_buying_yen_cash_uses_the_bank_selling_rate():
     # 10,000 TWD / 0.2046 (cash 本行賣出) = 48,875.855... -> 48,876 JPY (no minor unit)
     c = logic.convert(JPY, "buy", "cash", D(10_000))
-    assert (c.rate, c.bank_side, c.pay_currency, c.get_currency, c.get_amount) == (D("0.2046"), "selling", "TWD", "JPY", D(48_876))
+    assert (c.rate, c.bank_side, c.pay_currency, c.get_currency, c.get_amount) == (
+        D("0.2046"),
+        "selling",
+        "TWD",
+        "JPY",
+        D(48_876),
+    )
     # at the cash midpoint 0.1994: 10,000 / 0.1994 = 50,150.45 -> 50,150; the spread costs
     # (50,150.4514 - 48,875.8553) x 0.1994 = 254.15 TWD
     assert c.mid_amount == D(50_150) and c.spread_cost_twd == D("254.15")
@@ -40,7 +51,13 @@ def test_buying_yen_cash_uses_the_bank_selling_rate():
 def test_selling_yen_cash_uses_the_bank_buying_rate():
     # 50,000 JPY x 0.1942 (cash 本行買入) = 9,710.00 TWD; at the midpoint 0.1994: 9,970.00
     c = logic.convert(JPY, "sell", "cash", D(50_000))
-    assert (c.rate, c.bank_side, c.pay_currency, c.get_currency, c.get_amount) == (D("0.1942"), "buying", "JPY", "TWD", D("9710.00"))
+    assert (c.rate, c.bank_side, c.pay_currency, c.get_currency, c.get_amount) == (
+        D("0.1942"),
+        "buying",
+        "JPY",
+        "TWD",
+        D("9710.00"),
+    )
     assert c.mid_amount == D("9970.00") and c.spread_cost_twd == D("260.00")
 
 
@@ -72,7 +89,16 @@ def test_spread_percent():
 
 
 def item(valid_from=None, valid_until=None) -> EntryItem:
-    return EntryItem(country="KR", id="x", title="t", requirement="not_required", detail="d", valid_from=valid_from, valid_until=valid_until, **PROV)
+    return EntryItem(
+        country="KR",
+        id="x",
+        title="t",
+        requirement="not_required",
+        detail="d",
+        valid_from=valid_from,
+        valid_until=valid_until,
+        **PROV,
+    )
 
 
 def test_entry_items_follow_their_dates():
@@ -104,7 +130,9 @@ def test_esim_estimate():
     est = logic.esim_estimate(moderate, 5, D("0.10"), sizes)
     assert (est.base_gb, est.total_gb, est.plan_gb) == (D("7.5"), D("8.3"), 10)
     # light 0.5 GB x 2 days = 1.0; +10% = 1.1 GB -> 3 GB plan
-    assert logic.esim_estimate(EsimProfile(id="light", gb_per_day=D("0.5"), covers=""), 2, D("0.10"), sizes).plan_gb == 3
+    assert (
+        logic.esim_estimate(EsimProfile(id="light", gb_per_day=D("0.5"), covers=""), 2, D("0.10"), sizes).plan_gb == 3
+    )
     # heavy 4 GB x 30 days = 120; +10% = 132 GB: above every plan size
     heavy = logic.esim_estimate(EsimProfile(id="heavy", gb_per_day=D("4"), covers=""), 30, D("0.10"), sizes)
     assert heavy.total_gb == D(132) and heavy.plan_gb is None
@@ -124,8 +152,11 @@ def test_parse_the_bank_csv_fixture():
     by = {r.currency: r for r in rates}
     assert [r.currency for r in rates] == ["USD", "JPY", "ZAR", "KRW", "VND", "EUR"]
     assert (by["JPY"].cash_buy, by["JPY"].spot_buy, by["JPY"].cash_sell, by["JPY"].spot_sell) == (
-        D("0.19500"), D("0.19850"), D("0.20500"), D("0.20200"),
-    )  # fmt: skip
+        D("0.19500"),
+        D("0.19850"),
+        D("0.20500"),
+        D("0.20200"),
+    )
     assert by["ZAR"].cash_buy is None and by["ZAR"].spot_sell == D("1.81000")  # 0.00000: not posted
     assert by["KRW"].spot_buy is None and by["KRW"].cash_sell == D("0.02450")
 
@@ -134,7 +165,15 @@ HEADER = "幣別,匯率,現金,即期,遠期10天,遠期30天,遠期60天,遠期
 ZEROS = ",".join(["0"] * 7)
 
 
-def row(code="USD", buy_mark="本行買入", cash_buy="31.4", spot_buy="31.7", sell_mark="本行賣出", cash_sell="32.0", spot_sell="31.9") -> str:
+def row(
+    code="USD",
+    buy_mark="本行買入",
+    cash_buy="31.4",
+    spot_buy="31.7",
+    sell_mark="本行賣出",
+    cash_sell="32.0",
+    spot_sell="31.9",
+) -> str:
     return f"{code},{buy_mark},{cash_buy},{spot_buy},{ZEROS},{sell_mark},{cash_sell},{spot_sell},{ZEROS},"
 
 
@@ -163,10 +202,16 @@ def test_bad_files_are_refused_with_the_reason(text, name, message):
 
 def test_history_download_takes_the_newest_date_and_big5_is_read():
     text = (
-        "資料日期," + HEADER + "\n"
-        + "20261120," + row(cash_buy="31.3") + "\n"
-        + "20261119," + row(cash_buy="31.1") + "\n"
-    )  # fmt: skip
+        "資料日期,"
+        + HEADER
+        + "\n"
+        + "20261120,"
+        + row(cash_buy="31.3")
+        + "\n"
+        + "20261119,"
+        + row(cash_buy="31.1")
+        + "\n"
+    )
     posted, rates = parse_bot_csv(text.encode("cp950"), "history.csv")
     assert posted == datetime(2026, 11, 20) and len(rates) == 1 and rates[0].cash_buy == D("31.3")
     with pytest.raises(ValueError, match="file name says 2026-11-22 but its newest 資料日期 is 2026-11-20"):
@@ -192,7 +237,12 @@ def test_rows_from_the_banks_real_files():
     posted, rates = parse_bot_csv(REAL_DAY.encode("utf-8"), "ExchangeRate@202610091600.csv")
     by = {r.currency: r for r in rates}
     assert posted == datetime(2026, 10, 9, 16, 0)
-    assert (by["SEK"].cash_buy, by["SEK"].cash_sell, by["SEK"].spot_buy, by["SEK"].spot_sell) == (None, None, D("3.13000"), D("3.25000"))
+    assert (by["SEK"].cash_buy, by["SEK"].cash_sell, by["SEK"].spot_buy, by["SEK"].spot_sell) == (
+        None,
+        None,
+        D("3.13000"),
+        D("3.25000"),
+    )
     assert (by["THB"].cash_sell, by["THB"].spot_buy, by["THB"].spot_sell) == (D("1.01180"), D("0.93220"), D("0.97820"))
     assert (by["KRW"].cash_buy, by["KRW"].cash_sell, by["KRW"].spot_buy) == (D("0.02202"), D("0.02592"), None)
     # 10,000 TWD for won banknotes at that day's cash selling rate: 10,000 / 0.02592 = 385,802.47 -> 385,802 KRW

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import httpx
 import pytest
+import service_examples
 from eth_account import Account
 from x402 import x402Client
 from x402.http.clients.httpx import x402AsyncTransport
@@ -15,7 +16,6 @@ from x402.http.utils import decode_payment_response_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
-import service_examples
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services.trip.operations import SERVICE
 
@@ -27,8 +27,11 @@ async def test_trip_routes_are_paid_on_the_testnet(live_url, settings):
     env = dict(os.environ, TWLOOKUP_DATABASE_URL=settings.database_url)
     subprocess.run(
         [sys.executable, "-m", "twlookup", "ledger", "fund", payer.address, "1", "--network", settings.evm_testnet],
-        env=env, capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     ledger = Ledger(settings.evm_testnet)
     async with httpx.AsyncClient(base_url=live_url) as plain:
         challenge = await plain.get("/trip/api/pro/export")

@@ -64,8 +64,11 @@ def server(tmp_path_factory: pytest.TempPathFactory):
     with log_path.open("wb") as log_file:
         proc = subprocess.Popen(
             [sys.executable, "-c", BOOT, "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "debug"],
-            env=env, stdout=log_file, stderr=subprocess.STDOUT, cwd=folder,
-        )  # fmt: skip
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            cwd=folder,
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 90
@@ -92,9 +95,13 @@ def payment_header(accepted: dict) -> str:
         "payload": {
             "signature": "0x" + MARK,
             "authorization": {
-                "from": "0x" + "11" * 20, "to": accepted["payTo"], "value": accepted["amount"],
-                "validAfter": "0", "validBefore": "9999999999", "nonce": "0x" + "ab" * 32,
-            },  # fmt: skip
+                "from": "0x" + "11" * 20,
+                "to": accepted["payTo"],
+                "value": accepted["amount"],
+                "validAfter": "0",
+                "validBefore": "9999999999",
+                "nonce": "0x" + "ab" * 32,
+            },
         },
     }
     return base64.b64encode(json.dumps(payload).encode()).decode()
@@ -118,8 +125,16 @@ async def run_every_endpoint(base: str) -> list[tuple[str, str, int]]:
             await call("POST", f"/api/{path}", 200, json=body)
             await call("POST", f"/api/{path}", 422, json={**body, "answers": [MARK] * len(body["answers"])})
             await call("POST", f"/api/{path}", 422, json={**body, MARK: body["answers"]})
-            await call("POST", f"/api/{path}", 400, content=b'{"answers": [' + MARK.encode(), headers={"content-type": "application/json"})
-            await call("POST", f"/api/{path}", 415, content=f"answers={MARK}".encode(), headers={"content-type": "text/plain"})
+            await call(
+                "POST",
+                f"/api/{path}",
+                400,
+                content=b'{"answers": [' + MARK.encode(),
+                headers={"content-type": "application/json"},
+            )
+            await call(
+                "POST", f"/api/{path}", 415, content=f"answers={MARK}".encode(), headers={"content-type": "text/plain"}
+            )
             await call("GET", f"/api/{path}", 405, params={"answers": ",".join(map(str, body["answers"]))})
         await call("GET", "/api/sleep", 200, params={"wake": WAKE})
         await call("GET", "/api/sleep", 200, params={"bedtime": BEDTIME})
@@ -133,14 +148,18 @@ async def run_every_endpoint(base: str) -> list[tuple[str, str, int]]:
         await call("GET", "/api/pro/export", 402, headers={"payment-signature": MARK})
         accepted = challenge.json()["accepts"][0]
         await call("GET", "/api/pro/export", 402, headers={"payment-signature": payment_header(accepted)})
-        mismatched = payment_header({**accepted, "payTo": "0x" + "22" * 20, "extra": {**accepted.get("extra", {}), "note": MARK}})
+        mismatched = payment_header(
+            {**accepted, "payTo": "0x" + "22" * 20, "extra": {**accepted.get("extra", {}), "note": MARK}}
+        )
         await call("GET", "/api/pro/export", 402, headers={"payment-signature": mismatched})
 
         # MCP by hand: an unknown tool named after the marker, and arguments the tools refuse.
         rpc = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
         r = await http.post("/mcp", json={**rpc, "params": {"name": MARK, "arguments": {"x": MARK}}})
         assert "error" in r.json()
-        r = await http.post("/mcp", content=b'{"jsonrpc": "2.0", ' + MARK.encode(), headers={"content-type": "application/json"})
+        r = await http.post(
+            "/mcp", content=b'{"jsonrpc": "2.0", ' + MARK.encode(), headers={"content-type": "application/json"}
+        )
         assert r.status_code == 400
 
     # MCP through the official client: every tool, valid and invalid arguments.
@@ -174,7 +193,11 @@ async def test_no_wellness_input_reaches_any_log_line(server):
     access = [line for line in captured.splitlines() if "/wellness/" in line and "HTTP/1.1" in line]
     assert len(access) >= len(calls), captured[-3000:]
     for method, path, status in calls:
-        assert any(f'"{method} /wellness{path}' in line and f" {status}" in line for line in access), (method, path, status)
+        assert any(f'"{method} /wellness{path}' in line and f" {status}" in line for line in access), (
+            method,
+            path,
+            status,
+        )
     assert '"GET /wellness/api/telehealth?[redacted] HTTP/1.1" 404' in captured
     assert "DEBUG " in captured  # the root logger captured debug records too
 

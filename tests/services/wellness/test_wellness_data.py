@@ -25,9 +25,17 @@ def test_eleven_telehealth_situations_as_the_regulation_lists_them():
     assert len(situations) == 11 == len({s["id"] for s in situations})
     # Article 3's ten special circumstances in their order, and the remote areas as their own ground.
     assert [s["id"] for s in situations if s["special_case"]] == [
-        "post-acute-care", "chronic-care-program", "long-term-care", "family-physician", "home-care",
-        "end-of-life", "correctional", "limited-mobility", "disaster-epidemic", "international",
-    ]  # fmt: skip
+        "post-acute-care",
+        "chronic-care-program",
+        "long-term-care",
+        "family-physician",
+        "home-care",
+        "end-of-life",
+        "correctional",
+        "limited-mobility",
+        "disaster-epidemic",
+        "international",
+    ]
     assert [s["id"] for s in situations if not s["special_case"]] == ["remote-areas"]
     # Article 20: items 1-6 and 8 of Article 3 may not be a first visit.
     special = [s for s in situations if s["special_case"]]
@@ -53,8 +61,14 @@ def test_instrument_bands_cover_every_total_once():
         for src in x["sources"]:
             assert_source(src)
     by_id = {x["id"]: x for x in doc["instruments"]}
-    assert by_id["phq9"]["flag_items"] == [{"item": 9, "flag_at": 1, "message": by_id["phq9"]["flag_items"][0]["message"]}]
-    assert (by_id["bsrs5"]["extra_item"]["min"], by_id["bsrs5"]["extra_item"]["max"], by_id["bsrs5"]["extra_item"]["flag_at"]) == (0, 4, 2)
+    assert by_id["phq9"]["flag_items"] == [
+        {"item": 9, "flag_at": 1, "message": by_id["phq9"]["flag_items"][0]["message"]}
+    ]
+    assert (
+        by_id["bsrs5"]["extra_item"]["min"],
+        by_id["bsrs5"]["extra_item"]["max"],
+        by_id["bsrs5"]["extra_item"]["flag_at"],
+    ) == (0, 4, 2)
 
 
 def test_crisis_lines_include_taiwans_main_numbers():

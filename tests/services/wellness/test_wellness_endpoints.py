@@ -13,9 +13,15 @@ pytestmark = pytest.mark.asyncio
 
 BASE = "/wellness/api"
 TOOLS = {
-    "check_telehealth_eligibility", "score_mood_thermometer", "score_phq9", "score_gad7",
-    "calc_sleep_times", "breathing_exercises", "digital_wellness_guide", "crisis_lines",
-}  # fmt: skip
+    "check_telehealth_eligibility",
+    "score_mood_thermometer",
+    "score_phq9",
+    "score_gad7",
+    "calc_sleep_times",
+    "breathing_exercises",
+    "digital_wellness_guide",
+    "crisis_lines",
+}
 
 
 def problem(r: httpx.Response, status: int, parameter: str | None = None) -> dict:
@@ -62,9 +68,19 @@ async def test_telehealth_empty_situation_says_what_to_give(client):
 async def test_telehealth_one_situation(client):
     body = (await client.get(f"{BASE}/telehealth", params={"situation": "end-of-life"})).json()
     (s,) = body["situations"]
-    assert (s["id"], s["special_case"], s["remote_consultation_allowed"], s["prescribing"], s["first_visit_allowed"]) == (
-        "end-of-life", True, True, "conditional", False,
-    )  # fmt: skip
+    assert (
+        s["id"],
+        s["special_case"],
+        s["remote_consultation_allowed"],
+        s["prescribing"],
+        s["first_visit_allowed"],
+    ) == (
+        "end-of-life",
+        True,
+        True,
+        "conditional",
+        False,
+    )
     remote = (await client.get(f"{BASE}/telehealth", params={"situation": "remote-areas"})).json()["situations"][0]
     assert (remote["special_case"], remote["prescribing"], remote["first_visit_allowed"]) == (False, "allowed", True)
 
@@ -115,7 +131,10 @@ async def test_mood_thermometer_suicide_item_alone(client):
     assert body["item_flags"][0]["item"] is None and body["item_flags"][0]["answer"] == 2
 
 
-@pytest.mark.parametrize(("answers", "total", "band"), [([0] * 9, 0, "minimal"), ([3] * 9, 27, "severe"), ([2, 2, 2, 2, 2, 0, 0, 0, 0], 10, "moderate")])
+@pytest.mark.parametrize(
+    ("answers", "total", "band"),
+    [([0] * 9, 0, "minimal"), ([3] * 9, 27, "severe"), ([2, 2, 2, 2, 2, 0, 0, 0, 0], 10, "moderate")],
+)
 async def test_phq9(client, answers, total, band):
     body = (await client.post(f"{BASE}/phq9", json={"answers": answers})).json()
     assert_assessment(body, "phq9", total, band)
@@ -128,7 +147,10 @@ async def test_phq9_item_9_alone(client):
     assert body["urgent"] is True and [f["item"] for f in body["item_flags"]] == [9]
 
 
-@pytest.mark.parametrize(("answers", "total", "band"), [([0] * 7, 0, "minimal"), ([3] * 7, 21, "severe"), ([3, 3, 3, 3, 3, 0, 0], 15, "severe")])
+@pytest.mark.parametrize(
+    ("answers", "total", "band"),
+    [([0] * 7, 0, "minimal"), ([3] * 7, 21, "severe"), ([3, 3, 3, 3, 3, 0, 0], 15, "severe")],
+)
 async def test_gad7(client, answers, total, band):
     body = (await client.post(f"{BASE}/gad7", json={"answers": answers})).json()
     assert_assessment(body, "gad7", total, band)
@@ -193,7 +215,9 @@ async def test_assessment_body_must_be_a_json_object(client):
     problem(await client.post(f"{BASE}/phq9", json=[0] * 9), 422)
     r = await client.post(f"{BASE}/phq9", content=b"{answers: [0]", headers={"content-type": "application/json"})
     problem(r, 400)
-    r = await client.post(f"{BASE}/phq9", content=b"answers=0,0", headers={"content-type": "application/x-www-form-urlencoded"})
+    r = await client.post(
+        f"{BASE}/phq9", content=b"answers=0,0", headers={"content-type": "application/x-www-form-urlencoded"}
+    )
     problem(r, 415)
 
 
@@ -207,10 +231,15 @@ async def test_assessment_answers_are_not_accepted_in_the_url(client):
 
 async def test_sleep_from_wake_time(client):
     body = (await client.get(f"{BASE}/sleep", params={"wake": "07:00"})).json()
-    assert body["mode"] == "wake" and body["method"]["cycle_minutes"] == 90 and body["method"]["fall_asleep_minutes"] == 15
+    assert (
+        body["mode"] == "wake" and body["method"]["cycle_minutes"] == 90 and body["method"]["fall_asleep_minutes"] == 15
+    )
     assert [(o["cycles"], o["bedtime"], o["meets_adult_minimum"]) for o in body["options"]] == [
-        (6, "21:45", True), (5, "23:15", True), (4, "00:45", False), (3, "02:15", False),
-    ]  # fmt: skip
+        (6, "21:45", True),
+        (5, "23:15", True),
+        (4, "00:45", False),
+        (3, "02:15", False),
+    ]
     assert_sourced(body["sources"])
 
 
@@ -293,9 +322,16 @@ async def test_only_export_is_paid(client):
 async def test_openapi_documents_every_route(client):
     doc = (await client.get("/wellness/openapi.json")).json()
     assert set(doc["paths"]) == {
-        "/api/telehealth", "/api/mood-thermometer", "/api/phq9", "/api/gad7", "/api/sleep", "/api/breathing",
-        "/api/digital-wellness", "/api/crisis-lines", "/api/pro/export",
-    }  # fmt: skip
+        "/api/telehealth",
+        "/api/mood-thermometer",
+        "/api/phq9",
+        "/api/gad7",
+        "/api/sleep",
+        "/api/breathing",
+        "/api/digital-wellness",
+        "/api/crisis-lines",
+        "/api/pro/export",
+    }
     assert set(doc["paths"]["/api/phq9"]) == {"post"}
 
 

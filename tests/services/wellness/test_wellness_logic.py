@@ -28,7 +28,16 @@ def answers_for(total: int, items: int, top: int) -> list[int]:
 # BSRS-5 (Taiwan Suicide Prevention Society / WDA leaflet): 0-5 usual, 6-9 mild, 10-14 moderate, 15-20 severe.
 @pytest.mark.parametrize(
     ("total", "band"),
-    [(0, "normal"), (5, "normal"), (6, "mild"), (9, "mild"), (10, "moderate"), (14, "moderate"), (15, "severe"), (20, "severe")],
+    [
+        (0, "normal"),
+        (5, "normal"),
+        (6, "mild"),
+        (9, "mild"),
+        (10, "moderate"),
+        (14, "moderate"),
+        (15, "severe"),
+        (20, "severe"),
+    ],
 )
 def test_bsrs5_bands_on_every_cut_off(data, total, band):
     result = logic.score(data.instruments["bsrs5"], answers_for(total, 5, 4), 0)
@@ -57,10 +66,18 @@ def test_bsrs5_suicide_item_alone_is_flagged_from_2_whatever_the_total(data, sui
 @pytest.mark.parametrize(
     ("total", "band"),
     [
-        (0, "minimal"), (4, "minimal"), (5, "mild"), (9, "mild"), (10, "moderate"), (14, "moderate"),
-        (15, "moderately-severe"), (19, "moderately-severe"), (20, "severe"), (27, "severe"),
+        (0, "minimal"),
+        (4, "minimal"),
+        (5, "mild"),
+        (9, "mild"),
+        (10, "moderate"),
+        (14, "moderate"),
+        (15, "moderately-severe"),
+        (19, "moderately-severe"),
+        (20, "severe"),
+        (27, "severe"),
     ],
-)  # fmt: skip
+)
 def test_phq9_bands_on_every_cut_off(data, total, band):
     result = logic.score(data.instruments["phq9"], answers_for(total, 9, 3))
     assert (result.total, result.band.id) == (total, band)
@@ -82,7 +99,16 @@ def test_phq9_high_total_without_item_9_has_no_flag(data):
 # GAD-7 (Spitzer et al. 2006; PHQ manual): 0-4, 5-9, 10-14, 15-21.
 @pytest.mark.parametrize(
     ("total", "band"),
-    [(0, "minimal"), (4, "minimal"), (5, "mild"), (9, "mild"), (10, "moderate"), (14, "moderate"), (15, "severe"), (21, "severe")],
+    [
+        (0, "minimal"),
+        (4, "minimal"),
+        (5, "mild"),
+        (9, "mild"),
+        (10, "moderate"),
+        (14, "moderate"),
+        (15, "severe"),
+        (21, "severe"),
+    ],
 )
 def test_gad7_bands_on_every_cut_off(data, total, band):
     result = logic.score(data.instruments["gad7"], answers_for(total, 7, 3))
@@ -118,7 +144,12 @@ def test_every_total_falls_in_exactly_one_band(data):
 def test_sleep_back_from_a_wake_time(data):
     # 07:00 minus n x 90 min minus 15 min to fall asleep: 6 -> 21:45, 5 -> 23:15, 4 -> 00:45, 3 -> 02:15
     got = [(o.cycles, o.bedtime, o.wake) for o in logic.sleep_options(data.sleep, wake=time(7, 0))]
-    assert got == [(6, time(21, 45), time(7)), (5, time(23, 15), time(7)), (4, time(0, 45), time(7)), (3, time(2, 15), time(7))]
+    assert got == [
+        (6, time(21, 45), time(7)),
+        (5, time(23, 15), time(7)),
+        (4, time(0, 45), time(7)),
+        (3, time(2, 15), time(7)),
+    ]
 
 
 def test_sleep_forward_from_a_bedtime_across_midnight(data):
@@ -148,7 +179,9 @@ def test_request_schemas_match_the_instruments(data, model, instrument):
         assert (extra["minimum"], extra["maximum"]) == (x.extra_item.min, x.extra_item.max)
 
 
-@pytest.mark.parametrize(("instrument", "items", "top", "extra"), [("bsrs5", 5, 4, 0), ("phq9", 9, 3, None), ("gad7", 7, 3, None)])
+@pytest.mark.parametrize(
+    ("instrument", "items", "top", "extra"), [("bsrs5", 5, 4, 0), ("phq9", 9, 3, None), ("gad7", 7, 3, None)]
+)
 def test_highest_band_without_flags_still_sends_the_person_to_a_professional(data, instrument, items, top, extra):
     # `urgent` is only the item flags, so the top band's own advice must carry the message.
     answers = [top] * items

@@ -45,7 +45,9 @@ def strip_titles(node: Any) -> Any:
     """The schema without titles and descriptions: it travels in a response header, so only its
     structure is kept (the service's OpenAPI document has the words)."""
     if isinstance(node, dict):
-        return {k: strip_titles(v) for k, v in node.items() if k not in ("title", "description") or not isinstance(v, str)}
+        return {
+            k: strip_titles(v) for k, v in node.items() if k not in ("title", "description") or not isinstance(v, str)
+        }
     if isinstance(node, list):
         return [strip_titles(v) for v in node]
     return node
@@ -66,7 +68,9 @@ def wire_property(prop: dict[str, Any]) -> dict[str, Any]:
     elif kind == "integer":
         out["pattern"] = WIRE_INTEGER
         bounds = [f"{k} {option[k]}" for k in ("minimum", "maximum") if k in option]
-        out["description"] = (out.get("description", "") + f" (integer{'; ' + ', '.join(bounds) if bounds else ''})").strip()
+        out["description"] = (
+            out.get("description", "") + f" (integer{'; ' + ', '.join(bounds) if bounds else ''})"
+        ).strip()
     elif kind == "number":
         out["pattern"] = WIRE_NUMBER
     elif kind == "boolean":

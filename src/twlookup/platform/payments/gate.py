@@ -33,13 +33,13 @@ from typing import Any, TypeVar
 import jsonschema
 from pydantic import BaseModel, ValidationError
 from x402 import PaymentPayload, ResourceConfig, ResourceInfo, x402ResourceServer
+from x402.extensions.bazaar import bazaar_resource_server_extension, declare_discovery_extension
+from x402.extensions.bazaar.resource_service import OutputConfig
 from x402.http.utils import (
     decode_payment_signature_header,
     encode_payment_required_header,
     encode_payment_response_header,
 )
-from x402.extensions.bazaar import bazaar_resource_server_extension, declare_discovery_extension
-from x402.extensions.bazaar.resource_service import OutputConfig
 from x402.mechanisms.evm.exact import ExactEvmServerScheme
 from x402.mechanisms.svm.exact import ExactSvmServerScheme
 from x402.schemas import SchemeNotFoundError
@@ -195,7 +195,9 @@ class PaymentGate:
             example = result  # a list the schema wants longer than one: show it whole
         return OutputConfig(example=example, schema=schema), True
 
-    async def challenge(self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None) -> None:
+    async def challenge(
+        self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None
+    ) -> None:
         url = self.resource_url(scope, query=not self.private)
         resource = ResourceInfo(url=url, description=op.summary, mime_type="application/json")
         required = await self.server.create_payment_required_response(
@@ -259,9 +261,7 @@ class PaymentGate:
             await refuse(_code(settled.error_reason, "unexpected_settle_error"))
             return
         receipt = encode_payment_response_header(settled).encode()
-        await send_bytes(
-            send, 200, body, b"application/json", [(b"payment-response", receipt), NO_STORE]
-        )
+        await send_bytes(send, 200, body, b"application/json", [(b"payment-response", receipt), NO_STORE])
 
 
 def _decode(raw: bytes) -> tuple[PaymentPayload | None, tuple[str, str]]:

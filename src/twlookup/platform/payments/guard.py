@@ -38,7 +38,9 @@ class FacilitatorUnavailable(Exception):
 
 
 class GuardedFacilitator:
-    def __init__(self, client: Any, timeout: float = 10.0, max_backoff: float = 60.0, name: str = "facilitator") -> None:
+    def __init__(
+        self, client: Any, timeout: float = 10.0, max_backoff: float = 60.0, name: str = "facilitator"
+    ) -> None:
         self.client = client
         self.timeout = timeout
         self.max_backoff = max_backoff

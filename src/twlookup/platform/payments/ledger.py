@@ -39,7 +39,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from eth_abi import decode as abi_decode
@@ -238,7 +238,7 @@ def _resolve_engine(source: EngineSource) -> Engine:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _nonce_hex(nonce: bytes | str) -> str:
@@ -377,7 +377,9 @@ class Ledger:
         with self.engine.connect() as conn:
             return _read_balance(conn, self.network, self.asset, normalize_address(address))
 
-    def transfers(self, address: str | None = None, *, kind: str | None = None, limit: int = 100) -> list[TransferRecord]:
+    def transfers(
+        self, address: str | None = None, *, kind: str | None = None, limit: int = 100
+    ) -> list[TransferRecord]:
         """The log, newest first: all of this token's entries, or those from or to `address`."""
         t = LedgerTransfer.__table__
         stmt = select(t).where(t.c.network == self.network, t.c.asset == self.asset)
@@ -437,8 +439,20 @@ _SIMPLE_ABIS: list[dict[str, Any]] = [
     *AUTHORIZATION_STATE_ABI,
     *NAME_ABI,
     *VERSION_ABI,
-    {"inputs": [], "name": "decimals", "outputs": [{"name": "", "type": "uint8"}], "stateMutability": "view", "type": "function"},
-    {"inputs": [], "name": "symbol", "outputs": [{"name": "", "type": "string"}], "stateMutability": "view", "type": "function"},
+    {
+        "inputs": [],
+        "name": "decimals",
+        "outputs": [{"name": "", "type": "uint8"}],
+        "stateMutability": "view",
+        "type": "function",
+    },
+    {
+        "inputs": [],
+        "name": "symbol",
+        "outputs": [{"name": "", "type": "string"}],
+        "stateMutability": "view",
+        "type": "function",
+    },
     *TRANSFER_WITH_AUTHORIZATION_VRS_ABI,
     *TRANSFER_WITH_AUTHORIZATION_BYTES_ABI,
 ]
@@ -497,7 +511,9 @@ class _State:
         self.used: set[tuple[str, str, str]] = set()
 
     def balance(self, token: Token, address: str) -> int:
-        return _read_balance(self.conn, token.network, token.address, address) + self.deltas.get((token.address, address), 0)
+        return _read_balance(self.conn, token.network, token.address, address) + self.deltas.get(
+            (token.address, address), 0
+        )
 
     def authorization_used(self, token: Token, authorizer: str, nonce_hex: str) -> bool:
         if (token.address, authorizer, nonce_hex) in self.used:
@@ -541,7 +557,16 @@ class _Authorization:
     def tx_hash(self) -> str:
         encoded = abi_encode(
             ["uint256", "address", "address", "address", "uint256", "uint256", "uint256", "bytes32"],
-            [self.token.chain_id, self.token.address, self.frm, self.to, self.value, self.valid_after, self.valid_before, self.nonce],
+            [
+                self.token.chain_id,
+                self.token.address,
+                self.frm,
+                self.to,
+                self.value,
+                self.valid_after,
+                self.valid_before,
+                self.nonce,
+            ],
         )
         return "0x" + keccak(b"twlookup-ledger-transferWithAuthorization:" + encoded).hex()
 
@@ -718,7 +743,9 @@ class LedgerSigner:
             return None
         raise LedgerRevert(f"local ledger: unsupported function {fn.name}")
 
-    def _multicall(self, conn: Connection, entries: list[tuple[str, bytes, bool]], require_all: bool) -> list[tuple[bool, bytes]]:
+    def _multicall(
+        self, conn: Connection, entries: list[tuple[str, bytes, bool]], require_all: bool
+    ) -> list[tuple[bool, bytes]]:
         state: _State | None = None
         results: list[tuple[bool, bytes]] = []
         for target, calldata, allow_failure in entries:

@@ -132,7 +132,9 @@ class LocalFacilitatorClient:
         try:
             return self.facilitator.verify(payload, requirements)
         except SchemeNotFoundError as exc:
-            return VerifyResponse(is_valid=False, invalid_reason=ERR_UNSUPPORTED_SCHEME, invalid_message=str(exc), payer=_payer(payload))
+            return VerifyResponse(
+                is_valid=False, invalid_reason=ERR_UNSUPPORTED_SCHEME, invalid_message=str(exc), payer=_payer(payload)
+            )
 
     def settle_sync(self, payload: PaymentPayload, requirements: PaymentRequirements) -> SettleResponse:
         try:

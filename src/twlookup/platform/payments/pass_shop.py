@@ -48,7 +48,9 @@ class PassShop:
 
         self.op = build_operation(buy_pass, "GET", "/pass", None, settings.pass_price)
         self.op.example_output = False  # running it issues a pass: never done for an example
-        self.gate = PaymentGate(settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana, service="pay")
+        self.gate = PaymentGate(
+            settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana, service="pay"
+        )
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:

@@ -20,7 +20,14 @@ NONCE = re.compile(r"^0x[0-9a-fA-F]{64}$")
 UINT = re.compile(r"^[0-9]{1,78}$")  # a uint256 in decimal
 BASE64 = re.compile(r"^[A-Za-z0-9+/=]{1,20000}$")
 
-EIP3009_FIELDS = {"from": ADDRESS, "to": ADDRESS, "value": UINT, "validAfter": UINT, "validBefore": UINT, "nonce": NONCE}
+EIP3009_FIELDS = {
+    "from": ADDRESS,
+    "to": ADDRESS,
+    "value": UINT,
+    "validAfter": UINT,
+    "validBefore": UINT,
+    "nonce": NONCE,
+}
 
 # The x402 reason codes a client may see, each with a sentence of ours (x402 specification v2,
 # section "Error Handling", and the SDK's exact-EVM codes).
@@ -60,7 +67,11 @@ def check_payload(payment: PaymentPayload) -> str | None:
         tx = body.get("transaction")
         return None if isinstance(tx, str) and BASE64.match(tx) else "payload.transaction must be a base64 string."
     if "permit2Authorization" in body:
-        return None if isinstance(body["permit2Authorization"], dict) else "payload.permit2Authorization must be an object."
+        return (
+            None
+            if isinstance(body["permit2Authorization"], dict)
+            else "payload.permit2Authorization must be an object."
+        )
     auth = body.get("authorization")
     if not isinstance(auth, dict):
         return "payload.authorization must be an object (EIP-3009 transferWithAuthorization)."

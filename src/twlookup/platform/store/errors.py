@@ -40,7 +40,9 @@ def store_unavailable(exc: BaseException | None = None, waited: float | None = N
     if now - _last_logged >= 1.0:
         _last_logged = now
         if exc is not None:
-            log.warning("store unavailable: %s: %s", type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
+            log.warning(
+                "store unavailable: %s: %s", type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else ""
+            )
         else:
             log.warning("store unavailable: no answer within %.1f s", waited or 0)
     detail = "The data store is not answering"

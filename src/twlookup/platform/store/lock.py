@@ -26,7 +26,9 @@ def maintenance_lock(url: str) -> Iterator[None]:
     url = store_engine.normalize_url(url)
     if url.startswith("postgresql"):
         # waiting for another process's migration or seed may take long: no statement bound here
-        engine = store_engine.make_engine(url, store_engine.StoreTimeouts(connect=store_engine.timeouts().connect, statement=0))
+        engine = store_engine.make_engine(
+            url, store_engine.StoreTimeouts(connect=store_engine.timeouts().connect, statement=0)
+        )
         try:
             with engine.connect() as conn:
                 conn.execute(text("select pg_advisory_lock(:k)"), {"k": ADVISORY_KEY})

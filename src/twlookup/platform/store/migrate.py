@@ -6,6 +6,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+
 from twlookup.platform.store import engine as store_engine
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
@@ -21,4 +22,3 @@ def alembic_config(url: str) -> Config:
 def upgrade(url: str) -> None:
     store_engine.configure(url)
     command.upgrade(alembic_config(url), "heads")
-

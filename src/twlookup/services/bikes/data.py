@@ -28,7 +28,9 @@ def seed_bikes(session: Session, data_dir: Path) -> int:
                 raise DataFileError(f"{folder / (name + '.yaml')}: record {item.slug!r}: field slug: no such model")
     for part in parts:
         if set(part.fits) - slugs:
-            raise DataFileError(f"{folder / 'parts.yaml'}: record {part.number!r}: field fits: unknown {sorted(set(part.fits) - slugs)}")
+            raise DataFileError(
+                f"{folder / 'parts.yaml'}: record {part.number!r}: field fits: unknown {sorted(set(part.fits) - slugs)}"
+            )
     rows = [to_row(m, ModelRow, position=i) for i, m in enumerate(models)]
     for row, model in zip(rows, models, strict=True):
         row.spec = model.spec.model_dump(exclude_none=True)
@@ -54,7 +56,9 @@ class Catalogue:
 def _load(session: Session) -> Catalogue:
     return Catalogue(
         models=[BikeModel.model_validate(r) for r in session.scalars(select(ModelRow).order_by(ModelRow.position))],
-        maintenance=[Maintenance.model_validate(r) for r in session.scalars(select(MaintenanceRow).order_by(MaintenanceRow.id))],
+        maintenance=[
+            Maintenance.model_validate(r) for r in session.scalars(select(MaintenanceRow).order_by(MaintenanceRow.id))
+        ],
         parts=[Part.model_validate(r) for r in session.scalars(select(PartRow).order_by(PartRow.number))],
         sales=[Sale.model_validate(r) for r in session.scalars(select(SaleRow).order_by(SaleRow.id))],
     )

@@ -62,17 +62,28 @@ class ContributionPayload(BaseModel):
 
 
 def _publish(session: Session, sub: review.Submission, p: ContributionPayload) -> None:
-    session.add(ContributionRow(
-        submission_id=sub.id, slug=p.slug, kind=p.kind, item=p.item, value=p.value, note=p.note, source=p.source,
-        approved_at=datetime.now(UTC),
-    ))  # fmt: skip
+    session.add(
+        ContributionRow(
+            submission_id=sub.id,
+            slug=p.slug,
+            kind=p.kind,
+            item=p.item,
+            value=p.value,
+            note=p.note,
+            source=p.source,
+            approved_at=datetime.now(UTC),
+        )
+    )
 
 
 review.register_kind(
-    "bikes", "contribution", ContributionPayload,
+    "bikes",
+    "contribution",
+    ContributionPayload,
     key=lambda p, _c, _n: f"{p.slug}|{p.kind}|{p.item.strip().lower()}|{p.value.strip().lower()}",
-    subject=lambda p: p.slug, on_approve=_publish,
-)  # fmt: skip
+    subject=lambda p: p.slug,
+    on_approve=_publish,
+)
 
 
 def _contributions(session: Session, slug: str | None = None, kind: str | None = None) -> list[ContributionRow]:
@@ -93,7 +104,14 @@ def contribution_out(r: ContributionRow) -> ContributionOut:
 
 
 def summary(m: BikeModel) -> ModelSummary:
-    return ModelSummary(slug=m.slug, name=m.name, maker=m.maker, years=m.years, displacement_cc=m.spec.displacement_cc, oil_supply=m.spec.oil_supply)
+    return ModelSummary(
+        slug=m.slug,
+        name=m.name,
+        maker=m.maker,
+        years=m.years,
+        displacement_cc=m.spec.displacement_cc,
+        oil_supply=m.spec.oil_supply,
+    )
 
 
 def _model(cat: Catalogue, slug: str) -> BikeModel:
@@ -105,15 +123,37 @@ def _model(cat: Catalogue, slug: str) -> BikeModel:
 
 def detail(cat: Catalogue, m: BikeModel, contributions: list[ContributionRow]) -> ModelDetail:
     return ModelDetail(
-        slug=m.slug, name=m.name, maker=m.maker, years=m.years, spec=m.spec, spec_source=m.source_ref, note=m.note,
-        maintenance=[MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug],
-        parts=[PartOut(number=p.number, name=p.name, fits=p.fits, source=p.source_ref) for p in cat.parts if m.slug in p.fits],
+        slug=m.slug,
+        name=m.name,
+        maker=m.maker,
+        years=m.years,
+        spec=m.spec,
+        spec_source=m.source_ref,
+        note=m.note,
+        maintenance=[
+            MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug
+        ],
+        parts=[
+            PartOut(number=p.number, name=p.name, fits=p.fits, source=p.source_ref)
+            for p in cat.parts
+            if m.slug in p.fits
+        ],
         sales=[
-            SaleOut(market=s.market, currency=s.currency, low=s.low, high=s.high, kind=s.kind, date=s.date, note=s.note, source=s.source_ref)
-            for s in cat.sales if s.slug == m.slug
+            SaleOut(
+                market=s.market,
+                currency=s.currency,
+                low=s.low,
+                high=s.high,
+                kind=s.kind,
+                date=s.date,
+                note=s.note,
+                source=s.source_ref,
+            )
+            for s in cat.sales
+            if s.slug == m.slug
         ],
         contributions=[contribution_out(c) for c in contributions],
-    )  # fmt: skip
+    )
 
 
 def _norm(text: str) -> str:
@@ -148,7 +188,11 @@ def search(p: SearchQuery) -> SearchOut:
     """Models whose name, maker, years or slug contain every word of q (case and punctuation ignored)."""
     cat = CATALOGUE.get()
     words = [_norm(w) for w in p.q.split() if _norm(w)]
-    found = [m for m in cat.models if all(w in _norm(f"{m.name} {m.maker} {m.years} {m.slug}") for w in words)] if words else []
+    found = (
+        [m for m in cat.models if all(w in _norm(f"{m.name} {m.maker} {m.years} {m.slug}") for w in words)]
+        if words
+        else []
+    )
     return SearchOut(q=p.q, count=len(found), models=[summary(m) for m in found])
 
 
@@ -162,11 +206,12 @@ def parts(p: PartQuery) -> PartsOut:
         contributed = [c for c in _contributions(session, kind="part") if q and q in _norm(c.value)]
     fits = sorted({s for x in found for s in x.fits} | {c.slug for c in contributed})
     return PartsOut(
-        q=p.q, count=len(found) + len(contributed),
+        q=p.q,
+        count=len(found) + len(contributed),
         parts=[PartOut(number=x.number, name=x.name, fits=x.fits, source=x.source_ref) for x in found],
         contributed=[{"slug": c.slug, "item": c.item, "value": c.value, "source": c.source} for c in contributed],
         models=fits,
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance")
@@ -174,15 +219,21 @@ def maintenance(p: SlugQuery) -> MaintenanceList:
     """A model's maintenance facts (spark plug, gear oil, oil injection or premix) with sources."""
     cat = CATALOGUE.get()
     m = _model(cat, p.slug)
-    items = [MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug]
+    items = [
+        MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug
+    ]
     with store_engine.session() as session:
         contributed = [contribution_out(c) for c in _contributions(session, m.slug, "maint")]
     have = {i.item for i in items}
     missing = [k for k in ("spark_plug", "gear_oil", "oil_mix", "interval") if k not in have]
     return MaintenanceList(
-        slug=m.slug, name=m.name, oil_supply=m.spec.oil_supply, items=items, contributions=contributed,
+        slug=m.slug,
+        name=m.name,
+        oil_supply=m.spec.oil_supply,
+        items=items,
+        contributions=contributed,
         missing=f"No cited source gave: {', '.join(missing)}." if missing else None,
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("POST", "/api/contribute")
@@ -190,7 +241,9 @@ def contribute(p: ContributeBody) -> review.Receipt:
     """Contribute a part, maintenance fact, sale report or spec with its source. It is recorded as
     submitted and becomes public only after an operator reviews and approves it."""
     _model(CATALOGUE.get(), p.slug)
-    payload = ContributionPayload(slug=p.slug, kind=p.kind, item=p.item.strip(), value=p.value.strip(), note=p.note, source=p.source)
+    payload = ContributionPayload(
+        slug=p.slug, kind=p.kind, item=p.item.strip(), value=p.value.strip(), note=p.note, source=p.source
+    )
     return review.submit("bikes", "contribution", payload)
 
 
@@ -206,5 +259,7 @@ def export() -> ExportOut:
         for c in _contributions(session):
             by_slug.setdefault(c.slug, []).append(c)
     return ExportOut(
-        generated=datetime.now(UTC), count=len(cat.models), models=[detail(cat, m, by_slug.get(m.slug, [])) for m in cat.models]
+        generated=datetime.now(UTC),
+        count=len(cat.models),
+        models=[detail(cat, m, by_slug.get(m.slug, [])) for m in cat.models],
     )

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from twlookup.platform.records import Record, SourcedRecord
+from twlookup.platform.records import SourcedRecord
 
 FACTS_LICENCE = "facts (not copyrightable); the cited page's text and images remain its owner's"
 

@@ -20,20 +20,34 @@ class SlugQuery(Params):
 
 
 class SearchQuery(Params):
-    q: str = Field(min_length=1, max_length=60, description="Words of a model's name, maker or years (1 to 60 characters)")
+    q: str = Field(
+        min_length=1, max_length=60, description="Words of a model's name, maker or years (1 to 60 characters)"
+    )
 
 
 class PartQuery(Params):
-    q: str = Field(min_length=2, max_length=40, description="A part number or part of one, e.g. BR9ECM (2 to 40 characters)")
+    q: str = Field(
+        min_length=2, max_length=40, description="A part number or part of one, e.g. BR9ECM (2 to 40 characters)"
+    )
 
 
 class ContributeBody(Params):
     slug: str = SLUG
-    kind: Literal["part", "maint", "sale", "spec"] = Field(description="part, maint (maintenance), sale (price report) or spec")
-    item: str = Field(min_length=1, max_length=80, description="What it is about, e.g. 'spark plug', 'bore_mm', 'UK price'")
-    value: str = Field(min_length=1, max_length=200, description="The value, e.g. 'NGK B8ES', '64', 'GBP 3500 (2025-06)'")
+    kind: Literal["part", "maint", "sale", "spec"] = Field(
+        description="part, maint (maintenance), sale (price report) or spec"
+    )
+    item: str = Field(
+        min_length=1, max_length=80, description="What it is about, e.g. 'spark plug', 'bore_mm', 'UK price'"
+    )
+    value: str = Field(
+        min_length=1, max_length=200, description="The value, e.g. 'NGK B8ES', '64', 'GBP 3500 (2025-06)'"
+    )
     note: str | None = Field(None, max_length=500, description="Anything a reviewer should know")
-    source: str = Field(min_length=10, max_length=500, description="Where it can be checked: an http(s) URL of a manual, catalogue or listing")
+    source: str = Field(
+        min_length=10,
+        max_length=500,
+        description="Where it can be checked: an http(s) URL of a manual, catalogue or listing",
+    )
 
     @field_validator("source")
     @classmethod
@@ -107,7 +121,9 @@ class ModelDetail(BaseModel):
     maintenance: list[MaintenanceOut]
     parts: list[PartOut]
     sales: list[SaleOut]
-    contributions: list[ContributionOut] = Field(description="Reviewed contributions from riders (each with its source)")
+    contributions: list[ContributionOut] = Field(
+        description="Reviewed contributions from riders (each with its source)"
+    )
 
 
 class MaintenanceList(BaseModel):

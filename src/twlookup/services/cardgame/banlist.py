@@ -25,7 +25,9 @@ from twlookup.services.cardgame.records import BanCard, BanList
 PAGE_URL = "https://www.yugioh-card.com/asia//play/forbidden-and-limited-card-list-ae/"
 PAGE_TITLE = "Forbidden and Limited List (AE), Yu-Gi-Oh! OFFICIAL CARD GAME (Konami Asia)"
 FORMAT = "OCG-AE"
-MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+MONTHS = {
+    m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)
+}
 LISTS = {"forbidden": "forbidden", "limited": "limited", "semi-limited": "semi_limited", "released": "released"}
 EMBED = re.compile(r"const\s+cardData\s*=\s*")
 
@@ -86,10 +88,16 @@ def parse(raw: bytes, checked: date, source: str = PAGE_URL) -> list[BanList]:
             continue  # a month with only Japanese OCG lists
         when = effective_date(name)
         out[when] = BanList(
-            effective=when, format=FORMAT, forbidden=lists.get("forbidden", []), limited=lists.get("limited", []),
-            semi_limited=lists.get("semi_limited", []), released=lists.get("released", []),
-            source=source, source_title=PAGE_TITLE, checked=checked,
-        )  # fmt: skip
+            effective=when,
+            format=FORMAT,
+            forbidden=lists.get("forbidden", []),
+            limited=lists.get("limited", []),
+            semi_limited=lists.get("semi_limited", []),
+            released=lists.get("released", []),
+            source=source,
+            source_title=PAGE_TITLE,
+            checked=checked,
+        )
     if not out:
         raise ValueError("the file holds no Asian-English (AE) list")
     return [out[d] for d in sorted(out)]

@@ -78,7 +78,9 @@ def import_banlist(session: Session, path: Path) -> int:
 
 def _load(session: Session) -> Guide:
     return Guide(
-        chapters={r.slug: Chapter.model_validate(r) for r in session.scalars(select(ChapterRow).order_by(ChapterRow.order))},
+        chapters={
+            r.slug: Chapter.model_validate(r) for r in session.scalars(select(ChapterRow).order_by(ChapterRow.order))
+        },
         terms={r.term: CardTerm.model_validate(r) for r in session.scalars(select(TermRow).order_by(TermRow.term))},
         faq={r.id: FaqItem.model_validate(r) for r in session.scalars(select(FaqRow))},
         banlists=[BanList.model_validate(r) for r in session.scalars(select(BanListRow))],

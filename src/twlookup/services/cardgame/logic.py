@@ -64,8 +64,14 @@ class Guide:
             for anchor, heading, text in sections(ch):
                 key = f"chapter:{ch.slug}#{anchor}" if anchor else f"chapter:{ch.slug}"
                 docs.append(search.Document(key, {"title": [heading]}, text))
-        term_docs = [search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition) for t in self.terms.values()]
-        docs += [search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition) for t in self.terms.values()]
+        term_docs = [
+            search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
+            for t in self.terms.values()
+        ]
+        docs += [
+            search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
+            for t in self.terms.values()
+        ]
         docs += [search.Document(f"faq:{f.id}", {"question": [f.question]}, f.answer) for f in self.faq.values()]
         names = {c.name for b in self.banlists for c in [*b.forbidden, *b.limited, *b.semi_limited]}
         docs += [search.Document(f"card:{n}", {"card": [n]}, "") for n in sorted(names)]

@@ -51,9 +51,11 @@ def chapters() -> ChapterList:
     guide = GUIDE.get()
     items = sorted(guide.chapters.values(), key=lambda c: c.order)
     return ChapterList(
-        game=GAME, count=len(items), rights=RIGHTS,
+        game=GAME,
+        count=len(items),
+        rights=RIGHTS,
         chapters=[ChapterBrief(slug=c.slug, order=c.order, title=c.title, summary=c.summary) for c in items],
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/chapter/{slug}", tool="get_chapter")
@@ -66,10 +68,16 @@ def get_chapter(p: ChapterQuery) -> ChapterOut:
         raise NotFound("chapter", p.slug, "Slugs: " + ", ".join(c.slug for c in order))
     i = order.index(ch)
     return ChapterOut(
-        slug=ch.slug, order=ch.order, title=ch.title, summary=ch.summary, markdown=ch.body,
-        previous=order[i - 1].slug if i > 0 else None, next=order[i + 1].slug if i + 1 < len(order) else None,
-        source=ch.source_ref, rights=RIGHTS,
-    )  # fmt: skip
+        slug=ch.slug,
+        order=ch.order,
+        title=ch.title,
+        summary=ch.summary,
+        markdown=ch.body,
+        previous=order[i - 1].slug if i > 0 else None,
+        next=order[i + 1].slug if i + 1 < len(order) else None,
+        source=ch.source_ref,
+        rights=RIGHTS,
+    )
 
 
 @SERVICE.operation("GET", "/api/search", tool="search_rules")
@@ -83,7 +91,11 @@ def search_rules(p: SearchQuery) -> SearchResult:
             slug, _, anchor = ident.partition("#")
             ch = guide.chapters[slug]
             section = next(s for s in logic.sections(ch) if s[0] == anchor)
-            title, snippet, link = f"{ch.title}: {section[1]}" if anchor else ch.title, _snippet(section[2]), f"/api/chapter/{slug}"
+            title, snippet, link = (
+                f"{ch.title}: {section[1]}" if anchor else ch.title,
+                _snippet(section[2]),
+                f"/api/chapter/{slug}",
+            )
         elif kind == "term":
             t = guide.terms[ident]
             title, snippet, link = t.term, _snippet(t.definition), f"/api/glossary?q={t.term}"
@@ -93,8 +105,15 @@ def search_rules(p: SearchQuery) -> SearchResult:
         else:
             title, snippet, link = ident, "A card on the Forbidden & Limited list", "/api/banlist"
         results.append(
-            SearchHit(kind=kind, id=ident, title=title, snippet=snippet, link=link, score=hit.score,  # type: ignore[arg-type]
-                      reasons=[Reason(kind=r.kind, field=r.field, value=r.value, points=r.points) for r in hit.reasons])  # fmt: skip
+            SearchHit(
+                kind=kind,
+                id=ident,
+                title=title,
+                snippet=snippet,
+                link=link,
+                score=hit.score,  # type: ignore[arg-type]
+                reasons=[Reason(kind=r.kind, field=r.field, value=r.value, points=r.points) for r in hit.reasons],
+            )
         )
     return SearchResult(query=p.q, count=len(results), results=results)
 
@@ -126,7 +145,11 @@ def get_banlist() -> BanListOut:
     guide, today = GUIDE.get(), today_taipei()
     current, previous, upcoming = logic.lists_in_force(guide.banlists, today)
     if current is None:
-        raise Problem(503, "No Forbidden & Limited list in the store takes effect on or before today.", headers={"Retry-After": "3600"})
+        raise Problem(
+            503,
+            "No Forbidden & Limited list in the store takes effect on or before today.",
+            headers={"Retry-After": "3600"},
+        )
     return BanListOut(
         game=GAME,
         format=current.format,
@@ -134,11 +157,17 @@ def get_banlist() -> BanListOut:
         effective=current.effective,
         previous_effective=previous.effective if previous else None,
         upcoming_effective=upcoming.effective if upcoming else None,
-        counts={"forbidden": len(current.forbidden), "limited": len(current.limited), "semi_limited": len(current.semi_limited)},
+        counts={
+            "forbidden": len(current.forbidden),
+            "limited": len(current.limited),
+            "semi_limited": len(current.semi_limited),
+        },
         forbidden=current.forbidden,
         limited=current.limited,
         semi_limited=current.semi_limited,
-        changes_from_previous=[Change(card=c, before=b, now=n) for c, b, n in logic.changes(current, previous)] if previous else [],
+        changes_from_previous=[Change(card=c, before=b, now=n) for c, b, n in logic.changes(current, previous)]
+        if previous
+        else [],
         source=current.source_ref,
         note=(
             f"Konami Asia publishes the AE list for dates from the first of a month; the list above was read from its "
@@ -154,5 +183,8 @@ def get_faq() -> FaqResult:
     """Beginners' questions, each answered with the chapter (and rule) it rests on."""
     guide = GUIDE.get()
     items = sorted(guide.faq.values(), key=lambda f: (guide.chapters[f.chapter].order, f.id))
-    out = [FaqOut(**f.model_dump(), chapter_title=guide.chapters[f.chapter].title, link=f"/api/chapter/{f.chapter}") for f in items]
+    out = [
+        FaqOut(**f.model_dump(), chapter_title=guide.chapters[f.chapter].title, link=f"/api/chapter/{f.chapter}")
+        for f in items
+    ]
     return FaqResult(count=len(out), faq=out)

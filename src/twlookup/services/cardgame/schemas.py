@@ -30,7 +30,9 @@ class ChapterList(BaseModel):
 
 
 class ChapterQuery(Params):
-    slug: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Chapter slug, e.g. how-a-turn-goes")
+    slug: str = Field(
+        min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Chapter slug, e.g. how-a-turn-goes"
+    )
 
 
 class ChapterOut(BaseModel):
@@ -46,7 +48,9 @@ class ChapterOut(BaseModel):
 
 
 class SearchQuery(Params):
-    q: str = Field(min_length=1, max_length=200, description="Words to find in chapters, glossary, FAQ and ban-listed card names")
+    q: str = Field(
+        min_length=1, max_length=200, description="Words to find in chapters, glossary, FAQ and ban-listed card names"
+    )
     limit: int = Field(10, ge=1, le=50, description="At most this many results (1 to 50)")
 
 
@@ -99,7 +103,9 @@ class BanListOut(BaseModel):
     as_of: date = Field(description="The day (Asia/Taipei) the list in force was chosen for")
     effective: date
     previous_effective: date | None
-    upcoming_effective: date | None = Field(description="An announced list that takes effect later, if the store has one")
+    upcoming_effective: date | None = Field(
+        description="An announced list that takes effect later, if the store has one"
+    )
     counts: dict[str, int]
     forbidden: list[BanCard]
     limited: list[BanCard]

@@ -113,7 +113,10 @@ def company_by_ban(ban: str) -> CompanyRecord | None:
 def companies_by_name(name: str, limit: int = 20) -> list[CompanyRecord]:
     with store_engine.session() as session:
         rows = session.scalars(
-            select(Company).where(or_(Company.name == name, Company.name.contains(name))).order_by(Company.name).limit(limit)
+            select(Company)
+            .where(or_(Company.name == name, Company.name.contains(name)))
+            .order_by(Company.name)
+            .limit(limit)
         )
         return [CompanyRecord.model_validate(r) for r in rows]
 

@@ -64,8 +64,15 @@ class Withholding:
     net: Decimal
 
 
-def withholding(amount: int, kind: IncomeKind, resident: bool, insured: bool, payer_is_business: bool,
-                nhi: NhiRule, wage: MinimumWage) -> Withholding:  # fmt: skip
+def withholding(
+    amount: int,
+    kind: IncomeKind,
+    resident: bool,
+    insured: bool,
+    payer_is_business: bool,
+    nhi: NhiRule,
+    wage: MinimumWage,
+) -> Withholding:
     amt = Decimal(amount)
     # income tax
     if resident:
@@ -76,14 +83,20 @@ def withholding(amount: int, kind: IncomeKind, resident: bool, insured: bool, pa
             note = f"按給付額 {pct(rate)}% 扣繳"
         tax = whole(amt * rate, ROUND_FLOOR)
         if rate and kind.resident_exempt_tax_upto is not None and tax <= kind.resident_exempt_tax_upto:
-            tax, note = Decimal(0), f"應扣稅額 {whole(amt * rate, ROUND_FLOOR)} 元不超過 {kind.resident_exempt_tax_upto:,} 元，免予扣繳"
+            tax, note = (
+                Decimal(0),
+                f"應扣稅額 {whole(amt * rate, ROUND_FLOOR)} 元不超過 {kind.resident_exempt_tax_upto:,} 元，免予扣繳",
+            )
     else:
         rate = kind.nonresident_rate
         note = f"非居住者按給付額 {pct(rate)}% 扣繳"
         if kind.nonresident_low_rate is not None and kind.nonresident_low_upto_wage_multiple is not None:
             limit = whole(wage.monthly * kind.nonresident_low_upto_wage_multiple)
             if amt <= limit:
-                rate, note = kind.nonresident_low_rate, f"非居住者全月薪資不超過基本工資 1.5 倍（{limit:,} 元），按 {pct(kind.nonresident_low_rate)}% 扣繳"
+                rate, note = (
+                    kind.nonresident_low_rate,
+                    f"非居住者全月薪資不超過基本工資 1.5 倍（{limit:,} 元），按 {pct(kind.nonresident_low_rate)}% 扣繳",
+                )
         tax = whole(amt * rate, ROUND_FLOOR)
         if kind.nonresident_exempt_payment_upto is not None and amount <= kind.nonresident_exempt_payment_upto:
             tax, note = Decimal(0), f"非居住者每次給付額不超過 {kind.nonresident_exempt_payment_upto:,} 元，得免予扣繳"
@@ -118,7 +131,9 @@ class Profit:
     payment_rate: Decimal
 
 
-def profit(price: Decimal, cost: Decimal, ship: Decimal, commission_rate: Decimal, fee_rate: Decimal, payment_rate: Decimal) -> Profit:
+def profit(
+    price: Decimal, cost: Decimal, ship: Decimal, commission_rate: Decimal, fee_rate: Decimal, payment_rate: Decimal
+) -> Profit:
     platform_fee = whole(price * fee_rate)
     payment_fee = whole(price * payment_rate)
     commission = whole(price * commission_rate)

@@ -12,7 +12,6 @@ from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.creator import adcheck, money, register, ubn
-from twlookup.services.creator.money import pct
 from twlookup.services.creator.data import (
     CATALOGUE,
     Catalogue,
@@ -22,11 +21,8 @@ from twlookup.services.creator.data import (
     save_company,
     seed_creator,
 )
+from twlookup.services.creator.money import pct
 from twlookup.services.creator.schemas import (
-    CompanyAnswerItem,
-    EndorsementAnswerItem,
-    ListingAnswerItem,
-    PlatformAnswerItem,
     AdCheck,
     AdCheckBody,
     AdFinding,
@@ -35,12 +31,16 @@ from twlookup.services.creator.schemas import (
     CampaignBody,
     CampaignReview,
     CompanyAnswer,
+    CompanyAnswerItem,
     CompanyQuery,
     EndorsementAnswer,
+    EndorsementAnswerItem,
     Export,
     ListingAnswer,
+    ListingAnswerItem,
     ListingQuery,
     Penalty,
+    PlatformAnswerItem,
     PlatformsAnswer,
     ProfitAnswer,
     ProfitQuery,
@@ -80,10 +80,15 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
             ptext = "依該法規定處罰"
         findings.append(
             AdFinding(
-                words=h.term.term, group=h.term.group, rule=rule.title, article=rule.article, why=rule.why,
+                words=h.term.term,
+                group=h.term.group,
+                rule=rule.title,
+                article=rule.article,
+                why=rule.why,
                 penalty=Penalty(min_twd=rule.penalty_min, max_twd=rule.penalty_max, text=ptext),
-                suggestion=h.term.suggestion, source=h.term.source_ref,
-            )  # fmt: skip
+                suggestion=h.term.suggestion,
+                source=h.term.source_ref,
+            )
         )
     return AdCheck(
         category=category,
@@ -108,8 +113,16 @@ def ad_check(p: AdCheckBody) -> AdCheck:
     return _ad_check(CATALOGUE.get(), p.text, p.category)
 
 
-def _profit(catalogue: Catalogue, price: Decimal, cost: Decimal, platform: str, commission: Decimal, ship: Decimal,
-            fee_rate: Decimal | None, payment_rate: Decimal | None) -> ProfitAnswer:  # fmt: skip
+def _profit(
+    catalogue: Catalogue,
+    price: Decimal,
+    cost: Decimal,
+    platform: str,
+    commission: Decimal,
+    ship: Decimal,
+    fee_rate: Decimal | None,
+    payment_rate: Decimal | None,
+) -> ProfitAnswer:
     record = catalogue.platforms.get(platform)
     if platform == "custom":
         if fee_rate is None:
@@ -121,7 +134,9 @@ def _profit(catalogue: Catalogue, price: Decimal, cost: Decimal, platform: str, 
     pr = payment_rate / PCT if payment_rate is not None else (record.payment_rate if record else Decimal(0))
     cr = commission / PCT
     if fr + pr + cr >= 1:
-        raise InvalidParameter("commission", "platform fee, payment fee and commission together must stay below 100% of the price")
+        raise InvalidParameter(
+            "commission", "platform fee, payment fee and commission together must stay below 100% of the price"
+        )
     result = money.profit(price, cost, ship, cr, fr, pr)
     sample = bool(record and record.sample and (fee_rate is None or payment_rate is None))
     note = "利潤 = 售價 − 成本 − 運費 − 平台手續費 − 金流手續費 − 分潤。"
@@ -130,13 +145,24 @@ def _profit(catalogue: Catalogue, price: Decimal, cost: Decimal, platform: str, 
     if result.profit < 0:
         note += "此售價下每筆虧損。"
     return ProfitAnswer(
-        price=price, cost=cost, ship=ship, platform=platform,
-        platform_fee_rate_pct=fr * PCT, payment_fee_rate_pct=pr * PCT, commission_rate_pct=cr * PCT,
-        platform_fee=result.platform_fee, payment_fee=result.payment_fee, commission=result.commission,
-        profit=result.profit, margin_pct=result.margin, break_even_price=result.break_even_price,
+        price=price,
+        cost=cost,
+        ship=ship,
+        platform=platform,
+        platform_fee_rate_pct=fr * PCT,
+        payment_fee_rate_pct=pr * PCT,
+        commission_rate_pct=cr * PCT,
+        platform_fee=result.platform_fee,
+        payment_fee=result.payment_fee,
+        commission=result.commission,
+        profit=result.profit,
+        margin_pct=result.margin,
+        break_even_price=result.break_even_price,
         rounding="各項費用按每筆四捨五入到元；毛利率到0.01%；損益兩平售價無條件進位到元（以未進位費率計算）。",
-        sample=sample, note=note, source=record.source_ref if record else None,
-    )  # fmt: skip
+        sample=sample,
+        note=note,
+        source=record.source_ref if record else None,
+    )
 
 
 @SERVICE.operation("GET", "/api/profit", tool="calc_group_buy_profit")
@@ -156,27 +182,50 @@ def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
         summary = f"每月{label} {monthly:,} 元，未達起徵點 {t.limit:,} 元：暫免辦理稅籍登記。"
         steps = ["持續記錄每月銷售額；任一月達到起徵點就要申請稅籍登記。", "偶爾出售自用二手物品不屬營業行為。"]
     elif t.tier == "small-scale":
-        summary = (f"每月{label} {monthly:,} 元，已達起徵點 {t.limit:,} 元：應辦理稅籍登記；未達 {th.invoice_threshold:,} 元，"
-                   f"通常核定為小規模營業人，由國稅局按季查定 {pct(th.small_scale_rate)}% 營業稅。")  # fmt: skip
-        steps = ["向所在地國稅局申請稅籍登記，填寫網域名稱、網路位址與平台會員帳號。",
-                 "在銷售網頁揭露營業人名稱及統一編號。",
-                 f"每季營業稅約為 {t.quarterly_tax} 元（月銷售額 × 3 × 1%，實際以國稅局查定為準）。"]  # fmt: skip
+        summary = (
+            f"每月{label} {monthly:,} 元，已達起徵點 {t.limit:,} 元：應辦理稅籍登記；未達 {th.invoice_threshold:,} 元，"
+            f"通常核定為小規模營業人，由國稅局按季查定 {pct(th.small_scale_rate)}% 營業稅。"
+        )
+        steps = [
+            "向所在地國稅局申請稅籍登記，填寫網域名稱、網路位址與平台會員帳號。",
+            "在銷售網頁揭露營業人名稱及統一編號。",
+            f"每季營業稅約為 {t.quarterly_tax} 元（月銷售額 × 3 × 1%，實際以國稅局查定為準）。",
+        ]
     else:
-        summary = (f"每月{label} {monthly:,} 元，達 {th.invoice_threshold:,} 元：應辦理稅籍登記，使用統一發票，"
-                   f"按 {pct(th.vat_rate)}% 營業稅每兩個月申報。")  # fmt: skip
-        steps = ["申請稅籍登記並購買或申請電子發票。", "每單數月15日前申報前兩個月的營業稅（401申報書）。",
-                 "在銷售網頁揭露營業人名稱及統一編號。"]  # fmt: skip
+        summary = (
+            f"每月{label} {monthly:,} 元，達 {th.invoice_threshold:,} 元：應辦理稅籍登記，使用統一發票，"
+            f"按 {pct(th.vat_rate)}% 營業稅每兩個月申報。"
+        )
+        steps = [
+            "申請稅籍登記並購買或申請電子發票。",
+            "每單數月15日前申報前兩個月的營業稅（401申報書）。",
+            "在銷售網頁揭露營業人名稱及統一編號。",
+        ]
     earlier = [
-        {"effective_from": x.effective_from.isoformat(), "effective_to": x.effective_to.isoformat() if x.effective_to else None,
-         "goods": x.goods, "services": x.services, "source": x.source}
-        for x in sorted(catalogue.thresholds, key=lambda x: x.effective_from) if x.id != th.id
-    ]  # fmt: skip
+        {
+            "effective_from": x.effective_from.isoformat(),
+            "effective_to": x.effective_to.isoformat() if x.effective_to else None,
+            "goods": x.goods,
+            "services": x.services,
+            "source": x.source,
+        }
+        for x in sorted(catalogue.thresholds, key=lambda x: x.effective_from)
+        if x.id != th.id
+    ]
     return TaxAnswer(
-        as_of=on, monthly=monthly, type=kind, threshold=t.limit, must_register=t.must_register, tier=t.tier,  # type: ignore[arg-type]
-        summary=summary, next_steps=steps,
+        as_of=on,
+        monthly=monthly,
+        type=kind,
+        threshold=t.limit,
+        must_register=t.must_register,
+        tier=t.tier,  # type: ignore[arg-type]
+        summary=summary,
+        next_steps=steps,
         estimated_quarterly_tax=int(t.quarterly_tax) if t.quarterly_tax is not None else None,
-        thresholds_in_force_from=th.effective_from, earlier_thresholds=earlier, source=th.source_ref,
-    )  # fmt: skip
+        thresholds_in_force_from=th.effective_from,
+        earlier_thresholds=earlier,
+        source=th.source_ref,
+    )
 
 
 @SERVICE.operation("GET", "/api/tax-check", tool="check_tax_registration")
@@ -201,12 +250,25 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
     if on.year > latest_wage.effective_from.year:
         note += f"（注意：此處最新的基本工資資料為 {latest_wage.effective_from.year} 年 {latest_wage.monthly:,} 元，{on.year} 年的公告尚未收錄。）"
     return WithholdingAnswer(
-        as_of=on, amount=p.amount, kind=kind.id, code=kind.code, name=kind.name, residency=p.residency,
-        tax_rate_pct=r.rate * PCT, tax=int(r.tax), tax_note=r.tax_note, nhi_premium=int(r.premium), nhi_base=int(r.premium_base),
-        nhi_rate_pct=nhi.rate * PCT, nhi_note=r.premium_note, net=int(r.net), minimum_wage=wage.monthly,
+        as_of=on,
+        amount=p.amount,
+        kind=kind.id,
+        code=kind.code,
+        name=kind.name,
+        residency=p.residency,
+        tax_rate_pct=r.rate * PCT,
+        tax=int(r.tax),
+        tax_note=r.tax_note,
+        nhi_premium=int(r.premium),
+        nhi_base=int(r.premium_base),
+        nhi_rate_pct=nhi.rate * PCT,
+        nhi_note=r.premium_note,
+        net=int(r.net),
+        minimum_wage=wage.monthly,
         rounding="扣繳稅額元以下捨去（法規未定，本服務取不高估的做法）；補充保險費元以下四捨五入。",
-        note=note, sources=[kind.source_ref, nhi.source_ref, wage.source_ref],
-    )  # fmt: skip
+        note=note,
+        sources=[kind.source_ref, nhi.source_ref, wage.source_ref],
+    )
 
 
 def _ban_check(ban: str) -> BanCheck:
@@ -225,8 +287,14 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
         raise InvalidParameter("ban", "give exactly one of ban or name", ["ban", "name"])
     if name is not None:
         found = await to_thread.run_sync(companies_by_name, name)
-        return CompanyAnswer(query=name, check=None, found=bool(found), from_register="store" if found else "none", companies=[as_answer(c, CompanyAnswerItem) for c in found],
-                             note="名稱查詢只搜尋本服務已匯入的登記資料。" + ("" if found else "找不到；請改用統一編號查詢。"))  # fmt: skip
+        return CompanyAnswer(
+            query=name,
+            check=None,
+            found=bool(found),
+            from_register="store" if found else "none",
+            companies=[as_answer(c, CompanyAnswerItem) for c in found],
+            note="名稱查詢只搜尋本服務已匯入的登記資料。" + ("" if found else "找不到；請改用統一編號查詢。"),
+        )
     assert ban is not None
     check = _ban_check(ban)
     record = await to_thread.run_sync(company_by_ban, ban)
@@ -246,7 +314,14 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
         note = "此號碼不符合檢查碼規則，但確實存在於登記資料中（早期核發的號碼有少數例外），以登記資料為準。"
     if record.sample:
         note += "（此筆為示例資料，不是由匯入程式取得。）"
-    return CompanyAnswer(query=ban, check=check, found=True, from_register=source, companies=[as_answer(record, CompanyAnswerItem)], note=note)  # type: ignore[arg-type]
+    return CompanyAnswer(
+        query=ban,
+        check=check,
+        found=True,
+        from_register=source,
+        companies=[as_answer(record, CompanyAnswerItem)],
+        note=note,
+    )  # type: ignore[arg-type]
 
 
 @SERVICE.operation("GET", "/api/company", tool="lookup_supplier_company")
@@ -262,7 +337,9 @@ def _listing(catalogue: Catalogue, categories: list[str]) -> ListingAnswer:
     duties = [d for d in catalogue.listing if d.category in categories or d.category == "all"]
     order = {"high": 0, "medium": 1, "low": 2}
     duties.sort(key=lambda d: (order[d.risk], d.category, d.id))
-    return ListingAnswer(categories=categories, count=len(duties), duties=[as_answer(d, ListingAnswerItem) for d in duties])
+    return ListingAnswer(
+        categories=categories, count=len(duties), duties=[as_answer(d, ListingAnswerItem) for d in duties]
+    )
 
 
 @SERVICE.operation("GET", "/api/listing", tool="listing_checklist")
@@ -283,8 +360,12 @@ def platforms() -> PlatformsAnswer:
     """The marketplace fee table (platform identifiers for /api/profit)."""
     items = sorted(CATALOGUE.get().platforms.values(), key=lambda x: x.id)
     sample = any(x.sample for x in items)
-    return PlatformsAnswer(count=len(items), sample=sample, platforms=[as_answer(x, PlatformAnswerItem) for x in items],
-                           note="費率為示意值（sample），未能找到公開來源；計算時請以平台後台公告的費率覆寫。" if sample else "")  # fmt: skip
+    return PlatformsAnswer(
+        count=len(items),
+        sample=sample,
+        platforms=[as_answer(x, PlatformAnswerItem) for x in items],
+        note="費率為示意值（sample），未能找到公開來源；計算時請以平台後台公告的費率覆寫。" if sample else "",
+    )
 
 
 async def _review(p: CampaignBody) -> CampaignReview:
@@ -298,15 +379,34 @@ async def _review(p: CampaignBody) -> CampaignReview:
         ad = _ad_check(catalogue, p.copy_text, cats[0])
         for extra in cats[1:]:
             more = _ad_check(catalogue, p.copy_text, extra)
-            ad = ad.model_copy(update={"findings": ad.findings + more.findings, "count": ad.count + more.count,
-                                       "verdict": "risky" if ad.findings or more.findings else "ok"})  # fmt: skip
+            ad = ad.model_copy(
+                update={
+                    "findings": ad.findings + more.findings,
+                    "count": ad.count + more.count,
+                    "verdict": "risky" if ad.findings or more.findings else "ok",
+                }
+            )
         for f in ad.findings:
-            todo.append(Todo(risk="high", check="ad-check", item=f"刪改廣告用語「{f.words}」", detail=f"{f.article}；{f.penalty.text}"))
+            todo.append(
+                Todo(
+                    risk="high",
+                    check="ad-check",
+                    item=f"刪改廣告用語「{f.words}」",
+                    detail=f"{f.article}；{f.penalty.text}",
+                )
+            )
     prof = None
     if p.price is not None and p.cost is not None:
         prof = _profit(catalogue, p.price, p.cost, p.platform, p.commission, p.ship, None, None)
         if prof.profit < 0:
-            todo.append(Todo(risk="high", check="profit", item="售價低於損益兩平", detail=f"每筆虧損 {-prof.profit} 元；損益兩平售價 {prof.break_even_price} 元"))
+            todo.append(
+                Todo(
+                    risk="high",
+                    check="profit",
+                    item="售價低於損益兩平",
+                    detail=f"每筆虧損 {-prof.profit} 元；損益兩平售價 {prof.break_even_price} 元",
+                )
+            )
         elif prof.margin_pct < 10:
             todo.append(Todo(risk="medium", check="profit", item="毛利率低於10%", detail=f"毛利率 {prof.margin_pct}%"))
         if prof.sample:
@@ -322,7 +422,9 @@ async def _review(p: CampaignBody) -> CampaignReview:
         if not supplier.found:
             todo.append(Todo(risk="high", check="company", item="核對供應商統一編號", detail=supplier.note))
         elif supplier.companies and supplier.companies[0].status not in ("核准設立",):
-            todo.append(Todo(risk="high", check="company", item="供應商登記狀態異常", detail=supplier.companies[0].status))
+            todo.append(
+                Todo(risk="high", check="company", item="供應商登記狀態異常", detail=supplier.companies[0].status)
+            )
     listing_answer = None
     if cats:
         listing_answer = _listing(catalogue, cats)
@@ -330,16 +432,49 @@ async def _review(p: CampaignBody) -> CampaignReview:
             todo.append(Todo(risk=d.risk, check="listing", item=d.title, detail=f"{d.article}：{d.duty}"))
     order = {"high": 0, "medium": 1, "low": 2}
     todo.sort(key=lambda t: order[t.risk])
-    return CampaignReview(as_of=today, count=len(todo), todo=todo, ad_check=ad, profit=prof, tax=tax, supplier=supplier, listing=listing_answer)
+    return CampaignReview(
+        as_of=today,
+        count=len(todo),
+        todo=todo,
+        ad_check=ad,
+        profit=prof,
+        tax=tax,
+        supplier=supplier,
+        listing=listing_answer,
+    )
 
 
-@SERVICE.operation("GET", "/api/pro/campaign-review", price="$0.02", example={"copy": "排毒又能降血壓", "categories": "food", "price": 500, "cost": 250, "monthly_sales": 120000, "supplier_ban": "22099131"})
+@SERVICE.operation(
+    "GET",
+    "/api/pro/campaign-review",
+    price="$0.02",
+    example={
+        "copy": "排毒又能降血壓",
+        "categories": "food",
+        "price": 500,
+        "cost": 250,
+        "monthly_sales": 120000,
+        "supplier_ban": "22099131",
+    },
+)
 async def campaign_review(p: CampaignBody) -> CampaignReview:
     """One to-do list ordered by risk from the copy, profit, tax, supplier and listing checks."""
     return await _review(p)
 
 
-@SERVICE.operation("POST", "/api/pro/campaign-review", price="$0.02", example={"copy": "排毒又能降血壓", "categories": "food", "price": 500, "cost": 250, "monthly_sales": 120000, "supplier_ban": "22099131"})
+@SERVICE.operation(
+    "POST",
+    "/api/pro/campaign-review",
+    price="$0.02",
+    example={
+        "copy": "排毒又能降血壓",
+        "categories": "food",
+        "price": 500,
+        "cost": 250,
+        "monthly_sales": 120000,
+        "supplier_ban": "22099131",
+    },
+)
 async def campaign_review_post(p: CampaignBody) -> CampaignReview:
     """The campaign review with its inputs in a JSON body (for long copy)."""
     return await _review(p)
@@ -351,9 +486,16 @@ def export() -> Export:
     c = CATALOGUE.get()
     dump = lambda items: [i.model_dump(mode="json") for i in items]  # noqa: E731
     return Export(
-        terms=dump(c.terms), rules=dump(c.rules.values()), thresholds=dump(c.thresholds), withholding=dump(c.incomes.values()),
-        nhi=dump(c.nhi), minimum_wage=dump(c.wages), platforms=platforms().platforms, listing=_listing(c, ["cosmetic", "food"]).duties, endorsement=endorsement().rules,
-    )  # fmt: skip
+        terms=dump(c.terms),
+        rules=dump(c.rules.values()),
+        thresholds=dump(c.thresholds),
+        withholding=dump(c.incomes.values()),
+        nhi=dump(c.nhi),
+        minimum_wage=dump(c.wages),
+        platforms=platforms().platforms,
+        listing=_listing(c, ["cosmetic", "food"]).duties,
+        endorsement=endorsement().rules,
+    )
 
 
 __all__ = ["SERVICE"]

@@ -10,8 +10,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from twlookup.platform.operations import Params
-from twlookup.platform.schemas import Source
 from twlookup.platform.records import answer_model
+from twlookup.platform.schemas import Source
 from twlookup.services.creator.records import CompanyRecord, EndorsementRule, ListingDuty, Platform
 
 CompanyAnswerItem = answer_model(CompanyRecord)
@@ -44,7 +44,9 @@ class AdFinding(BaseModel):
     article: str
     why: str
     penalty: Penalty
-    suggestion: str | None = Field(description="A phrase the annex allows instead, where one fits; only if it is true of the product")
+    suggestion: str | None = Field(
+        description="A phrase the annex allows instead, where one fits; only if it is true of the product"
+    )
     source: Source
 
 
@@ -64,13 +66,30 @@ class AdCheck(BaseModel):
 
 
 class ProfitQuery(Params):
-    price: Decimal = Field(gt=0, le=10_000_000, max_digits=12, decimal_places=2, description="Selling price per order (NT$)")
-    cost: Decimal = Field(ge=0, le=10_000_000, max_digits=12, decimal_places=2, description="Cost of goods per order (NT$)")
+    price: Decimal = Field(
+        gt=0, le=10_000_000, max_digits=12, decimal_places=2, description="Selling price per order (NT$)"
+    )
+    cost: Decimal = Field(
+        ge=0, le=10_000_000, max_digits=12, decimal_places=2, description="Cost of goods per order (NT$)"
+    )
     platform: PlatformId = Field("own-site", description="Marketplace id (see /api/platforms); custom: give fee_rate")
-    commission: Decimal = Field(Decimal(0), ge=0, le=100, max_digits=5, decimal_places=2, description="Creator commission, % of price")
-    ship: Decimal = Field(Decimal(0), ge=0, le=100_000, max_digits=9, decimal_places=2, description="Shipping the seller pays per order (NT$)")
-    fee_rate: Decimal | None = Field(None, ge=0, le=100, max_digits=5, decimal_places=2, description="Override the platform fee, % of price")
-    payment_rate: Decimal | None = Field(None, ge=0, le=100, max_digits=5, decimal_places=2, description="Override the payment fee, % of price")
+    commission: Decimal = Field(
+        Decimal(0), ge=0, le=100, max_digits=5, decimal_places=2, description="Creator commission, % of price"
+    )
+    ship: Decimal = Field(
+        Decimal(0),
+        ge=0,
+        le=100_000,
+        max_digits=9,
+        decimal_places=2,
+        description="Shipping the seller pays per order (NT$)",
+    )
+    fee_rate: Decimal | None = Field(
+        None, ge=0, le=100, max_digits=5, decimal_places=2, description="Override the platform fee, % of price"
+    )
+    payment_rate: Decimal | None = Field(
+        None, ge=0, le=100, max_digits=5, decimal_places=2, description="Override the payment fee, % of price"
+    )
 
 
 class ProfitAnswer(BaseModel):
@@ -96,7 +115,9 @@ class ProfitAnswer(BaseModel):
 class TaxQuery(Params):
     monthly: int = Field(ge=0, le=1_000_000_000, description="Monthly sales (NT$)")
     type: Literal["goods", "services"] = Field("goods", description="goods or services")
-    date: dt.date | None = Field(None, description="Date the thresholds are taken at (default today in Taipei); from 2014-01-01")
+    date: dt.date | None = Field(
+        None, description="Date the thresholds are taken at (default today in Taipei); from 2014-01-01"
+    )
 
 
 class TaxAnswer(BaseModel):
@@ -119,7 +140,9 @@ class WithholdingQuery(Params):
     kind: IncomeKindId = Field(description="Income kind")
     residency: Literal["resident", "non-resident"] = Field("resident", description="Payee's tax residency")
     nhi_insured: bool = Field(True, description="Payee is insured under Taiwan's NHI (false: no premium)")
-    payer_is_business: bool = Field(True, description="Payer is a business or organisation (rent premium applies only then)")
+    payer_is_business: bool = Field(
+        True, description="Payer is a business or organisation (rent premium applies only then)"
+    )
     date: dt.date | None = Field(None, description="Payment date (default today in Taipei); from 2026-01-01")
 
 
@@ -209,9 +232,16 @@ class CampaignBody(Params):
 
     @model_validator(mode="after")
     def _something_to_review(self) -> CampaignBody:
-        if not (self.copy_text or self.categories or self.monthly_sales is not None or self.supplier_ban
-                or (self.price is not None and self.cost is not None)):  # fmt: skip
-            raise ValueError("give something to review: copy and categories, price and cost, monthly_sales or supplier_ban")
+        if not (
+            self.copy_text
+            or self.categories
+            or self.monthly_sales is not None
+            or self.supplier_ban
+            or (self.price is not None and self.cost is not None)
+        ):
+            raise ValueError(
+                "give something to review: copy and categories, price and cost, monthly_sales or supplier_ban"
+            )
         return self
 
 

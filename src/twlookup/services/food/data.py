@@ -33,14 +33,21 @@ def seed_food(session: Session, data_dir: Path) -> int:
     for d in deities:
         unknown = set(d.categories) - ids
         if unknown:
-            raise DataFileError(f"{folder / 'deities.yaml'}: record {d.id!r}: field categories: unknown {sorted(unknown)}")
+            raise DataFileError(
+                f"{folder / 'deities.yaml'}: record {d.id!r}: field categories: unknown {sorted(unknown)}"
+            )
         if (d.custom is None) != (d.custom_source is None):
-            raise DataFileError(f"{folder / 'deities.yaml'}: record {d.id!r}: a custom needs its custom_source (and only then)")
+            raise DataFileError(
+                f"{folder / 'deities.yaml'}: record {d.id!r}: a custom needs its custom_source (and only then)"
+            )
     poems_doc = read_data_file(folder / "poems.yaml")
     poems = validate_records(
-        folder / "poems.yaml", poems_doc["poems"], Poem,
-        {"checked": poems_doc["checked"], "licence": poems_doc.get("licence")}, label="number",
-    )  # fmt: skip
+        folder / "poems.yaml",
+        poems_doc["poems"],
+        Poem,
+        {"checked": poems_doc["checked"], "licence": poems_doc.get("licence")},
+        label="number",
+    )
     sponsors = load_records(folder / "sponsors.yaml", Sponsor, "sponsors")
     for s in sponsors:
         if s.category not in ids:
@@ -59,7 +66,12 @@ def _seed_sample_shops(session: Session, folder: Path, ids: set[str]) -> int:
     if session.scalar(select(ShopRow.id).limit(1)) is not None:
         return 0
     doc = read_data_file(folder / "shops.yaml")
-    defaults = {"source": doc["source"], "source_title": doc.get("source_title"), "checked": doc["checked"], "sample": True}
+    defaults = {
+        "source": doc["source"],
+        "source_title": doc.get("source_title"),
+        "checked": doc["checked"],
+        "sample": True,
+    }
     shops = validate_records(folder / "shops.yaml", doc["shops"], Shop, defaults)
     for s in shops:
         if s.category not in ids or not s.sample:
@@ -71,7 +83,9 @@ def _seed_sample_shops(session: Session, folder: Path, ids: set[str]) -> int:
 
 def _replace_shops(session: Session, shops: list[Shop]) -> int:
     if not shops:
-        raise ValueError("no named places to eat (amenity=restaurant, fast_food, cafe, food_court, ice_cream) in the file")
+        raise ValueError(
+            "no named places to eat (amenity=restaurant, fast_food, cafe, food_court, ice_cream) in the file"
+        )
     session.execute(delete(ShopRow))
     session.add_all(to_row(s, ShopRow) for s in osm.unique(shops))
     session.flush()

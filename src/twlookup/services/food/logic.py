@@ -108,9 +108,15 @@ class Nearby:
 
 
 def nearby(
-    shops: Iterable[Shop], lat: float, lon: float, radius_m: int, category: str | None,
-    moment: datetime, public_holidays: set[date], include_unknown: bool = False,
-) -> list[Nearby]:  # fmt: skip
+    shops: Iterable[Shop],
+    lat: float,
+    lon: float,
+    radius_m: int,
+    category: str | None,
+    moment: datetime,
+    public_holidays: set[date],
+    include_unknown: bool = False,
+) -> list[Nearby]:
     """Shops of `category` (any when None) within `radius_m`, open at `moment`, nearest first.
     Shops whose hours are unknown are left out unless `include_unknown`."""
     # a cheap box first: 1 degree of latitude is about 111 km
@@ -142,12 +148,12 @@ def fits(category: Category, meal: MealId | None, budget: int | None, people: in
         return False
     if budget is not None and budget < category.band_min:
         return False
-    if category.group and people is not None and people < 3:
-        return False
-    return True
+    return not (category.group and people is not None and people < 3)
 
 
-def candidates(categories: Sequence[Category], deity: Deity | None, meal: MealId | None, budget: int | None, people: int | None) -> list[Category]:
+def candidates(
+    categories: Sequence[Category], deity: Deity | None, meal: MealId | None, budget: int | None, people: int | None
+) -> list[Category]:
     out = [c for c in categories if fits(c, meal, budget, people)]
     if deity is not None and deity.vegetarian:
         out = [c for c in out if c.vegetarian]
@@ -172,7 +178,14 @@ class Draw:
     dish: str
 
 
-def draw(rng: random.Random, deities: Sequence[Deity], poems: Sequence[Poem], category: Category, deity: Deity | None, meal: Meal) -> Draw:
+def draw(
+    rng: random.Random,
+    deities: Sequence[Deity],
+    poems: Sequence[Poem],
+    category: Category,
+    deity: Deity | None,
+    meal: Meal,
+) -> Draw:
     chosen = deity or rng.choice(list(deities))
     poem = rng.choice(list(poems))
     dish = rng.choice(category.dishes)
@@ -191,8 +204,13 @@ class PlanItem:
 
 
 def week_plan(
-    rng: random.Random, categories: Sequence[Category], deity: Deity, meals: Sequence[MealId], budget: int | None, days: int,
-) -> tuple[list[PlanItem], int]:  # fmt: skip
+    rng: random.Random,
+    categories: Sequence[Category],
+    deity: Deity,
+    meals: Sequence[MealId],
+    budget: int | None,
+    days: int,
+) -> tuple[list[PlanItem], int]:
     """A menu for `days` days and the chosen meals. No dish repeats within REPEAT_WINDOW_DAYS days;
     when a meal's categories run out of fresh dishes, the dish used longest ago is taken and
     counted as a repeat (the second value)."""
@@ -205,13 +223,18 @@ def week_plan(
             if not options:
                 raise ValueError(f"no category fits {meal_id} within the budget")
             fresh = [
-                (c, d) for c in options for d in c.dishes if d not in last_used or day - last_used[d] >= REPEAT_WINDOW_DAYS
+                (c, d)
+                for c in options
+                for d in c.dishes
+                if d not in last_used or day - last_used[d] >= REPEAT_WINDOW_DAYS
             ]
             if fresh:
                 weights = [3 if c.id in deity.categories else 1 for c, _ in fresh]
                 category, dish = rng.choices(fresh, weights=weights, k=1)[0]
             else:
-                category, dish = min(((c, d) for c in options for d in c.dishes), key=lambda cd: last_used.get(cd[1], -1))
+                category, dish = min(
+                    ((c, d) for c in options for d in c.dishes), key=lambda cd: last_used.get(cd[1], -1)
+                )
                 repeats += 1
             last_used[dish] = day
             items.append(PlanItem(day, MEAL_BY_ID[meal_id], category, dish))

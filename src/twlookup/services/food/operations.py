@@ -67,12 +67,19 @@ def now_taipei() -> datetime:
 def deity_out(d: Deity) -> DeityOut:
     source = (
         Source(url=d.custom_source, title=d.custom_source_title, checked=d.checked or date(2026, 11, 23))
-        if d.custom_source else None
-    )  # fmt: skip
+        if d.custom_source
+        else None
+    )
     return DeityOut(
-        id=d.id, name=d.name, role=d.role, style=d.style, categories=d.categories, vegetarian=d.vegetarian,
-        custom=d.custom, custom_source=source,
-    )  # fmt: skip
+        id=d.id,
+        name=d.name,
+        role=d.role,
+        style=d.style,
+        categories=d.categories,
+        vegetarian=d.vegetarian,
+        custom=d.custom,
+        custom_source=source,
+    )
 
 
 def meal_out(m: logic.Meal) -> MealOut:
@@ -81,26 +88,57 @@ def meal_out(m: logic.Meal) -> MealOut:
 
 def category_out(c: Category) -> CategoryOut:
     return CategoryOut(
-        id=c.id, name=c.name, meals=list(c.meals), band=f"每人 NT${c.band_min}–{c.band_max}", band_min=c.band_min,
-        band_max=c.band_max, vegetarian=c.vegetarian, group=c.group, dishes=c.dishes,
-    )  # fmt: skip
+        id=c.id,
+        name=c.name,
+        meals=list(c.meals),
+        band=f"每人 NT${c.band_min}–{c.band_max}",
+        band_min=c.band_min,
+        band_max=c.band_max,
+        vegetarian=c.vegetarian,
+        group=c.group,
+        dishes=c.dishes,
+    )
 
 
 def poem_out(p: Poem) -> PoemOut:
-    return PoemOut(number=p.number, title=f"第{p.number}首 {p.ganzhi}", ganzhi=p.ganzhi, lines=p.lines, omen=p.omen, note=p.note, source=p.source_ref)
+    return PoemOut(
+        number=p.number,
+        title=f"第{p.number}首 {p.ganzhi}",
+        ganzhi=p.ganzhi,
+        lines=p.lines,
+        omen=p.omen,
+        note=p.note,
+        source=p.source_ref,
+    )
 
 
 def shop_out(s: Shop, state: logic.HoursState, distance: float | None = None) -> ShopOut:
     return ShopOut(
-        id=s.id, name=s.name, lat=s.lat, lon=s.lon, category=s.category, cuisine=s.cuisine, opening_hours=s.opening_hours,
-        open_now=state, distance_m=round(distance) if distance is not None else None,
-        osm_url=None if s.sample else f"https://www.openstreetmap.org/{s.id}", sample=s.sample, source=s.source_ref,
-    )  # fmt: skip
+        id=s.id,
+        name=s.name,
+        lat=s.lat,
+        lon=s.lon,
+        category=s.category,
+        cuisine=s.cuisine,
+        opening_hours=s.opening_hours,
+        open_now=state,
+        distance_m=round(distance) if distance is not None else None,
+        osm_url=None if s.sample else f"https://www.openstreetmap.org/{s.id}",
+        sample=s.sample,
+        source=s.source_ref,
+    )
 
 
 def sponsor_out(s: Sponsor) -> SponsorOut:
     return SponsorOut(
-        id=s.id, name=s.name, category=s.category, note=s.note, url=s.url, lat=s.lat, lon=s.lon, opening_hours=s.opening_hours
+        id=s.id,
+        name=s.name,
+        category=s.category,
+        note=s.note,
+        url=s.url,
+        lat=s.lat,
+        lon=s.lon,
+        opening_hours=s.opening_hours,
     )
 
 
@@ -127,9 +165,10 @@ def draw(p: DrawQuery) -> Draw:
         options = logic.candidates(cat.categories, deity, meal.id, p.budget, p.people)
         if not options:
             raise InvalidParameter(
-                "budget", f"no category fits {meal.name} for {deity.name} within NT${p.budget} per person; raise the budget",
+                "budget",
+                f"no category fits {meal.name} for {deity.name} within NT${p.budget} per person; raise the budget",
                 {"lowest_band_min": min(c.band_min for c in cat.categories if meal.id in c.meals)},
-            )  # fmt: skip
+            )
         category = logic.pick_category(rng, options, deity)
     else:
         category = _category_param(cat, p.category)
@@ -138,15 +177,25 @@ def draw(p: DrawQuery) -> Draw:
     if p.lat is not None and p.lon is not None:
         found = logic.nearby(cat.shops, p.lat, p.lon, DRAW_RADIUS_M, category.id, now, cat.public_holidays)
         shops = [shop_out(n.shop, n.state, n.distance_m) for n in found[:DRAW_SHOPS]]
-        note = f"{DRAW_RADIUS_M} 公尺內現在營業中的{category.name}：{len(found)} 家" + ("（含範例資料，非真實店家）" if any(s.sample for s in shops) else "")
+        note = f"{DRAW_RADIUS_M} 公尺內現在營業中的{category.name}：{len(found)} 家" + (
+            "（含範例資料，非真實店家）" if any(s.sample for s in shops) else ""
+        )
     else:
         note = "未提供 lat、lon，所以沒有列出附近店家。"
     return Draw(
-        as_of=now.replace(tzinfo=TAIPEI), seed=seed, deity=deity_out(result.deity), meal=meal_out(result.meal),
-        poem=poem_out(result.poem), category=category_out(result.category), category_picked=p.category == "auto",
-        dish=result.dish, shops=shops, shops_note=note, sample=any(s.sample for s in shops),
+        as_of=now.replace(tzinfo=TAIPEI),
+        seed=seed,
+        deity=deity_out(result.deity),
+        meal=meal_out(result.meal),
+        poem=poem_out(result.poem),
+        category=category_out(result.category),
+        category_picked=p.category == "auto",
+        dish=result.dish,
+        shops=shops,
+        shops_note=note,
+        sample=any(s.sample for s in shops),
         attribution=Attribution() if shops else None,
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/nearby", tool="find_nearby_restaurants")
@@ -159,10 +208,17 @@ def nearby(p: NearbyQuery) -> NearbyOut:
     found = logic.nearby(cat.shops, p.lat, p.lon, p.radius, p.category, now, cat.public_holidays, include_unknown=True)
     open_ = [n for n in found if n.state == "open"]
     return NearbyOut(
-        as_of=now.replace(tzinfo=TAIPEI), lat=p.lat, lon=p.lon, radius=p.radius, category=p.category, count=len(open_),
-        shops=[shop_out(n.shop, n.state, n.distance_m) for n in open_], unknown_hours=len(found) - len(open_),
-        public_holiday=now.date() in cat.public_holidays, sample=any(n.shop.sample for n in open_),
-    )  # fmt: skip
+        as_of=now.replace(tzinfo=TAIPEI),
+        lat=p.lat,
+        lon=p.lon,
+        radius=p.radius,
+        category=p.category,
+        count=len(open_),
+        shops=[shop_out(n.shop, n.state, n.distance_m) for n in open_],
+        unknown_hours=len(found) - len(open_),
+        public_holiday=now.date() in cat.public_holidays,
+        sample=any(n.shop.sample for n in open_),
+    )
 
 
 @SERVICE.operation("GET", "/api/categories", tool="list_food_categories")
@@ -170,7 +226,9 @@ def categories(p: CategoriesQuery) -> Categories:
     """餐點分類與每人價格帶（新台幣），可依餐別、預算與人數篩選。"""
     cat = catalogue()
     chosen = [c for c in cat.categories if logic.fits(c, p.meal, p.budget, p.people)]
-    return Categories(count=len(chosen), meal=p.meal, budget=p.budget, people=p.people, categories=[category_out(c) for c in chosen])
+    return Categories(
+        count=len(chosen), meal=p.meal, budget=p.budget, people=p.people, categories=[category_out(c) for c in chosen]
+    )
 
 
 @SERVICE.operation("GET", "/api/deities", tool="list_deities")
@@ -207,17 +265,31 @@ def week_plan(p: WeekPlanQuery) -> WeekPlan:
     deity = cat.deity_by_id[p.deity] if p.deity else rng.choice(cat.deities)
     for meal_id in meal_ids:
         if not logic.candidates(cat.categories, deity, meal_id, p.budget, None):
-            raise InvalidParameter("budget", f"no category fits {meal_id} for {deity.name} within NT${p.budget} per person", list(MEAL_IDS))
+            raise InvalidParameter(
+                "budget", f"no category fits {meal_id} for {deity.name} within NT${p.budget} per person", list(MEAL_IDS)
+            )
     items, repeats = logic.week_plan(rng, cat.categories, deity, meal_ids, p.budget, p.days)
     return WeekPlan(
-        seed=seed, deity=deity_out(deity), days=p.days, meals=list(meal_ids), budget=p.budget,
-        repeat_window_days=logic.REPEAT_WINDOW_DAYS, repeats=repeats,
+        seed=seed,
+        deity=deity_out(deity),
+        days=p.days,
+        meals=list(meal_ids),
+        budget=p.budget,
+        repeat_window_days=logic.REPEAT_WINDOW_DAYS,
+        repeats=repeats,
         plan=[
-            PlanItemOut(day=i.day, meal=i.meal.id, meal_name=i.meal.name, category=i.category.id, category_name=i.category.name,
-                        band=f"每人 NT${i.category.band_min}–{i.category.band_max}", dish=i.dish)
+            PlanItemOut(
+                day=i.day,
+                meal=i.meal.id,
+                meal_name=i.meal.name,
+                category=i.category.id,
+                category_name=i.category.name,
+                band=f"每人 NT${i.category.band_min}–{i.category.band_max}",
+                dish=i.dish,
+            )
             for i in items
         ],
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/pack", price="$0.05")
@@ -227,8 +299,12 @@ def pack() -> Pack:
     if not cat.poems:
         raise Problem(503, "The food data is not loaded yet; try again shortly.", headers={"Retry-After": "30"})
     return Pack(
-        generated=now.replace(tzinfo=TAIPEI), deities=[deity_out(d) for d in cat.deities], meals=[meal_out(m) for m in logic.MEALS],
-        categories=[category_out(c) for c in cat.categories], poems=[poem_out(p) for p in cat.poems],
+        generated=now.replace(tzinfo=TAIPEI),
+        deities=[deity_out(d) for d in cat.deities],
+        meals=[meal_out(m) for m in logic.MEALS],
+        categories=[category_out(c) for c in cat.categories],
+        poems=[poem_out(p) for p in cat.poems],
         shops=[shop_out(s, logic.hours_state(s.opening_hours, now, cat.public_holidays)[0]) for s in cat.shops],
-        sponsors=[sponsor_out(s) for s in cat.sponsors], sample=cat.sample,
-    )  # fmt: skip
+        sponsors=[sponsor_out(s) for s in cat.sponsors],
+        sample=cat.sample,
+    )

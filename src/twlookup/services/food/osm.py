@@ -38,7 +38,15 @@ def category_for(tags: Mapping[str, str], categories: Sequence[Category]) -> str
     return FALLBACK_CATEGORY
 
 
-def shop_from(kind: str, ident: int, lat: float, lon: float, tags: Mapping[str, str], categories: Sequence[Category], checked: date) -> Shop | None:
+def shop_from(
+    kind: str,
+    ident: int,
+    lat: float,
+    lon: float,
+    tags: Mapping[str, str],
+    categories: Sequence[Category],
+    checked: date,
+) -> Shop | None:
     if tags.get("amenity") not in AMENITIES:
         return None
     name = tags.get("name:zh-Hant") or tags.get("name:zh-TW") or tags.get("name:zh") or tags.get("name")

@@ -13,11 +13,24 @@ from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
 from twlookup.services.food.records import MealId
 
-DeityId = Literal["tudigong", "wenchang", "zaojun", "guanyin", "yuhuang", "mazu", "yuelao", "caishen", "taizi", "guangong"]
+DeityId = Literal[
+    "tudigong", "wenchang", "zaojun", "guanyin", "yuhuang", "mazu", "yuelao", "caishen", "taizi", "guangong"
+]
 CategoryId = Literal[
-    "breakfast", "noodles", "rice", "snacks", "dumplings", "vegetarian", "japanese", "hotpot",
-    "stirfry", "fastfood", "cafe", "drinks", "dessert",
-]  # fmt: skip
+    "breakfast",
+    "noodles",
+    "rice",
+    "snacks",
+    "dumplings",
+    "vegetarian",
+    "japanese",
+    "hotpot",
+    "stirfry",
+    "fastfood",
+    "cafe",
+    "drinks",
+    "dessert",
+]
 MEAL_IDS: tuple[MealId, ...] = ("breakfast", "lunch", "afternoon", "dinner", "late_night")
 
 # Taiwan's area for coordinates: Taiwan, Penghu, Kinmen, Matsu, Green Island and Orchid Island
@@ -30,17 +43,23 @@ DRAW_SHOPS = 5
 BUDGET_MIN, BUDGET_MAX = 30, 5000
 
 
-def Lat(*default: None):  # noqa: N802 (a Field factory: required without a default, optional with None)
+def Lat(*default: None):
     return Field(*default, ge=LAT_MIN, le=LAT_MAX, description=f"Latitude in Taiwan's area ({LAT_MIN} to {LAT_MAX})")
 
 
-def Lon(*default: None):  # noqa: N802
+def Lon(*default: None):
     return Field(*default, ge=LON_MIN, le=LON_MAX, description=f"Longitude in Taiwan's area ({LON_MIN} to {LON_MAX})")
 
 
-Budget = Field(None, ge=BUDGET_MIN, le=BUDGET_MAX, description=f"NT$ per person per meal ({BUDGET_MIN} to {BUDGET_MAX})")
-People = Field(None, ge=1, le=30, description="How many people eat together (1 to 30); 3 or more allows group-style food")
-Seed = Field(None, ge=0, le=2**31 - 1, description="Makes the draw repeatable: the same seed and inputs give the same answer")
+Budget = Field(
+    None, ge=BUDGET_MIN, le=BUDGET_MAX, description=f"NT$ per person per meal ({BUDGET_MIN} to {BUDGET_MAX})"
+)
+People = Field(
+    None, ge=1, le=30, description="How many people eat together (1 to 30); 3 or more allows group-style food"
+)
+Seed = Field(
+    None, ge=0, le=2**31 - 1, description="Makes the draw repeatable: the same seed and inputs give the same answer"
+)
 
 ODBL = "ODbL-1.0"
 OSM_ATTRIBUTION = "© OpenStreetMap contributors"
@@ -60,7 +79,9 @@ class Attribution(BaseModel):
 class DrawQuery(Params):
     deity: DeityId | None = Field(None, description="Which deity's draw; left out, the draw picks one")
     meal: MealId | None = Field(None, description="Which meal; left out, the meal of the current hour in Asia/Taipei")
-    category: CategoryId | Literal["auto"] = Field("auto", description="A food category, or auto: picked from meal, budget and people")
+    category: CategoryId | Literal["auto"] = Field(
+        "auto", description="A food category, or auto: picked from meal, budget and people"
+    )
     budget: int | None = Budget
     people: int | None = People
     lat: float | None = Lat(None)
@@ -78,7 +99,9 @@ class NearbyQuery(Params):
     lat: float = Lat()
     lon: float = Lon()
     category: CategoryId | None = Field(None, description="Only this category; left out, every category")
-    radius: int = Field(1000, ge=50, le=MAX_RADIUS_M, description=f"Metres around the point (50 to {MAX_RADIUS_M}, default 1000)")
+    radius: int = Field(
+        1000, ge=50, le=MAX_RADIUS_M, description=f"Metres around the point (50 to {MAX_RADIUS_M}, default 1000)"
+    )
 
 
 class CategoriesQuery(Params):
@@ -191,7 +214,9 @@ class Draw(BaseModel):
     category: CategoryOut
     category_picked: bool = Field(description="True when category=auto chose it")
     dish: str
-    shops: list[ShopOut] = Field(description=f"Open shops of the category within {DRAW_RADIUS_M} m, nearest first (at most {DRAW_SHOPS})")
+    shops: list[ShopOut] = Field(
+        description=f"Open shops of the category within {DRAW_RADIUS_M} m, nearest first (at most {DRAW_SHOPS})"
+    )
     shops_note: str
     sample: bool = Field(description="True when any shop listed is sample data")
     attribution: Attribution | None = None
@@ -206,7 +231,9 @@ class NearbyOut(BaseModel):
     category: str | None
     count: int
     shops: list[ShopOut]
-    unknown_hours: int = Field(description="Shops in range whose hours are missing or unparsable (left out: unknown is not open)")
+    unknown_hours: int = Field(
+        description="Shops in range whose hours are missing or unparsable (left out: unknown is not open)"
+    )
     public_holiday: bool = Field(description="Today is a Taiwan public holiday (OSM 'PH' rules apply)")
     sample: bool
     attribution: Attribution = Attribution()

@@ -100,7 +100,9 @@ def get_game(p: NameQuery) -> GameDetail:
     """One game by id or name (English or Chinese): platforms, release, delays, source, countdown."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     game, how = find(catalogue, p.q, "game")
-    return GameDetail(as_of=today, query=p.q, matched_as=how, game=game_out(game, today), countdown=_countdown(game, today))
+    return GameDetail(
+        as_of=today, query=p.q, matched_as=how, game=game_out(game, today), countdown=_countdown(game, today)
+    )
 
 
 @SERVICE.operation("GET", "/api/calendar", tool="release_calendar")
@@ -162,7 +164,12 @@ async def pro_watchlist(p: WatchlistBody) -> Watchlist[GameOut]:
     reached for an entry it has not cached."""
     catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
     return await watchlist(
-        catalogue, p.ids, DOMAIN, today, lambda g: game_out(g, today), lambda g: countdown_out(parse_when(g.release), today, "release")
+        catalogue,
+        p.ids,
+        DOMAIN,
+        today,
+        lambda g: game_out(g, today),
+        lambda g: countdown_out(parse_when(g.release), today, "release"),
     )
 
 

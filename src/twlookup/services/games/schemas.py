@@ -26,7 +26,9 @@ class GameFields(TrackedItem):
     developer: str | None = None
     publisher: str | None = None
     delays: list[Delay] = Field(default_factory=list, description="Each change of the announced release date")
-    release_confirmed_by: str | None = Field(None, description="A page confirming the game has been released, where one was found")
+    release_confirmed_by: str | None = Field(
+        None, description="A page confirming the game has been released, where one was found"
+    )
 
 
 class Game(GameFields, SourcedRecord):
@@ -42,7 +44,9 @@ class GameOut(GameFields):
     precision: Precision
     earliest: dt.date | None = Field(description="First day the announced date or window can mean")
     latest: dt.date | None = Field(description="Last day the announced date or window can mean")
-    days_until: int | None = Field(description="Whole days from today to `earliest` (negative once passed); null for tba")
+    days_until: int | None = Field(
+        description="Whole days from today to `earliest` (negative once passed); null for tba"
+    )
     check_note: str | None = Field(
         description='Set when the date has passed and no source here confirms the release, e.g. "release date 2026-11-19 passed; not re-checked since 2026-11-02"'
     )
@@ -80,7 +84,9 @@ class Calendar(BaseModel):
     month: str
     count: int = Field(description="Games with an exact date in the month")
     days: list[CalendarEntry]
-    windows: list[GameOut] = Field(description="Games announced for a window that overlaps the month (month, quarter, season, year)")
+    windows: list[GameOut] = Field(
+        description="Games announced for a window that overlaps the month (month, quarter, season, year)"
+    )
 
 
 class DelayEntry(DelayOut):

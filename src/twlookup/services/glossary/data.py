@@ -49,7 +49,10 @@ def seed_glossary(session: Session, data_dir: Path) -> int:
 def _load(session: Session) -> Catalog:
     return Catalog(
         terms={r.id: Term.model_validate(r) for r in session.scalars(select(TermRow).order_by(TermRow.id))},
-        comparisons={r.id: Comparison.model_validate(r) for r in session.scalars(select(ComparisonRow).order_by(ComparisonRow.id))},
+        comparisons={
+            r.id: Comparison.model_validate(r)
+            for r in session.scalars(select(ComparisonRow).order_by(ComparisonRow.id))
+        },
         howtos={r.id: HowTo.model_validate(r) for r in session.scalars(select(HowToRow).order_by(HowToRow.id))},
     )
 

@@ -74,8 +74,13 @@ def derived_differences(a: Term, b: Term) -> list[tuple[str, str, str]]:
         ("定義", a.definition, b.definition),
     ]
     if b.id in a.related or a.id in b.related:
-        rows.append(("關聯", f"{a.name_zh} 的相關詞包含 {b.name_zh}" if b.id in a.related else "—",
-                     f"{b.name_zh} 的相關詞包含 {a.name_zh}" if a.id in b.related else "—"))  # fmt: skip
+        rows.append(
+            (
+                "關聯",
+                f"{a.name_zh} 的相關詞包含 {b.name_zh}" if b.id in a.related else "—",
+                f"{b.name_zh} 的相關詞包含 {a.name_zh}" if a.id in b.related else "—",
+            )
+        )
     return rows
 
 
@@ -83,27 +88,164 @@ def derived_differences(a: Term, b: Term) -> list[tuple[str, str, str]]:
 
 # Question shapes, checked in this order; the first rule with a matching cue wins.
 SHAPE_RULES: list[tuple[str, tuple[str, ...]]] = [
-    ("troubleshooting", ("錯誤", "報錯", "失敗", "無法", "不能用", "沒反應", "怎麼辦", "error", "exception",
-                         "traceback", "not working", "fails", "failed", "fix", "bug", "crash", "timeout", "oom")),
-    ("comparison", (" vs ", "vs.", " vs", "versus", "比較", "差別", "差異", "區別", "不同", "哪個好", "還是",
-                    "difference between", "compare", "compared")),
-    ("how-to", ("如何", "怎麼", "怎樣", "教學", "步驟", "實作", "範例", "how to", "how do", "tutorial",
-                "example", "guide", "implement", "step by step")),
-    ("list", ("有哪些", "推薦", "清單", "列表", "排行", "幾種", "種類", "top ", "best ", "list of", "examples of",
-              "types of", "alternatives")),
-    ("definition", ("什麼是", "是什麼", "定義", "意思", "意義", "what is", "what are", "meaning", "define",
-                    "definition", "explain")),
-]  # fmt: skip
+    (
+        "troubleshooting",
+        (
+            "錯誤",
+            "報錯",
+            "失敗",
+            "無法",
+            "不能用",
+            "沒反應",
+            "怎麼辦",
+            "error",
+            "exception",
+            "traceback",
+            "not working",
+            "fails",
+            "failed",
+            "fix",
+            "bug",
+            "crash",
+            "timeout",
+            "oom",
+        ),
+    ),
+    (
+        "comparison",
+        (
+            " vs ",
+            "vs.",
+            " vs",
+            "versus",
+            "比較",
+            "差別",
+            "差異",
+            "區別",
+            "不同",
+            "哪個好",
+            "還是",
+            "difference between",
+            "compare",
+            "compared",
+        ),
+    ),
+    (
+        "how-to",
+        (
+            "如何",
+            "怎麼",
+            "怎樣",
+            "教學",
+            "步驟",
+            "實作",
+            "範例",
+            "how to",
+            "how do",
+            "tutorial",
+            "example",
+            "guide",
+            "implement",
+            "step by step",
+        ),
+    ),
+    (
+        "list",
+        (
+            "有哪些",
+            "推薦",
+            "清單",
+            "列表",
+            "排行",
+            "幾種",
+            "種類",
+            "top ",
+            "best ",
+            "list of",
+            "examples of",
+            "types of",
+            "alternatives",
+        ),
+    ),
+    (
+        "definition",
+        (
+            "什麼是",
+            "是什麼",
+            "定義",
+            "意思",
+            "意義",
+            "what is",
+            "what are",
+            "meaning",
+            "define",
+            "definition",
+            "explain",
+        ),
+    ),
+]
 
 # Intent classes (Broder 2002 plus the SEO convention of commercial investigation).
 INTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
-    ("transactional", ("下載", "購買", "訂閱", "註冊", "申請", "安裝", "價格方案", "download", "buy", "subscribe",
-                       "sign up", "signup", "install", "pricing", "api key", "coupon", "free trial")),
-    ("navigational", ("官網", "官方網站", "登入", "網址", "login", "log in", "official site", "homepage",
-                      "github", "documentation", "docs")),
-    ("commercial", ("推薦", "最好", "評價", "評比", "哪個好", "值得", "便宜", "best", "review", "top ", " vs ",
-                    "versus", "alternative", "cheapest", "worth")),
-]  # fmt: skip
+    (
+        "transactional",
+        (
+            "下載",
+            "購買",
+            "訂閱",
+            "註冊",
+            "申請",
+            "安裝",
+            "價格方案",
+            "download",
+            "buy",
+            "subscribe",
+            "sign up",
+            "signup",
+            "install",
+            "pricing",
+            "api key",
+            "coupon",
+            "free trial",
+        ),
+    ),
+    (
+        "navigational",
+        (
+            "官網",
+            "官方網站",
+            "登入",
+            "網址",
+            "login",
+            "log in",
+            "official site",
+            "homepage",
+            "github",
+            "documentation",
+            "docs",
+        ),
+    ),
+    (
+        "commercial",
+        (
+            "推薦",
+            "最好",
+            "評價",
+            "評比",
+            "哪個好",
+            "值得",
+            "便宜",
+            "best",
+            "review",
+            "top ",
+            " vs ",
+            "versus",
+            "alternative",
+            "cheapest",
+            "worth",
+        ),
+    ),
+]
 
 STRUCTURES: dict[str, list[str]] = {
     "definition": ["一句話定義", "運作方式", "例子", "相關詞", "來源"],

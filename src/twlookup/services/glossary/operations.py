@@ -56,9 +56,16 @@ INTENT_METHOD = (
 
 def term_out(t: Term) -> TermOut:
     return TermOut(
-        id=t.id, name_zh=t.name_zh, name_en=t.name_en, aliases=list(t.aliases), category=t.category,
-        category_name=CATEGORY_NAMES[t.category], definition=t.definition, related=list(t.related), source=t.source_ref,
-    )  # fmt: skip
+        id=t.id,
+        name_zh=t.name_zh,
+        name_en=t.name_en,
+        aliases=list(t.aliases),
+        category=t.category,
+        category_name=CATEGORY_NAMES[t.category],
+        definition=t.definition,
+        related=list(t.related),
+        source=t.source_ref,
+    )
 
 
 def brief(t: Term) -> TermBrief:
@@ -73,22 +80,38 @@ def _find(catalog: logic.Catalog, text: str, param: str) -> tuple[Term, search.H
     found = catalog.find_term(text)
     if found is None:
         close = catalog.suggestions(text)
-        raise NotFound("term", text, f"Closest: {', '.join(close)}." if close else "Search at /api/search or list at /api/terms.")
+        raise NotFound(
+            "term", text, f"Closest: {', '.join(close)}." if close else "Search at /api/search or list at /api/terms."
+        )
     return found
 
 
 def howto_out(h: HowTo, catalog: logic.Catalog) -> HowToOut:
     return HowToOut(
-        id=h.id, title=h.title, summary=h.summary, terms=[brief(catalog.terms[t]) for t in h.terms],
-        steps=list(h.steps), code=list(h.code), source=h.source_ref,
-    )  # fmt: skip
+        id=h.id,
+        title=h.title,
+        summary=h.summary,
+        terms=[brief(catalog.terms[t]) for t in h.terms],
+        steps=list(h.steps),
+        code=list(h.code),
+        source=h.source_ref,
+    )
 
 
 def comparison_out(c: Comparison, catalog: logic.Catalog) -> ComparisonOut:
     return ComparisonOut(
-        id=c.id, written=True, note=None, title=c.title, a=term_out(catalog.terms[c.a]), b=term_out(catalog.terms[c.b]),
-        summary=c.summary, differences=list(c.differences), choose_a=c.choose_a, choose_b=c.choose_b, source=c.source_ref,
-    )  # fmt: skip
+        id=c.id,
+        written=True,
+        note=None,
+        title=c.title,
+        a=term_out(catalog.terms[c.a]),
+        b=term_out(catalog.terms[c.b]),
+        summary=c.summary,
+        differences=list(c.differences),
+        choose_a=c.choose_a,
+        choose_b=c.choose_b,
+        source=c.source_ref,
+    )
 
 
 @SERVICE.operation("GET", "/api/term", tool="explain_term")
@@ -130,7 +153,9 @@ def search_glossary(p: SearchQuery) -> SearchResult:
         else:
             h = catalog.howtos[ident]
             title, source = h.title, h.source_ref
-        results.append(SearchHit(kind=kind, id=ident, title=title, score=hit.score, reasons=reasons(hit), source=source))  # type: ignore[arg-type]
+        results.append(
+            SearchHit(kind=kind, id=ident, title=title, score=hit.score, reasons=reasons(hit), source=source)
+        )  # type: ignore[arg-type]
     return SearchResult(query=p.q, normalised=search.normalise(p.q), count=len(results), results=results)
 
 
@@ -144,9 +169,13 @@ def list_terms(p: TermsQuery) -> TermList:
     topics = [Topic(category=c, name=n, count=counts.get(c, 0)) for c, n in CATEGORY_NAMES.items()]
     terms = [brief(t) for t in catalog.terms.values() if p.category is None or t.category == p.category]
     return TermList(
-        category=p.category, topics=topics, count=len(terms), terms=terms,
-        comparisons=sorted(catalog.comparisons), howtos=sorted(catalog.howtos),
-    )  # fmt: skip
+        category=p.category,
+        topics=topics,
+        count=len(terms),
+        terms=terms,
+        comparisons=sorted(catalog.comparisons),
+        howtos=sorted(catalog.howtos),
+    )
 
 
 @SERVICE.operation("GET", "/api/compare", tool="compare_concepts")
@@ -200,9 +229,16 @@ def classify_search_intent(p: IntentQuery) -> IntentOut:
     by stated rules, and suggest the answer structure that suits it, with the reasons."""
     r = logic.classify_intent(p.q, CATALOG.get())
     return IntentOut(
-        query=p.q, intent=r.intent, intent_reason=r.intent_reason, intent_note=logic.INTENT_NOTES[r.intent],  # type: ignore[arg-type]
-        shape=r.shape, shape_reason=r.shape_reason, structure=r.structure, terms=r.terms, method=INTENT_METHOD,  # type: ignore[arg-type]
-    )  # fmt: skip
+        query=p.q,
+        intent=r.intent,
+        intent_reason=r.intent_reason,
+        intent_note=logic.INTENT_NOTES[r.intent],  # type: ignore[arg-type]
+        shape=r.shape,
+        shape_reason=r.shape_reason,
+        structure=r.structure,
+        terms=r.terms,
+        method=INTENT_METHOD,  # type: ignore[arg-type]
+    )
 
 
 @SERVICE.operation("POST", "/api/pro/explain-batch", price="$0.02", example={"terms": ["LLM", "RAG"]})

@@ -10,9 +10,20 @@ from pydantic import Field
 from twlookup.platform.records import Record, SourcedRecord
 
 Category = Literal[
-    "basics", "machine-learning", "deep-learning", "llm", "generative", "training", "inference",
-    "retrieval", "agents", "evaluation", "safety", "data", "vision",
-]  # fmt: skip
+    "basics",
+    "machine-learning",
+    "deep-learning",
+    "llm",
+    "generative",
+    "training",
+    "inference",
+    "retrieval",
+    "agents",
+    "evaluation",
+    "safety",
+    "data",
+    "vision",
+]
 
 CATEGORY_NAMES: dict[str, str] = {
     "basics": "基礎概念",
@@ -68,7 +79,10 @@ class Comparison(SourcedRecord):
 class CodeBlock(Record):
     language: Literal["python", "bash", "json", "text"]
     code: str
-    runs: bool = Field(True, description="True when the tests execute it; False when they only compile it (it needs a network or a key)")
+    runs: bool = Field(
+        True,
+        description="True when the tests execute it; False when they only compile it (it needs a network or a key)",
+    )
 
 
 class HowTo(SourcedRecord):

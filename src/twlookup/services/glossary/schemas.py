@@ -12,7 +12,9 @@ from twlookup.platform.schemas import Source
 from twlookup.services.glossary.records import Category, CodeBlock, Difference
 
 BATCH_LIMIT = 50  # document 1, Limits: glossary paid batch explain, at most 50 terms per call
-Q = Field(min_length=1, max_length=200, description="Chinese, English, an alias or Simplified Chinese; typos are tolerated")
+Q = Field(
+    min_length=1, max_length=200, description="Chinese, English, an alias or Simplified Chinese; typos are tolerated"
+)
 
 
 class TermOut(BaseModel):
@@ -103,7 +105,9 @@ class CompareQuery(Params):
 
 class ComparisonOut(BaseModel):
     id: str | None = Field(description="Id of the written comparison; null when derived from the two terms")
-    written: bool = Field(description="False when no comparison was written and this one is put together from the two terms")
+    written: bool = Field(
+        description="False when no comparison was written and this one is put together from the two terms"
+    )
     note: str | None
     title: str
     a: TermOut
@@ -146,7 +150,9 @@ class IntentOut(BaseModel):
 
 
 class BatchBody(Params):
-    terms: list[str] = Field(min_length=1, max_length=BATCH_LIMIT, description=f"Names, aliases or ids (1 to {BATCH_LIMIT})")
+    terms: list[str] = Field(
+        min_length=1, max_length=BATCH_LIMIT, description=f"Names, aliases or ids (1 to {BATCH_LIMIT})"
+    )
 
 
 class BatchItem(BaseModel):

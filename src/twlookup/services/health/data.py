@@ -44,7 +44,13 @@ def seed_health(session: Session, data_dir: Path) -> int:
         source = _main_source(topic, doc)
         checked: date = doc["checked"]
         rows.append(
-            HealthDocument(topic=topic, body=_jsonable(doc), source=source["url"], source_title=source.get("title"), checked=checked)
+            HealthDocument(
+                topic=topic,
+                body=_jsonable(doc),
+                source=source["url"],
+                source_title=source.get("title"),
+                checked=checked,
+            )
         )
     return replace_rows(session, HealthDocument, rows)
 

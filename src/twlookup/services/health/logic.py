@@ -120,7 +120,9 @@ def build(docs: dict[str, dict[str, Any]], paths: dict[str, Path] | None = None)
     targets: dict[str, GlucoseTarget | None] = {}
     for when, t in gl["targets"].items():
         has_target = any(t.get(k) is not None for k in ("low", "high", "high_below"))
-        targets[when] = validate_records(paths["monitoring"], [t], GlucoseTarget, label="label_en")[0] if has_target else None
+        targets[when] = (
+            validate_records(paths["monitoring"], [t], GlucoseTarget, label="label_en")[0] if has_target else None
+        )
     diag = gl["diagnosis"]
     a1c = gl["estimated_a1c"]
     glucose = GlucoseRules(
@@ -195,7 +197,9 @@ def parse_pair(text: str, position: int) -> tuple[int, int]:
             f"reading {position}: diastolic {diastolic} is outside {DIASTOLIC_RANGE[0]} to {DIASTOLIC_RANGE[1]} mmHg; check for a typing error"
         )
     if systolic <= diastolic:
-        raise ReadingError(f"reading {position}: systolic {systolic} must be higher than diastolic {diastolic}; write systolic first")
+        raise ReadingError(
+            f"reading {position}: systolic {systolic} must be higher than diastolic {diastolic}; write systolic first"
+        )
     return systolic, diastolic
 
 
@@ -251,7 +255,9 @@ def parse_glucose(text: str, position: int) -> float:
 
 def check_glucose_range(value: float, label: str) -> None:
     if not GLUCOSE_RANGE[0] <= value <= GLUCOSE_RANGE[1]:
-        raise ReadingError(f"{label}: {value:g} mg/dL is outside {GLUCOSE_RANGE[0]} to {GLUCOSE_RANGE[1]}; home meters show LO or HI beyond it")
+        raise ReadingError(
+            f"{label}: {value:g} mg/dL is outside {GLUCOSE_RANGE[0]} to {GLUCOSE_RANGE[1]}; home meters show LO or HI beyond it"
+        )
 
 
 # ---------------------------------------------------------------- blood pressure
@@ -350,7 +356,9 @@ def bp_report(rules: BPRules, tagged: list[tuple[str, tuple[int, int]]]) -> BPRe
         morning=m,
         evening=e,
         morning_hypertension=(not m.at_target) if m else None,
-        morning_minus_evening=(round(m.systolic - e.systolic, 1), round(m.diastolic - e.diastolic, 1)) if m and e else None,
+        morning_minus_evening=(round(m.systolic - e.systolic, 1), round(m.diastolic - e.diastolic, 1))
+        if m and e
+        else None,
         trend=trend,
         crisis_readings=sum(g.crisis for g in grades),
         low_readings=sum(g.low for g in grades),
@@ -365,7 +373,14 @@ def bp_doctor_summary(rules: BPRules, r: BPReport) -> str:
 
     parts = [f"Home blood pressure, {r.count} readings: average {fmt(r.overall)}."]
     if r.morning:
-        parts.append(f"Morning average {fmt(r.morning)}" + (" - above the 130/80 target (morning hypertension)." if r.morning_hypertension else " - below the 130/80 target."))
+        parts.append(
+            f"Morning average {fmt(r.morning)}"
+            + (
+                " - above the 130/80 target (morning hypertension)."
+                if r.morning_hypertension
+                else " - below the 130/80 target."
+            )
+        )
     if r.evening:
         parts.append(f"Evening average {fmt(r.evening)}.")
     if r.morning_minus_evening:
@@ -453,10 +468,14 @@ def glucose_explain(rules: GlucoseRules, g: GlucoseGrade) -> list[str]:
     elif g.band == "in-target":
         lines.append(f"Within the target for {doc['targets'][g.when]['label_en']}.")
     elif g.band == "below-target":
-        lines.append(f"Below the {target.low:g} mg/dL lower end of the target but not hypoglycaemia; if it happens often, tell your doctor.")
+        lines.append(
+            f"Below the {target.low:g} mg/dL lower end of the target but not hypoglycaemia; if it happens often, tell your doctor."
+        )
     elif g.band == "above-target":
         limit = f"at most {target.high:g}" if target.high is not None else f"below {target.high_below:g}"
-        lines.append(f"Above the target ({limit} mg/dL) for {doc['targets'][g.when]['label_en']}; if this is usual for you, discuss it with your doctor.")
+        lines.append(
+            f"Above the target ({limit} mg/dL) for {doc['targets'][g.when]['label_en']}; if this is usual for you, discuss it with your doctor."
+        )
     if g.value >= rules.very_high_at_or_above:
         lines.append(doc["very_high"]["en"])
     if g.diagnostic in ("prediabetes-range", "diabetes-range", "diabetes-range-with-symptoms"):

@@ -10,8 +10,8 @@ from datetime import date
 from typing import Any
 
 from twlookup.platform.errors import InvalidParameter
-from twlookup.platform.service import Service
 from twlookup.platform.schemas import Source
+from twlookup.platform.service import Service
 from twlookup.services.health import logic
 from twlookup.services.health.data import HEALTH, seed_health
 from twlookup.services.health.schemas import (
@@ -67,6 +67,7 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_health)
 
+
 def src(c: logic.Cite) -> Source:
     return Source(url=c.url, title=c.title, checked=c.checked)
 
@@ -115,7 +116,12 @@ def glp1_guide(h: logic.HealthData) -> Glp1Guide:
             kind_en=d["kind_en"],
             trial=d["trial"],
             side_effects=[
-                SideEffect(effect_en=s["effect_en"], effect_zh=s["effect_zh"], percent_by_dose=s["arms"], placebo_percent=s["placebo"])
+                SideEffect(
+                    effect_en=s["effect_en"],
+                    effect_zh=s["effect_zh"],
+                    percent_by_dose=s["arms"],
+                    placebo_percent=s["placebo"],
+                )
                 for s in d["side_effects"]
             ],
             note_en=d["note_en"],
@@ -204,9 +210,15 @@ def screening(h: logic.HealthData) -> Screening:
 
 def band_out(b: logic.BPBand) -> BandOut:
     return BandOut(
-        id=b.id, name_en=b.name_en, name_zh=b.name_zh, range_en=b.range_en,
-        systolic_min=b.systolic_min, diastolic_min=b.diastolic_min, advice_en=b.advice_en, advice_zh=b.advice_zh,
-    )  # fmt: skip
+        id=b.id,
+        name_en=b.name_en,
+        name_zh=b.name_zh,
+        range_en=b.range_en,
+        systolic_min=b.systolic_min,
+        diastolic_min=b.diastolic_min,
+        advice_en=b.advice_en,
+        advice_zh=b.advice_zh,
+    )
 
 
 def target_out(rules: logic.GlucoseRules, when: str) -> GlucoseTargetOut:
@@ -306,7 +318,9 @@ def get_screening() -> Screening:
 def screening_check(p: ScreeningQuery) -> ScreeningCheck:
     """The publicly funded cancer screenings a person is eligible for now, with interval and where to go."""
     if p.pack_years is not None and p.smoker == "never":
-        raise InvalidParameter("pack_years", "given with smoker=never; give smoker=former or current, or leave pack_years out")
+        raise InvalidParameter(
+            "pack_years", "given with smoker=never; give smoker=former or current, or leave pack_years out"
+        )
     if p.quit_years is not None and p.smoker != "former":
         raise InvalidParameter("quit_years", "only applies with smoker=former")
     h = HEALTH.get()
@@ -339,9 +353,15 @@ def get_home_monitoring() -> HomeMonitoring:
 
 def grade_out(g: logic.BPGrade) -> GradeOut:
     return GradeOut(
-        systolic=g.systolic, diastolic=g.diastolic, band=g.band.id, band_en=g.band.name_en, band_zh=g.band.name_zh,
-        at_target=g.at_target, crisis=g.crisis, low=g.low,
-    )  # fmt: skip
+        systolic=g.systolic,
+        diastolic=g.diastolic,
+        band=g.band.id,
+        band_en=g.band.name_en,
+        band_zh=g.band.name_zh,
+        at_target=g.at_target,
+        crisis=g.crisis,
+        low=g.low,
+    )
 
 
 @SERVICE.operation("GET", "/api/bp-check", tool="check_home_blood_pressure")
@@ -381,7 +401,9 @@ def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/bp-report", price="$0.01", example={"readings": "m:135/85,e:128/82,m:138/88,e:126/80"})
+@SERVICE.operation(
+    "GET", "/api/pro/bp-report", price="$0.01", example={"readings": "m:135/85,e:128/82,m:138/88,e:126/80"}
+)
 def bp_report(p: BPReportQuery) -> BPReport:
     """Home blood pressure report: morning and evening averages, morning hypertension, trend, a summary for a doctor."""
     h = HEALTH.get()
@@ -394,7 +416,9 @@ def bp_report(p: BPReportQuery) -> BPReport:
         morning=grade_out(r.morning) if r.morning else None,
         evening=grade_out(r.evening) if r.evening else None,
         morning_hypertension=r.morning_hypertension,
-        morning_minus_evening=dict(zip(("systolic", "diastolic"), r.morning_minus_evening)) if r.morning_minus_evening else None,
+        morning_minus_evening=dict(zip(("systolic", "diastolic"), r.morning_minus_evening))
+        if r.morning_minus_evening
+        else None,
         trend=dict(zip(("systolic", "diastolic"), r.trend)) if r.trend else None,
         crisis_readings=r.crisis_readings,
         low_readings=r.low_readings,

@@ -21,6 +21,7 @@ NOTICE = (
 )
 PRIVACY = "Queries and answers of this service are not stored or logged."
 
+
 def _readings(parse: Any, text: str, limit: int) -> str:
     """Validate readings while parameters are parsed, so a paid route answers 422 before asking
     for payment; the message names the bad entry."""
@@ -187,21 +188,29 @@ class Screening(Answer):
 
 class ScreeningQuery(Params):
     age: int = Field(
-        ge=0, le=120,
+        ge=0,
+        le=120,
         description="Age as the screening rules count it: this calendar year minus your year of birth (0 to 120)",
-    )  # fmt: skip
+    )
     sex: Sex = Field(description="female or male (the sex the programmes use)")
     smoker: Habit = Field(description="Cigarette smoking: never, former (quit) or current")
     pack_years: float | None = Field(
-        None, ge=0, le=300,
+        None,
+        ge=0,
+        le=300,
         description="Packs per day times years smoked (lung LDCT needs 20 or more); only with smoker=former or current",
-    )  # fmt: skip
+    )
     quit_years: int | None = Field(
-        None, ge=0, le=100, description="Whole years since quitting smoking (lung LDCT: less than 15); only with smoker=former"
+        None,
+        ge=0,
+        le=100,
+        description="Whole years since quitting smoking (lung LDCT: less than 15); only with smoker=former",
     )
     betel: Habit = Field("never", description="Betel nut chewing: never, former or current (oral screening)")
     indigenous: bool = Field(False, description="Indigenous (原住民): oral screening starts at 18 for betel chewers")
-    family_colorectal: bool = Field(False, description="A parent, child or sibling was diagnosed with colorectal cancer")
+    family_colorectal: bool = Field(
+        False, description="A parent, child or sibling was diagnosed with colorectal cancer"
+    )
     family_lung: bool = Field(False, description="A parent, child or sibling was diagnosed with lung cancer")
 
 
@@ -248,7 +257,9 @@ class HomeMonitoring(Answer):
     rule_722_en: str
     rule_722_zh: str
     bp_target_en: str
-    bp_bands: list[BandOut] = Field(description="Highest first: a reading is in the first band whose systolic OR diastolic minimum it reaches")
+    bp_bands: list[BandOut] = Field(
+        description="Highest first: a reading is in the first band whose systolic OR diastolic minimum it reaches"
+    )
     bp_crisis_en: str
     bp_crisis_above: str
     bp_low_en: str
@@ -324,7 +335,9 @@ class BPReport(Answer):
     average: GradeOut
     morning: GradeOut | None
     evening: GradeOut | None
-    morning_hypertension: bool | None = Field(description="Morning average at or above 130 systolic or 80 diastolic; null without morning readings")
+    morning_hypertension: bool | None = Field(
+        description="Morning average at or above 130 systolic or 80 diastolic; null without morning readings"
+    )
     morning_minus_evening: dict[str, float] | None
     trend: dict[str, float] | None = Field(
         description=(
@@ -358,7 +371,9 @@ class GlucoseCheck(Answer):
     value: float
     unit: str
     when: str
-    band: str = Field(description="hypoglycaemia-level-2, hypoglycaemia-level-1, below-target, in-target, above-target or no-target")
+    band: str = Field(
+        description="hypoglycaemia-level-2, hypoglycaemia-level-1, below-target, in-target, above-target or no-target"
+    )
     hypoglycaemia: int | None = Field(description="1 or 2 (ADA levels), null when not low")
     in_target: bool | None
     target: GlucoseTargetOut
@@ -400,7 +415,9 @@ class GlucoseReport(Answer):
     highest: float
     readings_with_target: int = Field(description="Readings taken at a moment that has a target (all but random)")
     in_target: int
-    time_in_target_percent: float | None = Field(description="in_target / readings_with_target x 100; null when no reading has a target")
+    time_in_target_percent: float | None = Field(
+        description="in_target / readings_with_target x 100; null when no reading has a target"
+    )
     hypoglycaemia_events: int
     hypoglycaemia_level1: int
     hypoglycaemia_level2: int
@@ -408,7 +425,9 @@ class GlucoseReport(Answer):
     estimated_hba1c: float
     estimated_hba1c_formula: str
     estimated_hba1c_caveat: str
-    urgent: bool = Field(description="True when any reading is level 2 hypoglycaemia (below 54 mg/dL); level 1 events are counted, not flagged")
+    urgent: bool = Field(
+        description="True when any reading is level 2 hypoglycaemia (below 54 mg/dL); level 1 events are counted, not flagged"
+    )
     summary_for_doctor: str
     sources: list[Source]
 

@@ -30,9 +30,12 @@ def seed_holiday(session: Session, data_dir: Path) -> int:
     items = [{"haul": haul, **r} for haul, r in flight["rules"].items()]
     rules = validate_records(path, items, FlightRule, file_defaults(flight, FlightRule), label="haul")
     notes = {
-        "last_minute_days": flight["last_minute_days"], "notes": flight["notes"], "notes_sources": flight.get("notes_sources") or (),
-        "source": flight["last_minute_source"], "source_title": flight.get("last_minute_source_title"),
-    }  # fmt: skip
+        "last_minute_days": flight["last_minute_days"],
+        "notes": flight["notes"],
+        "notes_sources": flight.get("notes_sources") or (),
+        "source": flight["last_minute_source"],
+        "source_title": flight.get("last_minute_source_title"),
+    }
     (note,) = validate_records(path, [notes], FlightNotes, file_defaults(flight, FlightNotes), label="notes")
     path = folder / "tickets_guide.yaml"
     guide_doc = load_yaml(path)
@@ -40,7 +43,9 @@ def seed_holiday(session: Session, data_dir: Path) -> int:
     count = replace_rows(session, PeakSeasonRecord, peaks)
     count += replace_rows(session, FlightRuleRecord, (to_row(r, FlightRuleRecord) for r in rules))
     count += replace_rows(session, FlightNoteRecord, [to_row(note, FlightNoteRecord, key="default")])
-    count += replace_rows(session, GuideSectionRecord, (to_row(s, GuideSectionRecord, position=i) for i, s in enumerate(sections)))
+    count += replace_rows(
+        session, GuideSectionRecord, (to_row(s, GuideSectionRecord, position=i) for i, s in enumerate(sections))
+    )
     return count
 
 
@@ -51,7 +56,9 @@ def _load(session: Session) -> HolidayData:
         grouped.setdefault(r.country, []).append(r)
     for code, rows in grouped.items():
         peaks = tuple(Peak.model_validate(r) for r in rows)
-        destinations[code] = Destination(code=code, name_en=rows[0].country_name_en, name_zh=rows[0].country_name_zh, peaks=peaks)
+        destinations[code] = Destination(
+            code=code, name_en=rows[0].country_name_en, name_zh=rows[0].country_name_zh, peaks=peaks
+        )
     rules = {r.haul: FlightRule.model_validate(r) for r in session.scalars(select(FlightRuleRecord))}
     n = session.get(FlightNoteRecord, "default")
     if n is None:

@@ -136,7 +136,9 @@ class YearGrid:
         reach = -1  # furthest index r such that [s, r] has no blocked day and leave <= limit
         for s in range(1, self.size - 1):
             reach = max(reach, s - 1)
-            while reach + 1 < self.size - 1 and not self.blocked[reach + 1] and self.leave_between(s, reach + 1) <= leave:
+            while (
+                reach + 1 < self.size - 1 and not self.blocked[reach + 1] and self.leave_between(s, reach + 1) <= leave
+            ):
                 reach += 1
             if not self.start_ok[s] or reach < s or s > self.y1:
                 continue
@@ -266,7 +268,9 @@ def assess_crowd(
     for b in long_weekends:
         if overlaps(b.start, b.end, start, end):
             name = " / ".join(dict.fromkeys(h.name_en for h in b.holidays)) or "Long weekend"
-            factors.append(CrowdFactor("taiwan_long_weekend", name, b.start, b.end, CROWD_POINTS["taiwan_long_weekend"]))
+            factors.append(
+                CrowdFactor("taiwan_long_weekend", name, b.start, b.end, CROWD_POINTS["taiwan_long_weekend"])
+            )
     points = sum(f.points for f in factors)
     return Crowd(crowd_level(points), points, tuple(factors))
 
@@ -286,7 +290,9 @@ class FlightAdvice:
     peak_book_by: date  # for peak dates: buy by this date
 
 
-def flight_advice(depart: date, today: date, rule: FlightRule, last_minute_days: int, peak_reasons: list[str]) -> FlightAdvice:
+def flight_advice(
+    depart: date, today: date, rule: FlightRule, last_minute_days: int, peak_reasons: list[str]
+) -> FlightAdvice:
     """Verdict on when to buy a ticket for `depart`, by the sourced booking-window rule.
 
     Inside `last_minute_days`: last minute. Peak dates (a destination peak season or a Taiwan long
@@ -299,17 +305,25 @@ def flight_advice(depart: date, today: date, rule: FlightRule, last_minute_days:
     window = (depart - timedelta(days=rule.best_max_days), depart - timedelta(days=rule.best_min_days))
     book_by = depart - timedelta(days=rule.peak_min_days)
     peak = bool(peak_reasons)
-    reasons = [f"{days_left} days until departure; {haul} rule: fares are usually lowest {rule.best_min_days}-{rule.best_max_days} days ahead."]
+    reasons = [
+        f"{days_left} days until departure; {haul} rule: fares are usually lowest {rule.best_min_days}-{rule.best_max_days} days ahead."
+    ]
     reasons += peak_reasons
     if days_left < last_minute_days:
         verdict = "last minute"
-        reasons.append(f"Fewer than {last_minute_days} days remain: fares are usually above average now; buy as soon as you can.")
+        reasons.append(
+            f"Fewer than {last_minute_days} days remain: fares are usually above average now; buy as soon as you can."
+        )
     elif peak:
         verdict = "book now"
         if days_left >= rule.peak_min_days:
-            reasons.append(f"Peak dates: buy at least {rule.peak_min_days} days ahead (by {book_by}); you are inside that lead time, so buy once sales open.")
+            reasons.append(
+                f"Peak dates: buy at least {rule.peak_min_days} days ahead (by {book_by}); you are inside that lead time, so buy once sales open."
+            )
         else:
-            reasons.append(f"Peak dates: the advice is to buy at least {rule.peak_min_days} days ahead (by {book_by}); that is past, so seats and fares will only get worse.")
+            reasons.append(
+                f"Peak dates: the advice is to buy at least {rule.peak_min_days} days ahead (by {book_by}); that is past, so seats and fares will only get worse."
+            )
     elif days_left > rule.best_max_days:
         verdict = "early: watch fares"
         reasons.append(f"Before the best window ({window[0]} to {window[1]}): set a fare alert and buy inside it.")
@@ -325,7 +339,9 @@ def flight_advice(depart: date, today: date, rule: FlightRule, last_minute_days:
 def peak_reasons(depart: date, peaks: Iterable[Peak], long_weekends: Iterable[Break]) -> list[str]:
     """Why `depart` is a peak date: a destination peak season on that day, or a Taiwan long
     weekend that includes it or starts the next day (people fly out the evening before)."""
-    out = [f"Destination peak: {p.name_en} ({p.start} to {p.end}, {p.level})." for p in peaks if p.start <= depart <= p.end]
+    out = [
+        f"Destination peak: {p.name_en} ({p.start} to {p.end}, {p.level})." for p in peaks if p.start <= depart <= p.end
+    ]
     for b in long_weekends:
         if b.start - ONE <= depart <= b.end:
             names = " / ".join(dict.fromkeys(h.name_en for h in b.holidays))

@@ -172,9 +172,14 @@ def plan_out(p: logic.Plan, rank: int) -> PlanOut:
 
 def peak_out(p: logic.Peak) -> PeakOut:
     return PeakOut(
-        name_en=p.name_en, name_zh=p.name_zh, start=p.start, end=p.end, level=p.level, why=p.why,
+        name_en=p.name_en,
+        name_zh=p.name_zh,
+        start=p.start,
+        end=p.end,
+        level=p.level,
+        why=p.why,
         source=Source(url=p.source, checked=p.checked),
-    )  # fmt: skip
+    )
 
 
 def dest_holiday(d: date, name: str) -> DestinationHoliday:
@@ -200,9 +205,13 @@ def rule_out(r: logic.FlightRule) -> FlightRuleOut:
 
 def guide_out(g: logic.GuideSection) -> GuideSectionOut:
     return GuideSectionOut(
-        id=g.id, title_zh=g.title_zh, title_en=g.title_en, tips_zh=list(g.tips_zh), summary_en=g.summary_en,
+        id=g.id,
+        title_zh=g.title_zh,
+        title_en=g.title_en,
+        tips_zh=list(g.tips_zh),
+        summary_en=g.summary_en,
         sources=[Source(url=c.url, title=c.title, checked=g.checked) for c in g.sources],
-    )  # fmt: skip
+    )
 
 
 def peak_sources(peaks: tuple[logic.Peak, ...]) -> list[Source]:
@@ -222,14 +231,20 @@ def no_peak_note(country: str, data: logic.HolidayData) -> str:
 def _crowd(cal: TaiwanCalendar, data: logic.HolidayData, country: str, start: date, end: date) -> logic.Crowd:
     years = tuple(range(start.year, end.year + 1))
     return logic.assess_crowd(
-        start, end, data.peaks(country), destination_holidays(country, years), logic.long_weekends_between(cal, start, end)
+        start,
+        end,
+        data.peaks(country),
+        destination_holidays(country, years),
+        logic.long_weekends_between(cal, start, end),
     )
 
 
 def _flight(cal: TaiwanCalendar, data: logic.HolidayData, dest: str, depart: date, today: date) -> logic.FlightAdvice:
     rule = data.rule_for(dest)
     assert rule is not None
-    reasons = logic.peak_reasons(depart, data.peaks(dest), logic.long_weekends_between(cal, depart, depart + timedelta(days=1)))
+    reasons = logic.peak_reasons(
+        depart, data.peaks(dest), logic.long_weekends_between(cal, depart, depart + timedelta(days=1))
+    )
     return logic.flight_advice(depart, today, rule, data.flight_notes.last_minute_days, reasons)
 
 
@@ -238,8 +253,13 @@ def _holidays_year(cal: TaiwanCalendar) -> HolidaysYear:
     for d in cal.all_days_off(YEAR):
         h = cal.days_off.get(d)
         days.append(
-            DayOffOut(date=d, weekday=weekday(d), reason=h.name_en if h else "Weekend", name_zh=h.name_zh if h else "週末",
-                      kind=h.kind if h else "weekend")  # fmt: skip
+            DayOffOut(
+                date=d,
+                weekday=weekday(d),
+                reason=h.name_en if h else "Weekend",
+                name_zh=h.name_zh if h else "週末",
+                kind=h.kind if h else "weekend",
+            )
         )
     listed = cal.holidays_in(YEAR)
     return HolidaysYear(
@@ -263,9 +283,12 @@ def long_weekends_2027() -> LongWeekends:
     cal = _calendar()
     breaks = cal.long_weekends(YEAR)
     return LongWeekends(
-        year=YEAR, count=len(breaks), long_weekends=[break_out(b) for b in breaks], rule=LONG_WEEKEND_RULE,
+        year=YEAR,
+        count=len(breaks),
+        long_weekends=[break_out(b) for b in breaks],
+        rule=LONG_WEEKEND_RULE,
         sources=[calendar_source(cal)],
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/holidays-2027")
@@ -283,9 +306,14 @@ def leave_plan(p: LeavePlanQuery) -> LeavePlans:
     cal = _calendar()
     plans = logic.plan_leave(cal, YEAR, p.leave, p.limit)
     return LeavePlans(
-        year=YEAR, leave=p.leave, limit=p.limit, count=len(plans), ranking=PLAN_RANKING,
-        plans=[plan_out(x, i) for i, x in enumerate(plans, 1)], sources=[calendar_source(cal)],
-    )  # fmt: skip
+        year=YEAR,
+        leave=p.leave,
+        limit=p.limit,
+        count=len(plans),
+        ranking=PLAN_RANKING,
+        plans=[plan_out(x, i) for i, x in enumerate(plans, 1)],
+        sources=[calendar_source(cal)],
+    )
 
 
 @SERVICE.operation("GET", "/api/strategies-2027")
@@ -340,14 +368,17 @@ def crowd(p: CrowdQuery) -> CrowdResult:
         raise InvalidParameter("end", f"must be on or after start ({p.start})")
     days = (p.end - p.start).days + 1
     if days > MAX_CROWD_DAYS:
-        raise InvalidParameter("end", f"the range is {days} days; at most {MAX_CROWD_DAYS} days are allowed", {"max_days": MAX_CROWD_DAYS})
+        raise InvalidParameter(
+            "end", f"the range is {days} days; at most {MAX_CROWD_DAYS} days are allowed", {"max_days": MAX_CROWD_DAYS}
+        )
     first, last = covered_years(p.country)
     for name, day in (("start", p.start), ("end", p.end)):
         if not first <= day.year <= last:
             raise InvalidParameter(
-                name, f"the holidays package has {p.country}'s public holidays for {first} to {last} only",
+                name,
+                f"the holidays package has {p.country}'s public holidays for {first} to {last} only",
                 {"minimum_year": first, "maximum_year": last},
-            )  # fmt: skip
+            )
     cal, data, today = _calendar(), HOLIDAY_DATA.get(), today_taipei()
     years = tuple(range(p.start.year, p.end.year + 1))
     dest_days = [(d, n) for d, n in destination_holidays(p.country, years) if p.start <= d <= p.end]
@@ -364,9 +395,15 @@ def crowd(p: CrowdQuery) -> CrowdResult:
         notes.append(partial)
     uncovered = [y for y in years if not cal.covers(y)]
     if uncovered:
-        notes.append(f"No official Taiwan calendar for {', '.join(map(str, uncovered))}: Taiwan long weekends there are not counted.")
+        notes.append(
+            f"No official Taiwan calendar for {', '.join(map(str, uncovered))}: Taiwan long weekends there are not counted."
+        )
     overlapping = [x for x in peaks if x.overlaps(p.start, p.end)]
-    sources = [holidays_source(today), *(calendar_source(cal, y) for y in sorted(cal.years) if y in years), *peak_sources(tuple(overlapping))]
+    sources = [
+        holidays_source(today),
+        *(calendar_source(cal, y) for y in sorted(cal.years) if y in years),
+        *peak_sources(tuple(overlapping)),
+    ]
     return CrowdResult(
         country=p.country,
         start=p.start,
@@ -394,14 +431,19 @@ def flight_timing(p: FlightQuery) -> FlightTiming:
     dest = p.dest
     rule = data.rule_for(dest) if dest != logic.ORIGIN else None
     if rule is None:
-        raise InvalidParameter("dest", f"{p.dest!r} is not a destination with a sourced booking rule", data.flight_countries)
+        raise InvalidParameter(
+            "dest", f"{p.dest!r} is not a destination with a sourced booking rule", data.flight_countries
+        )
     if p.depart < today:
-        raise InvalidParameter("depart", f"{p.depart} is in the past (today in Taiwan is {today})", {"minimum": today.isoformat()})
+        raise InvalidParameter(
+            "depart", f"{p.depart} is in the past (today in Taiwan is {today})", {"minimum": today.isoformat()}
+        )
     if (p.depart - today).days > MAX_DEPART_AHEAD_DAYS:
         raise InvalidParameter(
-            "depart", f"at most {MAX_DEPART_AHEAD_DAYS} days ahead; airlines open sales about a year out",
+            "depart",
+            f"at most {MAX_DEPART_AHEAD_DAYS} days ahead; airlines open sales about a year out",
             {"maximum": (today + timedelta(days=MAX_DEPART_AHEAD_DAYS)).isoformat()},
-        )  # fmt: skip
+        )
     advice = _flight(cal, data, dest, p.depart, today)
     notes = data.flight_notes
     return FlightTiming(
@@ -463,14 +505,24 @@ def trip_plan(p: TripPlanQuery) -> TripPlan:
             else:
                 a = _flight(cal, data, cc, plan.start, today)
                 flight = FlightBrief(
-                    verdict=a.verdict, days_left=a.days_left, haul=rule.haul, best_window_start=a.best_window[0],
-                    best_window_end=a.best_window[1], peak_book_by=a.peak_book_by, reasons=list(a.reasons),
-                )  # fmt: skip
+                    verdict=a.verdict,
+                    days_left=a.days_left,
+                    haul=rule.haul,
+                    best_window_start=a.best_window[0],
+                    best_window_end=a.best_window[1],
+                    peak_book_by=a.peak_book_by,
+                    reasons=list(a.reasons),
+                )
             dests.append(
                 TripDestination(
-                    country=cc, crowd_level=c.level, points=c.points, factors=[factor_out(f) for f in c.factors],
-                    peak_data=bool(data.peaks(cc)), flight=flight, flight_note=note,
-                )  # fmt: skip
+                    country=cc,
+                    crowd_level=c.level,
+                    points=c.points,
+                    factors=[factor_out(f) for f in c.factors],
+                    peak_data=bool(data.peaks(cc)),
+                    flight=flight,
+                    flight_note=note,
+                )
             )
         options.append(TripOption(plan=plan_out(plan, rank), destinations=dests))
     sources = [calendar_source(cal), holidays_source(today)]
@@ -479,7 +531,9 @@ def trip_plan(p: TripPlanQuery) -> TripPlan:
         rule = data.rule_for(cc)
         if rule and not any(s.url == rule.source for s in sources):
             sources.append(Source(url=rule.source, title=rule.source_title, checked=rule.checked))
-    return TripPlan(as_of=today, leave=p.leave, countries=countries, crowd_rule=logic.CROWD_RULE, options=options, sources=sources)
+    return TripPlan(
+        as_of=today, leave=p.leave, countries=countries, crowd_rule=logic.CROWD_RULE, options=options, sources=sources
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
@@ -487,7 +541,9 @@ def export() -> Export:
     """All the service's data: the 2027 calendar, long weekends, peak seasons, flight rules and guide."""
     cal, data, today = _calendar(), HOLIDAY_DATA.get(), today_taipei()
     dests = [
-        DestinationExport(country=d.code, name_en=d.name_en, name_zh=d.name_zh, peak_seasons=[peak_out(x) for x in d.peaks])
+        DestinationExport(
+            country=d.code, name_en=d.name_en, name_zh=d.name_zh, peak_seasons=[peak_out(x) for x in d.peaks]
+        )
         for d in sorted(data.destinations.values(), key=lambda d: d.code)
     ]
     notes = data.flight_notes
@@ -495,7 +551,12 @@ def export() -> Export:
     rules = [rule_out(r) for r in data.rules.values()]
     sources = [calendar_source(cal)]
     seen = {sources[0].url}
-    for s in [*(x.source for d in dests for x in d.peak_seasons), *(r.source for r in rules), *(r.peak_source for r in rules), *(s for g in guide for s in g.sources)]:
+    for s in [
+        *(x.source for d in dests for x in d.peak_seasons),
+        *(r.source for r in rules),
+        *(r.peak_source for r in rules),
+        *(s for g in guide for s in g.sources),
+    ]:
         if s.url not in seen:
             seen.add(s.url)
             sources.append(s)

@@ -88,7 +88,9 @@ def _country_list(value: str) -> str:
 
 class LeavePlanQuery(Params):
     leave: int = Field(ge=0, le=MAX_LEAVE, description=f"Leave days you can take (0 to {MAX_LEAVE})")
-    limit: int = Field(DEFAULT_PLANS, ge=1, le=MAX_PLANS, description=f"Plans to return (1 to {MAX_PLANS}; default {DEFAULT_PLANS})")
+    limit: int = Field(
+        DEFAULT_PLANS, ge=1, le=MAX_PLANS, description=f"Plans to return (1 to {MAX_PLANS}; default {DEFAULT_PLANS})"
+    )
 
 
 class AbroadQuery(Params):
@@ -98,19 +100,29 @@ class AbroadQuery(Params):
 class CrowdQuery(Params):
     country: CountryCode
     start: IsoDate = Field(description="First day of the trip, YYYY-MM-DD")
-    end: IsoDate = Field(description=f"Last day of the trip, YYYY-MM-DD (on or after start; at most {MAX_CROWD_DAYS} days in all)")
+    end: IsoDate = Field(
+        description=f"Last day of the trip, YYYY-MM-DD (on or after start; at most {MAX_CROWD_DAYS} days in all)"
+    )
 
 
 class FlightQuery(Params):
-    depart: IsoDate = Field(description=f"Departure date, YYYY-MM-DD (today or later, at most {MAX_DEPART_AHEAD_DAYS} days ahead)")
-    dest: CountryCode = Field(description="Destination country code (ISO 3166-1 alpha-2), e.g. JP; must have a booking rule")
+    depart: IsoDate = Field(
+        description=f"Departure date, YYYY-MM-DD (today or later, at most {MAX_DEPART_AHEAD_DAYS} days ahead)"
+    )
+    dest: CountryCode = Field(
+        description="Destination country code (ISO 3166-1 alpha-2), e.g. JP; must have a booking rule"
+    )
 
 
 class TripPlanQuery(Params):
     leave: int = Field(ge=0, le=MAX_LEAVE, description=f"Leave days you can take (0 to {MAX_LEAVE})")
     countries: Annotated[
         str,
-        Field(min_length=2, max_length=100, description=f"Comma-separated country codes, up to {MAX_COUNTRIES}, e.g. JP,KR"),
+        Field(
+            min_length=2,
+            max_length=100,
+            description=f"Comma-separated country codes, up to {MAX_COUNTRIES}, e.g. JP,KR",
+        ),
         AfterValidator(_country_list),
     ]
 
@@ -231,7 +243,9 @@ class Abroad(BaseModel):
     holidays: list[DestinationHoliday]
     peak_data: bool = Field(description="False when this service has no sourced peak seasons for the country")
     peak_seasons: list[PeakOut]
-    overlaps: list[Overlap] = Field(description="Taiwan long weekends that overlap a destination peak season or holiday")
+    overlaps: list[Overlap] = Field(
+        description="Taiwan long weekends that overlap a destination peak season or holiday"
+    )
     notes: list[str]
     sources: list[Source]
 

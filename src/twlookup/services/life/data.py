@@ -16,9 +16,10 @@ from twlookup.services.life.logic import LifeData
 from twlookup.services.life.records import Draw, FuelPrice, Game, InvoicePeriod, InvoicePrize
 from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
 
-
 # The games' rules and the receipt prizes are fixed reference data read once from the shipped data folder (no feed changes them).
-GAMES: dict[str, Game] = {g.key: g for g in load_records(DEFAULT_DATA / "life" / "games.yaml", Game, "games", label="key")}
+GAMES: dict[str, Game] = {
+    g.key: g for g in load_records(DEFAULT_DATA / "life" / "games.yaml", Game, "games", label="key")
+}
 INVOICE_PRIZES: dict[str, InvoicePrize] = {
     p.key: p for p in load_records(DEFAULT_DATA / "life" / "invoice_prizes.yaml", InvoicePrize, "prizes", label="key")
 }
@@ -31,7 +32,11 @@ def seed_life(session: Session, data_dir: Path) -> int:
     lot = read_data_file(path)
     # a draw without its own source is a generated sample: it cites the sample source and says so
     items = [
-        {"source": lot["sample_source"], **({"source_title": lot["sample_source_title"]} if d.get("sample") else {}), **d}
+        {
+            "source": lot["sample_source"],
+            **({"source_title": lot["sample_source_title"]} if d.get("sample") else {}),
+            **d,
+        }
         for d in lot["draws"]
     ]
     draws = validate_records(path, items, Draw, file_defaults(lot, Draw), label="period")

@@ -36,14 +36,23 @@ from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, 
 INVOICE_FEED = "https://invoice.etax.nat.gov.tw/invoice.xml"
 INVOICE_PAGE = "https://www.etax.nat.gov.tw/etw-main/ETW183W2_{roc:03d}{month:02d}/"
 LOTTERY_API = "https://api.taiwanlottery.com/TLCAPIWeB/Lottery/{name}Result"
-LOTTERY_KEYS = {"lotto649Res": ("lotto649", "Lotto649"), "superLotto638Res": ("superlotto638", "SuperLotto638"), "daily539Res": ("daily539", "Daily539")}
+LOTTERY_KEYS = {
+    "lotto649Res": ("lotto649", "Lotto649"),
+    "superLotto638Res": ("superlotto638", "SuperLotto638"),
+    "daily539Res": ("daily539", "Daily539"),
+}
 FUEL_SOURCE = "https://vipmbr.cpc.com.tw/CPCSTN/ListPriceWebService.asmx"
 FUEL_NAMES = {
-    "92無鉛汽油": "92", "無鉛汽油92": "92",
-    "95無鉛汽油": "95", "無鉛汽油95": "95",
-    "98無鉛汽油": "98", "無鉛汽油98": "98",
-    "超級柴油": "diesel", "超級/高級柴油": "diesel", "高級柴油": "diesel",
-}  # fmt: skip
+    "92無鉛汽油": "92",
+    "無鉛汽油92": "92",
+    "95無鉛汽油": "95",
+    "無鉛汽油95": "95",
+    "98無鉛汽油": "98",
+    "無鉛汽油98": "98",
+    "超級柴油": "diesel",
+    "超級/高級柴油": "diesel",
+    "高級柴油": "diesel",
+}
 
 TITLE = re.compile(r"(\d{2,3})\s*年\s*(\d{1,2})\s*月?\s*[~～、\-]\s*(\d{1,2})\s*月")
 PRIZE_LINE = re.compile(r"(特別獎|特獎|頭獎|增開六獎)\s*[:：]\s*([0-9、,，\s]+)")
@@ -148,11 +157,15 @@ def import_lottery(session: Session, path: Path) -> int:
                 raise ValueError(f"{game_key} draw {period}: drawNumberSize must list {width} integers")
             main, extra = numbers[: game.picks], (numbers[game.picks] if width > game.picks else None)
             if len(set(main)) != game.picks or not all(1 <= n <= game.maximum for n in main):
-                raise ValueError(f"{game_key} draw {period}: main numbers {main} are not {game.picks} distinct numbers 1-{game.maximum}")
+                raise ValueError(
+                    f"{game_key} draw {period}: main numbers {main} are not {game.picks} distinct numbers 1-{game.maximum}"
+                )
             if extra is not None:
                 top = game.second_maximum or game.maximum
                 if not 1 <= extra <= top or (game.has_special and extra in main):
-                    raise ValueError(f"{game_key} draw {period}: the last number {extra} is not a valid special/zone-2 number")
+                    raise ValueError(
+                        f"{game_key} draw {period}: the last number {extra} is not a valid special/zone-2 number"
+                    )
             session.merge(
                 LotteryDrawRecord(
                     game=game_key,

@@ -11,8 +11,8 @@ from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.life import logic
 from twlookup.services.life.data import GAMES, INVOICE_PRIZES, LIFE_DATA, seed_life
-from twlookup.services.life.records import Draw, DrawFacts, FuelPrice, Game, GameFacts, InvoicePeriod, Tier
 from twlookup.services.life.ingest import import_fuel, import_invoice, import_lottery
+from twlookup.services.life.records import Draw, DrawFacts, FuelPrice, Game, GameFacts, InvoicePeriod, Tier
 from twlookup.services.life.schemas import (
     LOTTERY_DRAWS,
     BatchBody,
@@ -119,7 +119,9 @@ def _calendar_source(cal: TaiwanCalendar, year: int) -> Source:
 
 
 def _holiday(h: DayOff) -> HolidayOut:
-    return HolidayOut(date=h.date, weekday=WEEKDAYS[h.date.weekday()], name_zh=h.name_zh, name_en=h.name_en, kind=h.kind)
+    return HolidayOut(
+        date=h.date, weekday=WEEKDAYS[h.date.weekday()], name_zh=h.name_zh, name_en=h.name_en, kind=h.kind
+    )
 
 
 def _break(b: Break) -> BreakOut:
@@ -160,11 +162,15 @@ def next_holiday() -> NextHoliday:
         long_weekend = next((b for b in cal.long_weekends(year) if b.end >= today), None)
         if long_weekend:
             break
-    nearby = [h for d, h in sorted(cal.days_off.items()) if today - timedelta(days=30) <= d <= today + timedelta(days=60)]
+    nearby = [
+        h for d, h in sorted(cal.days_off.items()) if today - timedelta(days=30) <= d <= today + timedelta(days=60)
+    ]
     note = None
     if today.year not in covered or upcoming is None:
         note = f"The official calendar covers {', '.join(map(str, covered))}; dates beyond it are not guessed."
-    years = sorted({today.year, *(h.date.year for h in nearby), *([upcoming.date.year] if upcoming else [])} & set(covered))
+    years = sorted(
+        {today.year, *(h.date.year for h in nearby), *([upcoming.date.year] if upcoming else [])} & set(covered)
+    )
     return NextHoliday(
         today=today,
         today_off=cal.is_day_off(today),
@@ -219,7 +225,9 @@ def _find_period(data: logic.LifeData, period: str | None) -> InvoicePeriod:
             if drawn > today_taipei()
             else f"It was drawn on {drawn}; its numbers are not in the store (`twlookup ingest life.invoice FILE`)."
         )
-        raise NotFound("receipt-lottery period", period, f"{when} Periods with numbers: {', '.join(data.known_periods())}.")
+        raise NotFound(
+            "receipt-lottery period", period, f"{when} Periods with numbers: {', '.join(data.known_periods())}."
+        )
     return found
 
 
@@ -260,8 +268,12 @@ def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
         claim_start=start,
         claim_end=end,
         claim_status=logic.claim_status(start, end, today),  # type: ignore[arg-type]
-        prizes=[PrizeRuleOut(prize=k, name_zh=INVOICE_PRIZES[k].name_zh, amount=INVOICE_PRIZES[k].amount,
-                             rule=INVOICE_PRIZES[k].rule) for k in prizes],  # fmt: skip
+        prizes=[
+            PrizeRuleOut(
+                prize=k, name_zh=INVOICE_PRIZES[k].name_zh, amount=INVOICE_PRIZES[k].amount, rule=INVOICE_PRIZES[k].rule
+            )
+            for k in prizes
+        ],
         claim_notes=logic.INVOICE_CLAIM_NOTES,
         known_periods=data.known_periods(),
         newest_drawn_period=logic.newest_drawn_period(today),
@@ -269,7 +281,13 @@ def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
         sample=period.sample,
         source=_period_source(period),
         reported_by=period.reported_by,
-        sources=[_period_source(period), INVOICE_FEED_SOURCE, INVOICE_CLAIM_SOURCE, INVOICE_PLAN_SOURCE, INVOICE_NOTES_SOURCE],
+        sources=[
+            _period_source(period),
+            INVOICE_FEED_SOURCE,
+            INVOICE_CLAIM_SOURCE,
+            INVOICE_PLAN_SOURCE,
+            INVOICE_NOTES_SOURCE,
+        ],
     )
 
 
@@ -308,7 +326,9 @@ def invoice_check(p: InvoiceCheckQuery) -> InvoiceCheck:
 
 
 @SERVICE.operation(
-    "POST", "/api/pro/invoice/check-batch", price="$0.02",
+    "POST",
+    "/api/pro/invoice/check-batch",
+    price="$0.02",
     example={"receipts": [{"number": "97023797", "period": "114-11-12"}, {"number": "12345678"}]},
 )
 def invoice_check_batch(p: BatchBody) -> BatchResult:
@@ -323,10 +343,20 @@ def invoice_check_batch(p: BatchBody) -> BatchResult:
         try:
             period = _find_period(data, receipt.period)
         except Problem as problem:
-            items.append(BatchItem(index=i, number=receipt.number, period=receipt.period, result=None, error=problem.detail))
+            items.append(
+                BatchItem(index=i, number=receipt.number, period=receipt.period, result=None, error=problem.detail)
+            )
             continue
         used[period.period] = period
-        items.append(BatchItem(index=i, number=receipt.number, period=period.period, result=_check(receipt.number, period, today, latest=receipt.period is None), error=None))
+        items.append(
+            BatchItem(
+                index=i,
+                number=receipt.number,
+                period=period.period,
+                result=_check(receipt.number, period, today, latest=receipt.period is None),
+                error=None,
+            )
+        )
     won = [x.result for x in items if x.result and x.result.won]
     return BatchResult(
         checked=sum(1 for x in items if x.result),
@@ -355,15 +385,18 @@ def _game_sources(g: Game) -> list[Source]:
 
 def _game(g: Game) -> GameInfo:
     facts = g.model_dump(include=set(GameFacts.model_fields))
-    return GameInfo(**facts, game=g.key, tiers=[_tier(t) for t in g.tiers], pool_rule=g.pool_rule, sources=_game_sources(g))
+    return GameInfo(
+        **facts, game=g.key, tiers=[_tier(t) for t in g.tiers], pool_rule=g.pool_rule, sources=_game_sources(g)
+    )
 
 
 def _draw(d: Draw) -> DrawOut:
     return DrawOut(
         **d.model_dump(include=set(DrawFacts.model_fields) | {"reported_by"}),
         claim_until=logic.lottery_claim_until(d.draw_date, _calendar().is_day_off),
-        sample=d.sample, source=Source(url=d.source, title=d.source_title, checked=d.checked, sample=d.sample),
-    )  # fmt: skip
+        sample=d.sample,
+        source=Source(url=d.source, title=d.source_title, checked=d.checked, sample=d.sample),
+    )
 
 
 def _draws(game: str) -> list[Draw]:
@@ -400,10 +433,12 @@ def lottery_latest() -> LatestDraws:
     """The latest draw of lotto649, superlotto638 and daily539."""
     draws = [_draw(_draws(g)[0]) for g in GAMES]
     return LatestDraws(
-        draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE, stale_note=_lottery_stale(list(GAMES)),
+        draws=draws,
+        claim_rule=logic.LOTTERY_CLAIM_RULE,
+        stale_note=_lottery_stale(list(GAMES)),
         sample=any(d.sample for d in draws),
         sources=_unique_sources([d.source for d in draws]),
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/lottery/{game}", tool="get_lottery_results")
@@ -412,10 +447,15 @@ def lottery_game(p: GameQuery) -> GameDraws:
     game = GAMES[p.game]
     draws = [_draw(d) for d in _draws(p.game)[:LOTTERY_DRAWS]]
     return GameDraws(
-        game=_game(game), count=len(draws), limit=LOTTERY_DRAWS, draws=draws, claim_rule=logic.LOTTERY_CLAIM_RULE,
+        game=_game(game),
+        count=len(draws),
+        limit=LOTTERY_DRAWS,
+        draws=draws,
+        claim_rule=logic.LOTTERY_CLAIM_RULE,
         stale_note=_lottery_stale([p.game]),
-        sample=any(d.sample for d in draws), sources=_unique_sources([*_game_sources(game), *(d.source for d in draws)]),
-    )  # fmt: skip
+        sample=any(d.sample for d in draws),
+        sources=_unique_sources([*_game_sources(game), *(d.source for d in draws)]),
+    )
 
 
 def _parse_numbers(text: str) -> list[int]:
@@ -432,9 +472,12 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
     numbers = _parse_numbers(p.numbers)
     problems = logic.validate_pick(game, numbers, p.second)
     if problems:
-        name, message = problems[0]
-        allowed = {"count": game.picks, "minimum": 1, "maximum": game.maximum} if name == "numbers" else (
-            {"minimum": 1, "maximum": game.second_maximum} if game.second_maximum else None)  # fmt: skip
+        name, _message = problems[0]
+        allowed = (
+            {"count": game.picks, "minimum": 1, "maximum": game.maximum}
+            if name == "numbers"
+            else ({"minimum": 1, "maximum": game.second_maximum} if game.second_maximum else None)
+        )
         raise InvalidParameter(name, "; ".join(m for n, m in problems if n == name), allowed)
     draws = _draws(p.game)
     if p.period is None:
@@ -465,7 +508,12 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
         note=note,
         stale_note=_lottery_stale([p.game]) if p.period is None else None,
         sample=draw.sample,
-        sources=_unique_sources([Source(url=draw.source, title=draw.source_title, checked=draw.checked, sample=draw.sample), *_game_sources(game)]),
+        sources=_unique_sources(
+            [
+                Source(url=draw.source, title=draw.source_title, checked=draw.checked, sample=draw.sample),
+                *_game_sources(game),
+            ]
+        ),
     )
 
 
@@ -494,11 +542,17 @@ def fuel() -> FuelPrices:
         change = logic.price_change(history)
         products.append(
             FuelNow(
-                product=key, name_zh=zh, name_en=en, effective=now.effective, price=float(now.price),
+                product=key,
+                name_zh=zh,
+                name_en=en,
+                effective=now.effective,
+                price=float(now.price),
                 previous_price=float(history[1].price) if change is not None else None,
-                change=float(change) if change is not None else None, sample=now.sample, source=_fuel_source(now),
+                change=float(change) if change is not None else None,
+                sample=now.sample,
+                source=_fuel_source(now),
                 reported_by=now.reported_by,
-            )  # fmt: skip
+            )
         )
     effective = max(p.effective for p in products)
     age = (today - effective).days
@@ -508,9 +562,14 @@ def fuel() -> FuelPrices:
     if any(p.change is None for p in products):
         note += " `change` is null where the week before is not in the store."
     return FuelPrices(
-        as_of=today, effective=effective, age_days=age, products=products, note=note,
-        sample=any(p.sample for p in products), sources=_unique_sources([p.source for p in products]),
-    )  # fmt: skip
+        as_of=today,
+        effective=effective,
+        age_days=age,
+        products=products,
+        note=note,
+        sample=any(p.sample for p in products),
+        sources=_unique_sources([p.source for p in products]),
+    )
 
 
 def _history(product: str, limit: int | None) -> FuelHistory:
@@ -520,15 +579,29 @@ def _history(product: str, limit: int | None) -> FuelHistory:
     for i, f in enumerate(shown):
         change = logic.price_change(full, i)
         weeks.append(
-            FuelWeekOut(effective=f.effective, price=float(f.price), change=float(change) if change is not None else None,
-                        note=f.note, sample=f.sample, source=_fuel_source(f), reported_by=f.reported_by)  # fmt: skip
+            FuelWeekOut(
+                effective=f.effective,
+                price=float(f.price),
+                change=float(change) if change is not None else None,
+                note=f.note,
+                sample=f.sample,
+                source=_fuel_source(f),
+                reported_by=f.reported_by,
+            )
         )
     zh, en = logic.FUEL_PRODUCTS[product]
     return FuelHistory(
-        product=product, name_zh=zh, name_en=en, weeks=len(weeks), limit=limit, history=weeks,
-        minimum=float(min(f.price for f in shown)), maximum=float(max(f.price for f in shown)),
-        sample=any(f.sample for f in shown), sources=_unique_sources([w.source for w in weeks]),
-    )  # fmt: skip
+        product=product,
+        name_zh=zh,
+        name_en=en,
+        weeks=len(weeks),
+        limit=limit,
+        history=weeks,
+        minimum=float(min(f.price for f in shown)),
+        maximum=float(max(f.price for f in shown)),
+        sample=any(f.sample for f in shown),
+        sources=_unique_sources([w.source for w in weeks]),
+    )
 
 
 @SERVICE.operation("GET", "/api/fuel/history")

@@ -38,7 +38,9 @@ class InvoiceNumbersFacts(Record):
     period: str  # NNN-MM-MM, ROC year, e.g. 114-11-12
     special: str = Field(description="特別獎 NT$10,000,000")
     grand: str = Field(description="特獎 NT$2,000,000")
-    first: tuple[str, ...] = Field(description="頭獎 NT$200,000; their last 7..3 digits give the second to sixth prizes")
+    first: tuple[str, ...] = Field(
+        description="頭獎 NT$200,000; their last 7..3 digits give the second to sixth prizes"
+    )
     additional_sixth: tuple[str, ...] = Field((), description="增開六獎 (3 digits); none in current periods")
 
 
@@ -106,7 +108,9 @@ class DrawFacts(Record):
     period: Annotated[str, BeforeValidator(str)]  # a 9-digit draw number, e.g. 114000117
     draw_date: date
     numbers: tuple[int, ...] = Field(description="Main numbers, ascending")
-    second: int | None = Field(None, description="lotto649 special number, superlotto638 zone-2 number, null for daily539")
+    second: int | None = Field(
+        None, description="lotto649 special number, superlotto638 zone-2 number, null for daily539"
+    )
 
     @field_validator("numbers", mode="after")
     @classmethod

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from datetime import date
 from typing import Literal
-
-import re
 
 from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
-from twlookup.services.life.records import DrawFacts, GameFacts, InvoiceNumbersFacts, Reported
 from twlookup.services.life.logic import FREE_FUEL_WEEKS, PERIOD_PATTERN
+from twlookup.services.life.records import DrawFacts, GameFacts, InvoiceNumbersFacts, Reported
 
 BATCH_LIMIT = 500
 LOTTERY_DRAWS = 20
@@ -49,7 +48,9 @@ def _period(value: object, latest: bool = False) -> object:
 
 
 class YearQuery(Params):
-    year: int = Field(ge=1912, le=2200, description="Gregorian year; the years the official calendar covers are listed in errors")
+    year: int = Field(
+        ge=1912, le=2200, description="Gregorian year; the years the official calendar covers are listed in errors"
+    )
 
 
 class DateQuery(Params):
@@ -116,9 +117,10 @@ class IsHoliday(BaseModel):
 
 class PeriodQuery(Params):
     period: str = Field(
-        "latest", pattern=PERIOD_OR_LATEST,
+        "latest",
+        pattern=PERIOD_OR_LATEST,
         description="Period as NNN-MM-MM in ROC years (e.g. 114-11-12 for November-December 2025), or latest",
-    )  # fmt: skip
+    )
 
     _check_period = field_validator("period", mode="before")(lambda v: _period(v, latest=True))
 
@@ -139,8 +141,13 @@ class InvoiceNumbers(InvoiceNumbersFacts, Reported):
     prizes: list[PrizeRuleOut]
     claim_notes: str
     known_periods: list[str]
-    newest_drawn_period: str = Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
-    note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
+    newest_drawn_period: str = Field(
+        description="The newest period drawn by today (Taipei); when it is not `period`, see `note`"
+    )
+    note: str | None = Field(
+        None,
+        description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks",
+    )
     sample: bool
     source: Source
     sources: list[Source]
@@ -148,7 +155,9 @@ class InvoiceNumbers(InvoiceNumbersFacts, Reported):
 
 class InvoiceCheckQuery(Params):
     number: str = Field(pattern=NUMBER_PATTERN, description="The receipt's 8-digit number (without the 2-letter track)")
-    period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM (ROC year); omit for the latest")
+    period: str | None = Field(
+        None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM (ROC year); omit for the latest"
+    )
 
     _check_number = field_validator("number", mode="before")(_number)
     _check_period = field_validator("period", mode="before")(_period)
@@ -158,7 +167,9 @@ class InvoiceCheck(Reported):
     number: str
     period: str
     won: bool
-    prize: str | None = Field(description="special, grand, first, second, third, fourth, fifth, sixth or additional_sixth")
+    prize: str | None = Field(
+        description="special, grand, first, second, third, fourth, fifth, sixth or additional_sixth"
+    )
     prize_zh: str | None
     amount: int = Field(description="NT$; 0 when not won")
     matched: str | None = Field(description="The winning number whose digits matched")
@@ -167,8 +178,13 @@ class InvoiceCheck(Reported):
     claim_start: date
     claim_end: date
     claim_status: Literal["not yet open", "open", "expired"]
-    newest_drawn_period: str = Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
-    note: str | None = Field(None, description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks")
+    newest_drawn_period: str = Field(
+        description="The newest period drawn by today (Taipei); when it is not `period`, see `note`"
+    )
+    note: str | None = Field(
+        None,
+        description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks",
+    )
     sample: bool
     source: Source
 
@@ -183,9 +199,10 @@ class Receipt(BaseModel):
 
 class BatchBody(Params):
     receipts: list[Receipt] = Field(
-        min_length=1, max_length=BATCH_LIMIT,
-        description="Up to 500 receipts, e.g. [{\"number\": \"97023797\", \"period\": \"114-11-12\"}, {\"number\": \"12345678\"}]",
-    )  # fmt: skip
+        min_length=1,
+        max_length=BATCH_LIMIT,
+        description='Up to 500 receipts, e.g. [{"number": "97023797", "period": "114-11-12"}, {"number": "12345678"}]',
+    )
 
 
 class BatchItem(BaseModel):
@@ -236,7 +253,9 @@ class GameInfo(GameFacts):
 class LatestDraws(BaseModel):
     draws: list[DrawOut]
     claim_rule: str
-    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
+    stale_note: str | None = Field(
+        None, description="Set when the newest draw in the store is over a week old: newer draws are missing"
+    )
     sample: bool
     sources: list[Source]
 
@@ -247,7 +266,9 @@ class GameDraws(BaseModel):
     limit: int
     draws: list[DrawOut]
     claim_rule: str
-    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
+    stale_note: str | None = Field(
+        None, description="Set when the newest draw in the store is over a week old: newer draws are missing"
+    )
     sample: bool
     sources: list[Source]
 
@@ -255,11 +276,15 @@ class GameDraws(BaseModel):
 class LotteryCheckQuery(Params):
     game: GameName = Field(description="lotto649, superlotto638 or daily539")
     numbers: str = Field(
-        min_length=1, max_length=60, pattern=r"^ *[0-9]{1,2}( *, *[0-9]{1,2})* *$",
+        min_length=1,
+        max_length=60,
+        pattern=r"^ *[0-9]{1,2}( *, *[0-9]{1,2})* *$",
         description="Comma-separated picks: 6 of 1-49 (lotto649), 6 of 1-38 (superlotto638) or 5 of 1-39 (daily539)",
-    )  # fmt: skip
+    )
     second: int | None = Field(None, ge=1, le=8, description="superlotto638 only: the zone-2 pick, 1 to 8")
-    period: str | None = Field(None, pattern=r"^[0-9]{9}$", description="Draw number (9 digits); omit for the latest draw")
+    period: str | None = Field(
+        None, pattern=r"^[0-9]{9}$", description="Draw number (9 digits); omit for the latest draw"
+    )
 
 
 class LotteryCheck(BaseModel):
@@ -269,12 +294,16 @@ class LotteryCheck(BaseModel):
     draw: DrawOut
     matched: list[int]
     matched_count: int
-    extra_matched: bool = Field(description="lotto649: the special number is among the picks; superlotto638: zone 2 matched")
+    extra_matched: bool = Field(
+        description="lotto649: the special number is among the picks; superlotto638: zone 2 matched"
+    )
     won: bool
     tier: TierOut | None
     amount: int | None = Field(description="Fixed prize in NT$; null when not won or pari-mutuel")
     note: str
-    stale_note: str | None = Field(None, description="Set when the newest draw in the store is over a week old: newer draws are missing")
+    stale_note: str | None = Field(
+        None, description="Set when the newest draw in the store is over a week old: newer draws are missing"
+    )
     sample: bool
     sources: list[Source]
 
@@ -285,7 +314,9 @@ class LotteryCheck(BaseModel):
 class FuelWeekOut(Reported):
     effective: date = Field(description="Monday the posted price took effect")
     price: float = Field(description="NT$ per litre, tax included")
-    change: float | None = Field(description="Against the posted week before (7 days earlier); null when that week is not in the store")
+    change: float | None = Field(
+        description="Against the posted week before (7 days earlier); null when that week is not in the store"
+    )
     note: str | None = None
     sample: bool
     source: Source
@@ -297,8 +328,12 @@ class FuelNow(Reported):
     name_en: str
     effective: date
     price: float
-    previous_price: float | None = Field(description="Price of the week before; null when that week is not in the store")
-    change: float | None = Field(description="NT$ per litre against the week before; null when that week is not in the store")
+    previous_price: float | None = Field(
+        description="Price of the week before; null when that week is not in the store"
+    )
+    change: float | None = Field(
+        description="NT$ per litre against the week before; null when that week is not in the store"
+    )
     sample: bool
     source: Source
 
@@ -306,7 +341,9 @@ class FuelNow(Reported):
 class FuelPrices(BaseModel):
     as_of: date
     effective: date = Field(description="Effective date of the newest posted prices the store holds")
-    age_days: int = Field(description="Days since `effective`; above 7 the store has not received this week's prices yet")
+    age_days: int = Field(
+        description="Days since `effective`; above 7 the store has not received this week's prices yet"
+    )
     products: list[FuelNow]
     note: str
     sample: bool
@@ -322,7 +359,9 @@ class FuelHistory(BaseModel):
     name_zh: str
     name_en: str
     weeks: int
-    limit: int | None = Field(description=f"Free history shows the latest {FREE_FUEL_WEEKS} weeks; the paid route has no limit")
+    limit: int | None = Field(
+        description=f"Free history shows the latest {FREE_FUEL_WEEKS} weeks; the paid route has no limit"
+    )
     history: list[FuelWeekOut] = Field(description="Newest first")
     minimum: float
     maximum: float

@@ -7,8 +7,8 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.store.reference import Reference
 from twlookup.platform.records import load_records, to_row
+from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
 from twlookup.services.models.logic import Catalog
 from twlookup.services.models.records import Model

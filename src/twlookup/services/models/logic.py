@@ -6,8 +6,8 @@ Pure functions over a `Catalog` built from the store; `today` is always passed i
 from __future__ import annotations
 
 import difflib
-from calendar import monthrange
 import re
+from calendar import monthrange
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date

@@ -78,7 +78,9 @@ def get_model(p: ModelQuery) -> ModelDetail:
     """One model by id, alias or dated snapshot, with its status and what to do about it."""
     catalog, today = CATALOG.get(), today_taipei()
     model, how = _resolve(catalog, p.id, "id")
-    return ModelDetail(as_of=today, query=p.id, matched_as=how, model=model_out(model, today), action=logic.action(model, today))  # type: ignore[arg-type]
+    return ModelDetail(
+        as_of=today, query=p.id, matched_as=how, model=model_out(model, today), action=logic.action(model, today)
+    )  # type: ignore[arg-type]
 
 
 @SERVICE.operation("GET", "/api/upcoming", tool="upcoming_retirements")
@@ -87,7 +89,9 @@ def upcoming(p: UpcomingQuery) -> Upcoming:
     catalog, today = CATALOG.get(), today_taipei()
     until = today + timedelta(days=p.days)
     models = catalog.retiring_between(today + timedelta(days=1), until)
-    return Upcoming(as_of=today, days=p.days, until=until, count=len(models), models=[model_out(m, today) for m in models])
+    return Upcoming(
+        as_of=today, days=p.days, until=until, count=len(models), models=[model_out(m, today) for m in models]
+    )
 
 
 @SERVICE.operation("GET", "/api/replacement", tool="find_replacement")
@@ -178,4 +182,6 @@ def export() -> Export:
     """Every model record with its dates, replacement and source."""
     catalog, today = CATALOG.get(), today_taipei()
     models = sorted(catalog.models.values(), key=lambda m: (m.provider, m.id))
-    return Export(as_of=today, count=len(models), providers=catalog.providers, models=[model_out(m, today) for m in models])
+    return Export(
+        as_of=today, count=len(models), providers=catalog.providers, models=[model_out(m, today) for m in models]
+    )

@@ -12,13 +12,32 @@ from twlookup.platform.records import Record, SourcedRecord
 
 # Providers this service knows; a record naming another fails `twlookup seed`.
 Provider = Literal[
-    "openai", "anthropic", "google", "google-vertex", "azure-openai", "aws-bedrock", "mistral", "cohere",
-    "meta", "xai", "deepseek",
-]  # fmt: skip
+    "openai",
+    "anthropic",
+    "google",
+    "google-vertex",
+    "azure-openai",
+    "aws-bedrock",
+    "mistral",
+    "cohere",
+    "meta",
+    "xai",
+    "deepseek",
+]
 Kind = Literal[
-    "chat", "reasoning", "embedding", "image", "audio", "speech", "transcription",
-    "realtime", "moderation", "completion", "video", "code",
-]  # fmt: skip
+    "chat",
+    "reasoning",
+    "embedding",
+    "image",
+    "audio",
+    "speech",
+    "transcription",
+    "realtime",
+    "moderation",
+    "completion",
+    "video",
+    "code",
+]
 
 
 class ModelFacts(Record):

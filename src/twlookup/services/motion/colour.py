@@ -49,6 +49,7 @@ def _from_linear(c: float) -> float:
 def relative_luminance(c: RGB) -> float:
     """WCAG 2.x relative luminance (its definition uses the 0.03928 knee; the result is the same
     to four decimals as the sRGB standard's 0.04045 for 8-bit colours)."""
+
     def lin(v: float) -> float:
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
@@ -97,17 +98,19 @@ def from_oklab(c: OKLab, alpha: float = 1.0) -> RGB:
     l_ = c.L + 0.3963377774 * c.a + 0.2158037573 * c.b
     m_ = c.L - 0.1055613458 * c.a - 0.0638541728 * c.b
     s_ = c.L - 0.0894841775 * c.a - 1.2914855480 * c.b
-    l, m, s = l_**3, m_**3, s_**3
-    r = 4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s
-    g = -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s
-    b = -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s
+    lc, mc, sc = l_**3, m_**3, s_**3  # the LMS cone responses
+    r = 4.0767416621 * lc - 3.3077115913 * mc + 0.2309699292 * sc
+    g = -1.2684380046 * lc + 2.6097574011 * mc - 0.3413193965 * sc
+    b = -0.0041960863 * lc - 0.7034186147 * mc + 1.7076147010 * sc
     clamp = lambda v: max(0.0, min(1.0, _from_linear(max(0.0, v))))  # noqa: E731  (gamut clip)
     return RGB(clamp(r), clamp(g), clamp(b), alpha)
 
 
 def mix_oklab(a: RGB, b: RGB, t: float) -> RGB:
     x, y = to_oklab(a), to_oklab(b)
-    return from_oklab(OKLab(x.L + (y.L - x.L) * t, x.a + (y.a - x.a) * t, x.b + (y.b - x.b) * t), a.alpha + (b.alpha - a.alpha) * t)
+    return from_oklab(
+        OKLab(x.L + (y.L - x.L) * t, x.a + (y.a - x.a) * t, x.b + (y.b - x.b) * t), a.alpha + (b.alpha - a.alpha) * t
+    )
 
 
 def mix_oklch(a: RGB, b: RGB, t: float) -> RGB:
@@ -117,7 +120,9 @@ def mix_oklch(a: RGB, b: RGB, t: float) -> RGB:
     dh = (h2 - h1 + 180) % 360 - 180
     h = math.radians(h1 + dh * t)
     ch = x.chroma + (y.chroma - x.chroma) * t
-    return from_oklab(OKLab(x.L + (y.L - x.L) * t, ch * math.cos(h), ch * math.sin(h)), a.alpha + (b.alpha - a.alpha) * t)
+    return from_oklab(
+        OKLab(x.L + (y.L - x.L) * t, ch * math.cos(h), ch * math.sin(h)), a.alpha + (b.alpha - a.alpha) * t
+    )
 
 
 def greys_in_oklab(a: RGB, b: RGB) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,18 +10,25 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.records import Record, load_records, to_row
-from twlookup.platform.store.reference import Reference
 from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-import json
-
 from twlookup.services.motion.ingest import parse_npm_latest, read_web_features
 from twlookup.services.motion.records import A11yRecord, EasingRecord, LibraryRecord, SupportRecord
 from twlookup.services.motion.tables import MotionRecord
 
-KINDS: dict[str, type[Record]] = {"easing": EasingRecord, "support": SupportRecord, "library": LibraryRecord, "a11y": A11yRecord}
-FILES = {"easing": ("easings.yaml", "easings"), "support": ("support.yaml", "features"),
-         "library": ("libraries.yaml", "libraries"), "a11y": ("a11y.yaml", "items")}  # fmt: skip
+KINDS: dict[str, type[Record]] = {
+    "easing": EasingRecord,
+    "support": SupportRecord,
+    "library": LibraryRecord,
+    "a11y": A11yRecord,
+}
+FILES = {
+    "easing": ("easings.yaml", "easings"),
+    "support": ("support.yaml", "features"),
+    "library": ("libraries.yaml", "libraries"),
+    "a11y": ("a11y.yaml", "items"),
+}
 
 
 def _row(kind: str, record: Record) -> MotionRecord:
@@ -48,7 +56,10 @@ def import_libraries(session: Session, path: Path) -> int:
         docs = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not JSON ({exc})") from None
-    old = {row.payload.get("name"): row.payload for row in session.scalars(select(MotionRecord).where(MotionRecord.record_type == "library"))}
+    old = {
+        row.payload.get("name"): row.payload
+        for row in session.scalars(select(MotionRecord).where(MotionRecord.record_type == "library"))
+    }
     notes = {name: payload.get("note", "") for name, payload in old.items()}
     records = parse_npm_latest(docs, today_taipei(), notes)
     kept = [LibraryRecord.model_validate(p) for name, p in old.items() if name not in {r.name for r in records}]

@@ -217,7 +217,9 @@ class LinearApprox:
     max_error: float  # measured against the exact function on a dense grid
 
 
-def to_linear(fn: Callable[[float], float], tolerance: float = 0.002, samples: int = 2000, check: int = 20000) -> LinearApprox:
+def to_linear(
+    fn: Callable[[float], float], tolerance: float = 0.002, samples: int = 2000, check: int = 20000
+) -> LinearApprox:
     """A CSS linear() that follows `fn` on [0, 1]: sample, simplify (RDP), round outputs to 3
     decimals and inputs to 2 decimals of a percent (0% and 100% are left implied); then measure
     the real error against `fn` on a finer grid."""

@@ -14,11 +14,25 @@ from twlookup.services.motion.records import LibraryRecord, SupportRecord
 
 # The animation features of the web platform this service reports (web-features ids).
 FEATURES = (
-    "animations-css", "transitions", "web-animations", "linear-easing", "prefers-reduced-motion",
-    "view-transitions", "cross-document-view-transitions", "scroll-driven-animations",
-    "registered-custom-properties", "individual-transforms", "motion-path", "starting-style",
-    "transition-behavior", "interpolate-size", "will-change", "conic-gradients", "oklab", "gradient-interpolation",
-)  # fmt: skip
+    "animations-css",
+    "transitions",
+    "web-animations",
+    "linear-easing",
+    "prefers-reduced-motion",
+    "view-transitions",
+    "cross-document-view-transitions",
+    "scroll-driven-animations",
+    "registered-custom-properties",
+    "individual-transforms",
+    "motion-path",
+    "starting-style",
+    "transition-behavior",
+    "interpolate-size",
+    "will-change",
+    "conic-gradients",
+    "oklab",
+    "gradient-interpolation",
+)
 BROWSERS = ("chrome", "chrome_android", "edge", "firefox", "firefox_android", "safari", "safari_ios")
 EXPLORER = "https://web-platform-dx.github.io/web-features-explorer/features/{id}/"
 

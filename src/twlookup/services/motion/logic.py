@@ -47,9 +47,16 @@ def gradient(colors: list[colour.RGB], kind: str, angle: int, animate: bool) -> 
             t = k / 8
             stops.append(f"{mix(a, b, t).hex} {fmt((i + t) / segments * 100, 2)}%")
     hexes = ", ".join(c.hex for c in colors)
-    head = {"linear": f"linear-gradient(in {space} {angle}deg, ", "radial": f"radial-gradient(in {space}, ",
-            "conic": f"conic-gradient(in {space} from {angle}deg, "}[kind]  # fmt: skip
-    fb_head = {"linear": f"linear-gradient({angle}deg, ", "radial": "radial-gradient(", "conic": f"conic-gradient(from {angle}deg, "}[kind]
+    head = {
+        "linear": f"linear-gradient(in {space} {angle}deg, ",
+        "radial": f"radial-gradient(in {space}, ",
+        "conic": f"conic-gradient(in {space} from {angle}deg, ",
+    }[kind]
+    fb_head = {
+        "linear": f"linear-gradient({angle}deg, ",
+        "radial": "radial-gradient(",
+        "conic": f"conic-gradient(from {angle}deg, ",
+    }[kind]
     if kind == "conic":  # close the circle so the seam does not jump
         hexes += f", {colors[0].hex}"
     css = f"background: {head}{hexes});"
@@ -98,26 +105,41 @@ VP9_CRF = {"low": 36, "medium": 32, "high": 28}
 AV1_CRF = {"low": 40, "medium": 35, "high": 30}
 
 
-def ffmpeg_commands(width: int, quality: str, codecs: list[str], audio: bool) -> list[tuple[str, str, list[tuple[str, str]]]]:
+def ffmpeg_commands(
+    width: int, quality: str, codecs: list[str], audio: bool
+) -> list[tuple[str, str, list[tuple[str, str]]]]:
     """(codec, command, [(flag, what it does)]) for each requested codec."""
     even = width - width % 2
     audio_args = "-c:a aac -b:a 128k" if audio else "-an"
     out = []
     for codec in codecs:
         if codec == "h264":
-            cmd = (f"ffmpeg -i input.mov -c:v libx264 -crf {QUALITY[quality]} -preset slow -pix_fmt yuv420p "
-                   f"-vf scale={even}:-2 -movflags +faststart {audio_args} output.mp4")  # fmt: skip
+            cmd = (
+                f"ffmpeg -i input.mov -c:v libx264 -crf {QUALITY[quality]} -preset slow -pix_fmt yuv420p "
+                f"-vf scale={even}:-2 -movflags +faststart {audio_args} output.mp4"
+            )
             flags = [
                 ("-c:v libx264", "H.264 video, which every browser plays"),
-                (f"-crf {QUALITY[quality]}", "constant quality (lower is better and larger; 18 is close to visually lossless, 23 is the default)"),
+                (
+                    f"-crf {QUALITY[quality]}",
+                    "constant quality (lower is better and larger; 18 is close to visually lossless, 23 is the default)",
+                ),
                 ("-preset slow", "spend more encoding time for a smaller file at the same quality"),
                 ("-pix_fmt yuv420p", "4:2:0 chroma, the pixel format browsers and phones decode"),
-                (f"-vf scale={even}:-2", f"{even} px wide; -2 keeps the aspect ratio with an even height, which yuv420p requires"),
-                ("-movflags +faststart", "moves the index (moov atom) to the front so playback starts before the download ends"),
+                (
+                    f"-vf scale={even}:-2",
+                    f"{even} px wide; -2 keeps the aspect ratio with an even height, which yuv420p requires",
+                ),
+                (
+                    "-movflags +faststart",
+                    "moves the index (moov atom) to the front so playback starts before the download ends",
+                ),
             ]
         elif codec == "vp9":
-            cmd = (f"ffmpeg -i input.mov -c:v libvpx-vp9 -crf {VP9_CRF[quality]} -b:v 0 -row-mt 1 -pix_fmt yuv420p "
-                   f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} output.webm")  # fmt: skip
+            cmd = (
+                f"ffmpeg -i input.mov -c:v libvpx-vp9 -crf {VP9_CRF[quality]} -b:v 0 -row-mt 1 -pix_fmt yuv420p "
+                f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} output.webm"
+            )
             flags = [
                 ("-c:v libvpx-vp9", "VP9 video in WebM, usually smaller than H.264 at the same quality"),
                 (f"-crf {VP9_CRF[quality]} -b:v 0", "constant-quality mode of libvpx (-b:v 0 lifts the bitrate cap)"),
@@ -125,24 +147,43 @@ def ffmpeg_commands(width: int, quality: str, codecs: list[str], audio: bool) ->
                 (f"-vf scale={even}:-2", "same even-dimension scaling as for H.264"),
             ]
         else:
-            cmd = (f"ffmpeg -i input.mov -c:v libsvtav1 -crf {AV1_CRF[quality]} -preset 6 -pix_fmt yuv420p "
-                   f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} output.webm")  # fmt: skip
+            cmd = (
+                f"ffmpeg -i input.mov -c:v libsvtav1 -crf {AV1_CRF[quality]} -preset 6 -pix_fmt yuv420p "
+                f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} output.webm"
+            )
             flags = [
                 ("-c:v libsvtav1", "AV1 with the SVT-AV1 encoder: smallest files, slowest to encode, newest decoders"),
                 (f"-crf {AV1_CRF[quality]}", "constant quality for SVT-AV1 (0 to 63)"),
                 ("-preset 6", "speed/size trade-off of SVT-AV1 (lower is slower and smaller)"),
             ]
         if not audio:
-            flags.append(("-an", "drops the audio track: right for muted background loops (autoplay needs muted anyway)"))
+            flags.append(
+                ("-an", "drops the audio track: right for muted background loops (autoplay needs muted anyway)")
+            )
         out.append((codec, cmd, flags))
     return out
 
 
 # Motion kit styles: four duration levels (ms), enter/exit curves and a spring (stiffness, damping, mass).
 STYLES = {
-    "snappy": {"durations": (100, 150, 250, 400), "enter": "ease-out-quart", "exit": "ease-in-quart", "spring": (400.0, 40.0, 1.0)},
-    "calm": {"durations": (200, 300, 450, 700), "enter": "ease-out-sine", "exit": "ease-in-sine", "spring": (120.0, 22.0, 1.0)},
-    "playful": {"durations": (150, 250, 400, 600), "enter": "ease-out-back", "exit": "ease-in-back", "spring": (260.0, 16.0, 1.0)},
+    "snappy": {
+        "durations": (100, 150, 250, 400),
+        "enter": "ease-out-quart",
+        "exit": "ease-in-quart",
+        "spring": (400.0, 40.0, 1.0),
+    },
+    "calm": {
+        "durations": (200, 300, 450, 700),
+        "enter": "ease-out-sine",
+        "exit": "ease-in-sine",
+        "spring": (120.0, 22.0, 1.0),
+    },
+    "playful": {
+        "durations": (150, 250, 400, 600),
+        "enter": "ease-out-back",
+        "exit": "ease-in-back",
+        "spring": (260.0, 16.0, 1.0),
+    },
 }
 
 

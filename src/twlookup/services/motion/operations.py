@@ -12,8 +12,6 @@ from twlookup.services.motion.presets import PRESETS
 from twlookup.services.motion.records import EasingRecord
 from twlookup.services.motion.schemas import (
     A11yAnswer,
-    LibraryAnswer,
-    SupportAnswer,
     A11yChecklist,
     Easing,
     EasingList,
@@ -25,11 +23,13 @@ from twlookup.services.motion.schemas import (
     Keyframes,
     KeyframesQuery,
     Libraries,
+    LibraryAnswer,
     MotionKit,
     MotionKitQuery,
     Point,
     SpringAnswer,
     SpringQuery,
+    SupportAnswer,
     SupportTable,
     VideoAnswer,
     VideoCommand,
@@ -53,7 +53,9 @@ SERVICE.importer("support")(import_support)
 SERVICE.importer("libraries")(import_libraries)
 
 
-def _bezier_answer(name: str | None, kind: str, curve: CubicBezier, samples: int, record: EasingRecord | None) -> Easing:
+def _bezier_answer(
+    name: str | None, kind: str, curve: CubicBezier, samples: int, record: EasingRecord | None
+) -> Easing:
     approx = to_linear(curve, tolerance=0.001)
     return Easing(
         name=name,
@@ -91,7 +93,9 @@ def _named(catalogue: Catalogue, name: str, samples: int) -> Easing:
     record = catalogue.easings.get(key) or catalogue.easings.get(_kebab(name))
     if record is None:
         raise NotFound("easing", name, "List the names at /api/easings.")
-    return _bezier_answer(record.id, record.kind, CubicBezier(record.x1, record.y1, record.x2, record.y2), samples, record)
+    return _bezier_answer(
+        record.id, record.kind, CubicBezier(record.x1, record.y1, record.x2, record.y2), samples, record
+    )
 
 
 def _kebab(name: str) -> str:
@@ -108,7 +112,9 @@ def easing(p: EasingQuery) -> Easing:
     given = sum(x is not None for x in coords)
     ways = (p.name is not None) + (given > 0) + (p.steps is not None)
     if ways != 1:
-        raise InvalidParameter("name", "give exactly one of: name; x1, y1, x2 and y2; steps", ["name", "x1,y1,x2,y2", "steps"])
+        raise InvalidParameter(
+            "name", "give exactly one of: name; x1, y1, x2 and y2; steps", ["name", "x1,y1,x2,y2", "steps"]
+        )
     if p.name is not None:
         return _named(CATALOGUE.get(), p.name, p.samples)
     if p.steps is not None:
@@ -173,8 +179,16 @@ def spring(p: SpringQuery) -> SpringAnswer:
 def _keyframes(preset: str, duration: int) -> Keyframes:
     p = PRESETS[preset]
     rule, usage_css, reduced = logic.keyframes_css(p, duration)
-    return Keyframes(preset=p.id, purpose=p.purpose, duration_ms=duration, keyframes=rule, usage_css=usage_css,
-                     reduced_motion_css=reduced, usage=p.usage, presets=list(PRESETS))  # fmt: skip
+    return Keyframes(
+        preset=p.id,
+        purpose=p.purpose,
+        duration_ms=duration,
+        keyframes=rule,
+        usage_css=usage_css,
+        reduced_motion_css=reduced,
+        usage=p.usage,
+        presets=list(PRESETS),
+    )
 
 
 @SERVICE.operation("GET", "/api/keyframes", tool="generate_keyframes")
@@ -194,12 +208,23 @@ def _gradient(hexes: list[str], kind: str, angle: int, animate: bool) -> Gradien
         raise InvalidParameter("colors", "give at least 2 colours", {"min": 2, "max": 8})
     g = logic.gradient(colors, kind, angle, animate)
     on_white, on_black, note = logic.contrast_notes(colors)
-    why = ("an OKLab mix of these colours passes near grey, so the gradient runs in OKLCH along the shorter hue arc"
-           if g.space == "oklch" else "OKLab keeps perceived lightness even between the stops without grey midpoints")  # fmt: skip
+    why = (
+        "an OKLab mix of these colours passes near grey, so the gradient runs in OKLCH along the shorter hue arc"
+        if g.space == "oklch"
+        else "OKLab keeps perceived lightness even between the stops without grey midpoints"
+    )
     return GradientAnswer(
-        colors=[c.hex for c in colors], type=kind, interpolation=g.space, why=why, css=g.css, fallback_css=g.fallback,  # type: ignore[arg-type]
-        animation_css=g.animation, contrast_white_text=on_white, contrast_black_text=on_black, contrast_note=note,
-    )  # fmt: skip
+        colors=[c.hex for c in colors],
+        type=kind,
+        interpolation=g.space,
+        why=why,
+        css=g.css,
+        fallback_css=g.fallback,  # type: ignore[arg-type]
+        animation_css=g.animation,
+        contrast_white_text=on_white,
+        contrast_black_text=on_black,
+        contrast_note=note,
+    )
 
 
 @SERVICE.operation("GET", "/api/gradient", tool="generate_gradient")
@@ -222,7 +247,10 @@ def video(p: VideoQuery) -> VideoAnswer:
     return VideoAnswer(
         width=p.width - p.width % 2,
         quality=p.quality,
-        commands=[VideoCommand(codec=c, command=cmd, flags=[Flag(flag=f, meaning=m) for f, m in flags]) for c, cmd, flags in cmds],
+        commands=[
+            VideoCommand(codec=c, command=cmd, flags=[Flag(flag=f, meaning=m) for f, m in flags])
+            for c, cmd, flags in cmds
+        ],
         html=f"<video {attrs}>{sources}\n</video>",
     )
 
@@ -232,7 +260,13 @@ def _support(catalogue: Catalogue) -> SupportTable:
     checked = max((s.checked for s in catalogue.support), default=None)
     if checked is None:
         raise Problem(503, "The browser support table is not in the store; run `twlookup seed`.")
-    return SupportTable(data_package="web-features (npm)", data_version=version, checked=checked, count=len(catalogue.support), features=[as_answer(r, SupportAnswer) for r in catalogue.support])
+    return SupportTable(
+        data_package="web-features (npm)",
+        data_version=version,
+        checked=checked,
+        count=len(catalogue.support),
+        features=[as_answer(r, SupportAnswer) for r in catalogue.support],
+    )
 
 
 @SERVICE.operation("GET", "/api/support", tool="animation_browser_support")
@@ -245,7 +279,11 @@ def _libraries(catalogue: Catalogue) -> Libraries:
     checked = max((lib.checked for lib in catalogue.libraries), default=None)
     if checked is None:
         raise Problem(503, "The library table is not in the store; run `twlookup seed`.")
-    return Libraries(checked=checked, count=len(catalogue.libraries), libraries=[as_answer(r, LibraryAnswer) for r in catalogue.libraries])
+    return Libraries(
+        checked=checked,
+        count=len(catalogue.libraries),
+        libraries=[as_answer(r, LibraryAnswer) for r in catalogue.libraries],
+    )
 
 
 @SERVICE.operation("GET", "/api/libraries", tool="compare_animation_libraries")
@@ -281,13 +319,20 @@ def motion_kit(p: MotionKitQuery) -> MotionKit:
     on_black = round(colour.contrast(brand, logic.BLACK), 2)
     names = ("instant", "fast", "base", "slow")
     variables = "\n".join(f"  --motion-{n}: {d}ms;" for n, d in zip(names, durations, strict=True))
-    variables += f"\n  --ease-enter: {enter.css};\n  --ease-exit: {exit_.css};\n  --ease-spring: {spring_answer.linear};"
-    variables += f"\n  --spring-duration: {spring_answer.duration_ms}ms;\n  --brand: {brand.hex};\n  --brand-2: {partner.hex};"
+    variables += (
+        f"\n  --ease-enter: {enter.css};\n  --ease-exit: {exit_.css};\n  --ease-spring: {spring_answer.linear};"
+    )
+    variables += (
+        f"\n  --spring-duration: {spring_answer.duration_ms}ms;\n  --brand: {brand.hex};\n  --brand-2: {partner.hex};"
+    )
     return MotionKit(
         brand=brand.hex,
         style=p.style,
-        css_variables=":root {\n" + variables + "\n}\n@media (prefers-reduced-motion: reduce) {\n  :root {\n"
-        + "\n".join(f"    --motion-{n}: 0ms;" for n in names) + "\n  }\n}",
+        css_variables=":root {\n"
+        + variables
+        + "\n}\n@media (prefers-reduced-motion: reduce) {\n  :root {\n"
+        + "\n".join(f"    --motion-{n}: 0ms;" for n in names)
+        + "\n  }\n}",
         durations_ms=list(durations),
         enter=enter,
         exit=exit_,

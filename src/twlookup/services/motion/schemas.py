@@ -8,9 +8,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import answer_model
 from twlookup.platform.schemas import Source
 from twlookup.services.motion.presets import PRESETS
-from twlookup.platform.records import answer_model
 from twlookup.services.motion.records import A11yRecord, LibraryRecord, SupportRecord
 
 SupportAnswer = answer_model(SupportRecord)
@@ -24,8 +24,13 @@ HEX_LIST = rf"^\s*{HEX1}(?:\s*,\s*{HEX1}){{1,7}}\s*$"
 
 
 class EasingQuery(Params):
-    name: str | None = Field(None, min_length=1, max_length=40, pattern=r"^[a-zA-Z-]+$",
-                             description="A CSS keyword (ease, ease-in, ...), step-start/step-end, or a named curve of /api/easings")  # fmt: skip
+    name: str | None = Field(
+        None,
+        min_length=1,
+        max_length=40,
+        pattern=r"^[a-zA-Z-]+$",
+        description="A CSS keyword (ease, ease-in, ...), step-start/step-end, or a named curve of /api/easings",
+    )
     x1: float | None = Field(None, ge=0, le=1, description="First control point x, 0 to 1 (CSS requires it)")
     y1: float | None = Field(None, ge=-5, le=5, description="First control point y (may overshoot)")
     x2: float | None = Field(None, ge=0, le=1, description="Second control point x, 0 to 1")
@@ -47,8 +52,12 @@ class Easing(BaseModel):
     control_points: list[float] | None = Field(description="x1, y1, x2, y2 of a cubic Bézier")
     overshoots: bool
     points: list[Point] = Field(description="Exact output at evenly spaced inputs (to 1e-9)")
-    linear: str | None = Field(description="A CSS linear() equivalent (None for steps(), which linear() cannot express exactly)")
-    linear_max_error: float | None = Field(description="Largest output difference between linear() and the exact curve, over 20,001 inputs")
+    linear: str | None = Field(
+        description="A CSS linear() equivalent (None for steps(), which linear() cannot express exactly)"
+    )
+    linear_max_error: float | None = Field(
+        description="Largest output difference between linear() and the exact curve, over 20,001 inputs"
+    )
     source: Source | None
 
 
@@ -72,7 +81,9 @@ class SpringAnswer(BaseModel):
     overshoots: bool
     peak: float = Field(description="Largest value reached, as a fraction of the distance (1 = no overshoot)")
     settle_tolerance: float
-    duration_ms: int = Field(description="Time until |1 − x| stays below settle_tolerance, rounded up to the millisecond")
+    duration_ms: int = Field(
+        description="Time until |1 − x| stays below settle_tolerance, rounded up to the millisecond"
+    )
     linear: str
     points: int
     error_bound: float = Field(description="The linear() is guaranteed within this of the exact solution")
@@ -98,8 +109,11 @@ class Keyframes(BaseModel):
 
 
 class GradientQuery(Params):
-    colors: str = Field(max_length=200, pattern=HEX_LIST,
-                        description="2 to 8 hex colours, comma-separated (#rgb, #rgba, #rrggbb or #rrggbbaa; URL-encode # as %23)")  # fmt: skip
+    colors: str = Field(
+        max_length=200,
+        pattern=HEX_LIST,
+        description="2 to 8 hex colours, comma-separated (#rgb, #rgba, #rrggbb or #rrggbbaa; URL-encode # as %23)",
+    )
     type: Literal["linear", "radial", "conic"] = Field("linear", description="Gradient shape")
     angle: int = Field(90, ge=0, le=359, description="Direction in degrees (linear, conic)")
     animate: int = Field(0, ge=0, le=1, description="1: add a flowing animation with its reduced-motion override")
@@ -163,8 +177,10 @@ class A11yChecklist(BaseModel):
 
 
 class MotionKitQuery(Params):
-    brand: str = Field(pattern=r"^\s*#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\s*$",
-                       description="Brand colour in hex (URL-encode # as %23)")  # fmt: skip
+    brand: str = Field(
+        pattern=r"^\s*#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})\s*$",
+        description="Brand colour in hex (URL-encode # as %23)",
+    )
     style: Literal["snappy", "calm", "playful"] = Field("snappy", description="snappy, calm or playful")
 
 

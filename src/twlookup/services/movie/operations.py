@@ -78,7 +78,11 @@ def title_out(title: Title, today: date) -> TitleOut:
 def _countdown(title: Title, today: date) -> TitleCountdown:
     c = countdown_out(logic.taiwan_when(title), today, "Taiwan release" if title.taiwan_release else "release")
     return TitleCountdown(
-        **c.model_dump(), id=title.id, name=title.name, name_zh=title.name_zh, region="TW" if title.taiwan_release else "origin"
+        **c.model_dump(),
+        id=title.id,
+        name=title.name,
+        name_zh=title.name_zh,
+        region="TW" if title.taiwan_release else "origin",
     )
 
 
@@ -101,7 +105,9 @@ def get_title(p: NameQuery) -> TitleDetail:
     """One title by id or name (English or Chinese): releases, platform, delays, source, countdown."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     title, how = find(catalogue, p.q, "title")
-    return TitleDetail(as_of=today, query=p.q, matched_as=how, title=title_out(title, today), countdown=_countdown(title, today))
+    return TitleDetail(
+        as_of=today, query=p.q, matched_as=how, title=title_out(title, today), countdown=_countdown(title, today)
+    )
 
 
 @SERVICE.operation("GET", "/api/calendar", tool="release_calendar")
@@ -120,7 +126,9 @@ def release_calendar(p: MonthQuery) -> Calendar:
             if when.exact and when.earliest and first <= when.earliest <= last:
                 out = out or title_out(title, today)
                 releases.append(CalendarRelease(date=when.earliest, region=region, title=out))  # type: ignore[arg-type]
-            elif not when.exact and when.overlaps(first, last) and region == ("TW" if title.taiwan_release else "origin"):
+            elif (
+                not when.exact and when.overlaps(first, last) and region == ("TW" if title.taiwan_release else "origin")
+            ):
                 windows.append(out or title_out(title, today))
     releases.sort(key=lambda r: (r.date, r.title.id, r.region))
     return Calendar(as_of=today, month=p.month, count=len(releases), releases=releases, windows=windows)

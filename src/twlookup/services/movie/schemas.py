@@ -19,15 +19,24 @@ TitleType = Literal["film", "series", "anime-series", "anime-film"]
 
 class TitleFields(TrackedItem):
     type: TitleType
-    platform: str = Field(min_length=1, max_length=60, description='Where it is released: "cinema", or the streaming service')
-    origin: str = Field(pattern=r"^[A-Z]{2}$", description="Country of the origin release (ISO 3166 code), e.g. US, JP, KR")
-    release: WhenText = Field(description="Origin release as announced: YYYY-MM-DD, a window (YYYY-MM, YYYY-Q1, YYYY) or tba")
+    platform: str = Field(
+        min_length=1, max_length=60, description='Where it is released: "cinema", or the streaming service'
+    )
+    origin: str = Field(
+        pattern=r"^[A-Z]{2}$", description="Country of the origin release (ISO 3166 code), e.g. US, JP, KR"
+    )
+    release: WhenText = Field(
+        description="Origin release as announced: YYYY-MM-DD, a window (YYYY-MM, YYYY-Q1, YYYY) or tba"
+    )
     taiwan_release: WhenText | None = Field(
-        None, description="Taiwan release where it differs from the origin's (same formats); null: same day or not announced"
+        None,
+        description="Taiwan release where it differs from the origin's (same formats); null: same day or not announced",
     )
     studio: str | None = Field(None, description="Studio or distributor whose announcement is the source")
     delays: list[Delay] = Field(default_factory=list, description="Each change of the announced release date")
-    release_confirmed_by: str | None = Field(None, description="A page confirming the title has been released, where one was found")
+    release_confirmed_by: str | None = Field(
+        None, description="A page confirming the title has been released, where one was found"
+    )
 
 
 class Title(TitleFields, SourcedRecord):
@@ -36,7 +45,9 @@ class Title(TitleFields, SourcedRecord):
 
 class TitleOut(TitleFields):
     delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")  # type: ignore[assignment]
-    release_in_taiwan: str = Field(description="The date that applies in Taiwan: taiwan_release where given, else release")
+    release_in_taiwan: str = Field(
+        description="The date that applies in Taiwan: taiwan_release where given, else release"
+    )
     precision: Precision
     earliest: dt.date | None = Field(description="First day the Taiwan-applicable date or window can mean")
     released: bool = Field(description="A source confirms the release (release_confirmed_by)")
@@ -48,8 +59,12 @@ class TitleOut(TitleFields):
 
 class ListQuery(Params):
     type: TitleType | None = Field(None, description="Only titles of this type")
-    platform: str | None = Field(None, min_length=1, max_length=40, description="Keyword of the platform, e.g. cinema, netflix, disney")
-    upcoming: bool = Field(False, description="1 (or true): only titles not released yet in Taiwan whose date has not passed")
+    platform: str | None = Field(
+        None, min_length=1, max_length=40, description="Keyword of the platform, e.g. cinema, netflix, disney"
+    )
+    upcoming: bool = Field(
+        False, description="1 (or true): only titles not released yet in Taiwan whose date has not passed"
+    )
 
 
 class TitleList(BaseModel):

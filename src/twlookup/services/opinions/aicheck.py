@@ -33,11 +33,35 @@ CALIBRATION = "twlookup calibration set (tests/services/opinions/calibration.py)
 
 # Traditional characters with a different Simplified form, so one pattern matches both scripts.
 _VARIANTS = {
-    "為": "为", "個": "个", "這": "这", "對": "对", "幫": "帮", "總": "总", "綜": "综", "說": "说",
-    "當": "当", "發": "发", "展": "展", "僅": "仅", "討": "讨", "關": "关", "著": "着", "幾": "几",
-    "點": "点", "後": "后", "無": "无", "見": "见", "們": "们", "語": "语", "慧": "慧", "覺": "觉",
-    "於": "于", "與": "与", "體": "体", "驗": "验",
-}  # fmt: skip
+    "為": "为",
+    "個": "个",
+    "這": "这",
+    "對": "对",
+    "幫": "帮",
+    "總": "总",
+    "綜": "综",
+    "說": "说",
+    "當": "当",
+    "發": "发",
+    "展": "展",
+    "僅": "仅",
+    "討": "讨",
+    "關": "关",
+    "著": "着",
+    "幾": "几",
+    "點": "点",
+    "後": "后",
+    "無": "无",
+    "見": "见",
+    "們": "们",
+    "語": "语",
+    "慧": "慧",
+    "覺": "觉",
+    "於": "于",
+    "與": "与",
+    "體": "体",
+    "驗": "验",
+}
 
 
 def zh(pattern: str) -> str:
@@ -60,31 +84,78 @@ PHRASES: tuple[Phrase, ...] = (
     # chatbot artefacts: decisive on their own
     _p("as an AI language model", r"\bas an ai(?: language)? model\b|\bas a large language model\b", 2.0, WP_AISIGNS),
     _p("I hope this helps", r"\bi hope (?:this|that) helps\b", 1.5, WP_AISIGNS),
-    _p("作為AI語言模型", zh(r"作為(?:一個)?(?:AI|人工智慧|人工智能)(?:語言模型|助理|助手)?"), 2.0, WP_AISIGNS + " (Chinese rendering of the artefact)"),
-    _p("希望對你有幫助", zh(r"希望(?:這|以上)?(?:些)?(?:資訊|信息|內容|回答)?(?:能)?對(?:你|您)有(?:所)?幫助"), 1.5, WP_AISIGNS + " (Chinese rendering of 'I hope this helps')"),
-    _p("我無法提供個人意見", zh(r"我(?:無法|沒有)(?:提供)?個人(?:意見|觀點|體驗|經驗)"), 1.0, WP_AISIGNS + " (Chinese rendering)"),
+    _p(
+        "作為AI語言模型",
+        zh(r"作為(?:一個)?(?:AI|人工智慧|人工智能)(?:語言模型|助理|助手)?"),
+        2.0,
+        WP_AISIGNS + " (Chinese rendering of the artefact)",
+    ),
+    _p(
+        "希望對你有幫助",
+        zh(r"希望(?:這|以上)?(?:些)?(?:資訊|信息|內容|回答)?(?:能)?對(?:你|您)有(?:所)?幫助"),
+        1.5,
+        WP_AISIGNS + " (Chinese rendering of 'I hope this helps')",
+    ),
+    _p(
+        "我無法提供個人意見",
+        zh(r"我(?:無法|沒有)(?:提供)?個人(?:意見|觀點|體驗|經驗)"),
+        1.0,
+        WP_AISIGNS + " (Chinese rendering)",
+    ),
     # excess vocabulary of LLM-era English
     _p("delve", r"\bdelv(?:e|es|ed|ing)\b", 0.6, KOBAK),
     _p("tapestry", r"\btapestry\b", 0.5, WP_AISIGNS),
     _p("testament to", r"\b(?:a|is a) testament to\b", 0.5, WP_AISIGNS),
-    _p("it's important to note", r"\bit(?:'s| is) (?:important|worth|crucial) to (?:note|mention|remember)\b", 0.6, WP_AISIGNS),
+    _p(
+        "it's important to note",
+        r"\bit(?:'s| is) (?:important|worth|crucial) to (?:note|mention|remember)\b",
+        0.6,
+        WP_AISIGNS,
+    ),
     _p("navigate the complexities", r"\bnavigat(?:e|ing) the (?:complexities|intricacies)\b", 0.8, WP_AISIGNS),
-    _p("in today's fast-paced world", r"\bin today'?s (?:fast-paced|digital|ever-changing|rapidly evolving) (?:world|landscape|age)\b", 0.8, WP_AISIGNS),
+    _p(
+        "in today's fast-paced world",
+        r"\bin today'?s (?:fast-paced|digital|ever-changing|rapidly evolving) (?:world|landscape|age)\b",
+        0.8,
+        WP_AISIGNS,
+    ),
     _p("underscore / showcase", r"\b(?:underscor(?:e|es|ing)|showcas(?:e|es|ing))\b", 0.4, KOBAK),
     _p("commendable / meticulous / intricate", r"\b(?:commendable|meticulous(?:ly)?|intricate)\b", 0.4, LIANG),
     _p("pivotal / multifaceted / seamless", r"\b(?:pivotal|multifaceted|seamless(?:ly)?)\b", 0.3, WP_AISIGNS),
     _p("in conclusion / overall", r"(?:^|[.!?]\s+)(?:in conclusion|in summary|overall),", 0.4, WP_AISIGNS),
-    _p("not just X, but Y", r"\bnot (?:just|only) [^.!?]{1,60}?,? but (?:also )?", 0.4, WP_AISIGNS + " (negative parallelism)"),
+    _p(
+        "not just X, but Y",
+        r"\bnot (?:just|only) [^.!?]{1,60}?,? but (?:also )?",
+        0.4,
+        WP_AISIGNS + " (negative parallelism)",
+    ),
     # the same habits in Chinese
     _p("總而言之 / 綜上所述", zh(r"總而言之|綜上所述|總的來說|總結來說"), 0.5, CALIBRATION),
-    _p("值得注意的是", zh(r"值得(?:一提|注意)的是|需要注意的是"), 0.5, WP_AISIGNS + " (Chinese rendering of 'it's important to note')"),
-    _p("在當今快速發展的時代", zh(r"在當今(?:快速發展|日新月異|數位|數字)"), 0.8, WP_AISIGNS + " (Chinese rendering of 'in today's fast-paced world')"),
+    _p(
+        "值得注意的是",
+        zh(r"值得(?:一提|注意)的是|需要注意的是"),
+        0.5,
+        WP_AISIGNS + " (Chinese rendering of 'it's important to note')",
+    ),
+    _p(
+        "在當今快速發展的時代",
+        zh(r"在當今(?:快速發展|日新月異|數位|數字)"),
+        0.8,
+        WP_AISIGNS + " (Chinese rendering of 'in today's fast-paced world')",
+    ),
     _p("不僅…更…", zh(r"不僅[^。！？]{1,30}?(?:更|還|也)"), 0.3, WP_AISIGNS + " (negative parallelism, Chinese)"),
     _p("深入探討", zh(r"深入(?:探討|了解|剖析)"), 0.5, KOBAK + " ('delve into', Chinese rendering)"),
     _p("至關重要 / 扮演重要角色", zh(r"至關重要|扮演著?(?:重要|關鍵)的?角色"), 0.5, CALIBRATION),
     _p("以下是…重點", zh(r"以下是[^。！？]{0,15}(?:幾個|重點|建議|要點)"), 0.5, CALIBRATION),
-    _p("首先…其次…最後", zh(r"首先[\s\S]{1,200}?其次[\s\S]{1,200}?最後"), 0.6, WP_AISIGNS + " (rule of three, Chinese)"),
-    _p("firstly … secondly … finally", r"\bfirst(?:ly)?,[\s\S]{1,300}?\bsecond(?:ly)?,[\s\S]{1,300}?\b(?:finally|lastly|third(?:ly)?),", 0.6, WP_AISIGNS + " (rule of three)"),
+    _p(
+        "首先…其次…最後", zh(r"首先[\s\S]{1,200}?其次[\s\S]{1,200}?最後"), 0.6, WP_AISIGNS + " (rule of three, Chinese)"
+    ),
+    _p(
+        "firstly … secondly … finally",
+        r"\bfirst(?:ly)?,[\s\S]{1,300}?\bsecond(?:ly)?,[\s\S]{1,300}?\b(?:finally|lastly|third(?:ly)?),",
+        0.6,
+        WP_AISIGNS + " (rule of three)",
+    ),
 )
 
 SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
@@ -164,7 +235,13 @@ def check(text: str) -> Result:
     score = round(score, 4)
     label = "likely-ai" if score >= 0.5 else "uncertain" if score >= 0.25 else "likely-human"
     return Result(
-        score=score, label=label, phrase_points=round(points, 4), phrase_signal=round(phrase_signal, 4),
-        uniformity=None if uniformity is None else round(uniformity, 4), sentence_cv=None if cv is None else round(cv, 4),
-        sentences=len(lengths), repetition=round(repetition, 4), matches=matches,
-    )  # fmt: skip
+        score=score,
+        label=label,
+        phrase_points=round(points, 4),
+        phrase_signal=round(phrase_signal, 4),
+        uniformity=None if uniformity is None else round(uniformity, 4),
+        sentence_cv=None if cv is None else round(cv, 4),
+        sentences=len(lengths),
+        repetition=round(repetition, 4),
+        matches=matches,
+    )

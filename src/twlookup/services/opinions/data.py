@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup.domain import search
-from twlookup.platform.records import DataFileError, load_records, validate_records, read_data_file, to_row
+from twlookup.platform.records import DataFileError, load_records, read_data_file, to_row, validate_records
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
@@ -57,8 +57,15 @@ def _store_threads(session: Session, threads: list[Thread]) -> int:
         keep = Thread.model_validate(existing) if existing else None
         update = assign_topics(thread, topics)
         if keep is not None:  # keep what the site wrote about the thread; refresh the counts
-            update = update.model_copy(update={"summary": keep.summary, "stance": keep.stance, "pros": keep.pros,
-                                               "cons": keep.cons, "topics": sorted(set(keep.topics) | set(update.topics))})  # fmt: skip
+            update = update.model_copy(
+                update={
+                    "summary": keep.summary,
+                    "stance": keep.stance,
+                    "pros": keep.pros,
+                    "cons": keep.cons,
+                    "topics": sorted(set(keep.topics) | set(update.topics)),
+                }
+            )
         session.merge(to_row(update, ThreadRow))
     session.flush()
     return len(threads)
@@ -102,11 +109,22 @@ class Store:
         self.topics = {t.slug: t for t in topics}
         self.threads = {t.id: t for t in threads}
         self.posts = {p.id: p for p in posts}
-        docs = [search.Document(f"thread:{t.id}", {"title": [t.title]}, f"{t.summary or ''} {' '.join(t.topics)}") for t in threads]
-        docs += [search.Document(f"post:{p.id}", {"title": [p.title], "product": list(p.products)}, f"{p.body} {p.topic}") for p in posts]
+        docs = [
+            search.Document(f"thread:{t.id}", {"title": [t.title]}, f"{t.summary or ''} {' '.join(t.topics)}")
+            for t in threads
+        ]
+        docs += [
+            search.Document(f"post:{p.id}", {"title": [p.title], "product": list(p.products)}, f"{p.body} {p.topic}")
+            for p in posts
+        ]
         self.index = search.Index(docs)
         self.topic_index = search.Index(
-            [search.Document(t.slug, {"name": [t.name, t.name_zh, t.slug], "keyword": list(t.keywords)}, t.description) for t in topics]
+            [
+                search.Document(
+                    t.slug, {"name": [t.name, t.name_zh, t.slug], "keyword": list(t.keywords)}, t.description
+                )
+                for t in topics
+            ]
         )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import json
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from urllib.parse import urlparse
 
 from twlookup.services.opinions.records import Thread
@@ -57,14 +57,23 @@ def parse_hn(raw: bytes, checked: date) -> list[Thread]:
         title = hit.get("title") or hit.get("story_title")
         if not ident.isdigit() or not isinstance(title, str) or not title.strip():
             raise ValueError(f"{where}: needs a numeric objectID and a title")
-        created = datetime.fromtimestamp(_int(hit, "created_at_i", where), tz=timezone.utc)
-        out.append(Thread(
-            id=f"hn:{ident}", community="hackernews", site="news.ycombinator.com", title=title.strip(),
-            url=f"https://news.ycombinator.com/item?id={ident}", created=created,
-            score=_int(hit, "points", where), comments=hit.get("num_comments") or 0,
-            source=f"https://hn.algolia.com/api/v1/items/{ident}", source_title="Hacker News Search API (Algolia)",
-            checked=checked, licence=HN_LICENCE,
-        ))  # fmt: skip
+        created = datetime.fromtimestamp(_int(hit, "created_at_i", where), tz=UTC)
+        out.append(
+            Thread(
+                id=f"hn:{ident}",
+                community="hackernews",
+                site="news.ycombinator.com",
+                title=title.strip(),
+                url=f"https://news.ycombinator.com/item?id={ident}",
+                created=created,
+                score=_int(hit, "points", where),
+                comments=hit.get("num_comments") or 0,
+                source=f"https://hn.algolia.com/api/v1/items/{ident}",
+                source_title="Hacker News Search API (Algolia)",
+                checked=checked,
+                licence=HN_LICENCE,
+            )
+        )
     return out
 
 
@@ -78,11 +87,21 @@ def parse_se(raw: bytes, checked: date) -> list[Thread]:
         if not isinstance(link, str) or not link.startswith("https://") or not isinstance(title, str):
             raise ValueError(f"{where}: needs an https link and a title")
         site = urlparse(link).hostname or ""
-        created = datetime.fromtimestamp(_int(item, "creation_date", where), tz=timezone.utc)
-        out.append(Thread(
-            id=f"se:{site}:{qid}", community="stackexchange", site=site, title=html.unescape(title).strip(),
-            url=link, created=created, score=_int(item, "score", where), comments=_int(item, "answer_count", where),
-            source=f"https://api.stackexchange.com/2.3/questions/{qid}?site={site}", source_title="Stack Exchange API 2.3",
-            checked=checked, licence=se_licence(created),
-        ))  # fmt: skip
+        created = datetime.fromtimestamp(_int(item, "creation_date", where), tz=UTC)
+        out.append(
+            Thread(
+                id=f"se:{site}:{qid}",
+                community="stackexchange",
+                site=site,
+                title=html.unescape(title).strip(),
+                url=link,
+                created=created,
+                score=_int(item, "score", where),
+                comments=_int(item, "answer_count", where),
+                source=f"https://api.stackexchange.com/2.3/questions/{qid}?site={site}",
+                source_title="Stack Exchange API 2.3",
+                checked=checked,
+                licence=se_licence(created),
+            )
+        )
     return out

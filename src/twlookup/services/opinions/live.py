@@ -50,13 +50,25 @@ async def _get(client: httpx.AsyncClient, name: str, url: str, params: dict, par
     try:
         r = await client.get(url, params=params, timeout=TIMEOUT)
     except httpx.HTTPError as exc:
-        raise Problem(503, f"{name} could not be reached ({type(exc).__name__}); try again later.",
-                      kind="upstream-unavailable", headers={"Retry-After": "30"}) from None  # fmt: skip
+        raise Problem(
+            503,
+            f"{name} could not be reached ({type(exc).__name__}); try again later.",
+            kind="upstream-unavailable",
+            headers={"Retry-After": "30"},
+        ) from None
     if r.status_code != 200:
-        raise Problem(503, f"{name} answered HTTP {r.status_code}; try again later.", kind="upstream-unavailable",
-                      headers={"Retry-After": "30"})  # fmt: skip
+        raise Problem(
+            503,
+            f"{name} answered HTTP {r.status_code}; try again later.",
+            kind="upstream-unavailable",
+            headers={"Retry-After": "30"},
+        )
     try:
         return parse(r.content, today)
     except ValueError as exc:
-        raise Problem(503, f"{name} sent an answer in an unexpected format: {exc}", kind="upstream-unavailable",
-                      headers={"Retry-After": "300"}) from None  # fmt: skip
+        raise Problem(
+            503,
+            f"{name} sent an answer in an unexpected format: {exc}",
+            kind="upstream-unavailable",
+            headers={"Retry-After": "300"},
+        ) from None

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from twlookup.services.opinions import aicheck
 
 # ChatGPT's public release, 2022-11-30, taken at 00:00 UTC (unix 1669766400): discussion created
 # before it cannot have been written with a public AI chat assistant.
-AI_CUTOFF = datetime(2022, 11, 30, tzinfo=timezone.utc)
+AI_CUTOFF = datetime(2022, 11, 30, tzinfo=UTC)
 AI_CUTOFF_DATE = AI_CUTOFF.date()
 
 
@@ -38,13 +38,31 @@ def credibility(
     parts: list[Part] = []
     s = max(score or 0, 0)
     c = max(comments or 0, 0)
-    parts.append(Part("community", round(0.30 * min(1.0, math.log10(1 + s) / 3), 4), 0.30,
-                      f"score {score}" if score is not None else "no community score (site post)"))  # fmt: skip
-    parts.append(Part("replies", round(0.25 * min(1.0, math.log10(1 + c) / 2.5), 4), 0.25,
-                      f"{comments} comments or answers" if comments is not None else "no replies (site post)"))  # fmt: skip
+    parts.append(
+        Part(
+            "community",
+            round(0.30 * min(1.0, math.log10(1 + s) / 3), 4),
+            0.30,
+            f"score {score}" if score is not None else "no community score (site post)",
+        )
+    )
+    parts.append(
+        Part(
+            "replies",
+            round(0.25 * min(1.0, math.log10(1 + c) / 2.5), 4),
+            0.25,
+            f"{comments} comments or answers" if comments is not None else "no replies (site post)",
+        )
+    )
     before = created < AI_CUTOFF_DATE
-    parts.append(Part("pre_ai", 0.20 if before else 0.0, 0.20,
-                      "before 2022-11-30" if before else "on or after 2022-11-30, when AI chat assistants were public"))  # fmt: skip
+    parts.append(
+        Part(
+            "pre_ai",
+            0.20 if before else 0.0,
+            0.20,
+            "before 2022-11-30" if before else "on or after 2022-11-30, when AI chat assistants were public",
+        )
+    )
     years = (today - created).days / 365.25
     age = 0.15 if years <= 3 else 0.10 if years <= 6 else 0.05
     parts.append(Part("age", age, 0.15, f"{years:.1f} years old"))

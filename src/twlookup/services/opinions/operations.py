@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from twlookup.platform.errors import NotFound
 from twlookup.platform.schemas import Source, today_taipei
@@ -64,24 +64,37 @@ EMPTY = "No discussion or post is stored for this yet. The site does not fill to
 
 def _cred(created: date, today: date, score: int | None, comments: int | None, text: str) -> Credibility:
     value, label, parts = logic.credibility(created, today, score, comments, text)
-    return Credibility(value=value, label=label, rule=RULE,  # type: ignore[arg-type]
-                       parts=[Part(name=p.name, points=p.points, max_points=p.max_points, why=p.why) for p in parts])  # fmt: skip
+    return Credibility(
+        value=value,
+        label=label,
+        rule=RULE,  # type: ignore[arg-type]
+        parts=[Part(name=p.name, points=p.points, max_points=p.max_points, why=p.why) for p in parts],
+    )
 
 
 def _utc(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def thread_item(t: Thread, today: date) -> Item:
     created = _utc(t.created)
     return Item(
-        kind="discussion", id=t.id, title=t.title, summary=t.summary,
+        kind="discussion",
+        id=t.id,
+        title=t.title,
+        summary=t.summary,
         summary_by="this site (not the community)" if t.summary else "not yet summarised; read the thread at the link",
-        link=t.url, date=created, community=t.community if t.community != "stackexchange" else f"stackexchange ({t.site})",
-        score=t.score, comments=t.comments, stance=t.stance, topics=list(t.topics), licence=t.licence or "",
+        link=t.url,
+        date=created,
+        community=t.community if t.community != "stackexchange" else f"stackexchange ({t.site})",
+        score=t.score,
+        comments=t.comments,
+        stance=t.stance,
+        topics=list(t.topics),
+        licence=t.licence or "",
         credibility=_cred(created.date(), today, t.score, t.comments, t.title + ". " + (t.summary or "")),
         source=t.source_ref,
-    )  # fmt: skip
+    )
 
 
 def _attribution(p: Post) -> str:
@@ -90,20 +103,34 @@ def _attribution(p: Post) -> str:
 
 def post_item(p: Post, today: date) -> Item:
     return Item(
-        kind="taiwan-post", id=str(p.id), title=p.title, summary=p.body[:140], summary_by=f"the author, {p.author}",
-        link=f"/api/posts/{p.id}", date=datetime(p.published.year, p.published.month, p.published.day, tzinfo=timezone.utc),
-        community="twlookup (Taiwan)", score=None, comments=None, stance=p.stance, topics=[p.topic], licence=p.licence,
+        kind="taiwan-post",
+        id=str(p.id),
+        title=p.title,
+        summary=p.body[:140],
+        summary_by=f"the author, {p.author}",
+        link=f"/api/posts/{p.id}",
+        date=datetime(p.published.year, p.published.month, p.published.day, tzinfo=UTC),
+        community="twlookup (Taiwan)",
+        score=None,
+        comments=None,
+        stance=p.stance,
+        topics=[p.topic],
+        licence=p.licence,
         credibility=_cred(p.published, today, None, None, p.body),
-        source=Source(url=f"{SITE_SOURCE}/api/posts/{p.id}", title=_attribution(p), checked=p.published, licence=p.licence),
-    )  # fmt: skip
+        source=Source(
+            url=f"{SITE_SOURCE}/api/posts/{p.id}", title=_attribution(p), checked=p.published, licence=p.licence
+        ),
+    )
 
 
 def post_out(p: Post, today: date) -> PostOut:
     check = aicheck.check(p.body)
     return PostOut(
-        **p.model_dump(), attribution=_attribution(p), ai_check=AiCheckBrief(score=check.score, label=check.label),
+        **p.model_dump(),
+        attribution=_attribution(p),
+        ai_check=AiCheckBrief(score=check.score, label=check.label),
         credibility=_cred(p.published, today, None, None, p.body),
-    )  # fmt: skip
+    )
 
 
 def _before_ok(created: date, before: int | None) -> bool:
@@ -142,8 +169,14 @@ def opinions(p: OpinionsQuery) -> OpinionsResult:
     """Taiwan posts and foreign discussions about a product or topic, each with its credibility and original link."""
     today = today_taipei()
     items = _match(STORE.get(), p.q, p.before, today, posts=True)
-    return OpinionsResult(query=p.q, as_of=today, before_cutoff=bool(p.before), count=len(items), items=items,
-                          note=None if items else EMPTY)  # fmt: skip
+    return OpinionsResult(
+        query=p.q,
+        as_of=today,
+        before_cutoff=bool(p.before),
+        count=len(items),
+        items=items,
+        note=None if items else EMPTY,
+    )
 
 
 @SERVICE.operation("GET", "/api/search")
@@ -160,17 +193,26 @@ async def search_foreign(p: SearchQuery) -> OpinionsResult:
                 items.append(thread_item(t, today))
                 known.add(t.id)
         note = "Includes live results from the communities' search APIs (not summarised; stance unrated)."
-    return OpinionsResult(query=p.q, as_of=today, before_cutoff=bool(p.before), count=len(items), items=items,
-                          note=note or (None if items else EMPTY))  # fmt: skip
+    return OpinionsResult(
+        query=p.q,
+        as_of=today,
+        before_cutoff=bool(p.before),
+        count=len(items),
+        items=items,
+        note=note or (None if items else EMPTY),
+    )
 
 
 def _brief(store: Store, slug: str) -> TopicBrief:
     t = store.topics[slug]
     return TopicBrief(
-        slug=t.slug, name=t.name, name_zh=t.name_zh, description=t.description,
+        slug=t.slug,
+        name=t.name,
+        name_zh=t.name_zh,
+        description=t.description,
         discussions=sum(slug in th.topics for th in store.threads.values()),
         posts=sum(po.topic == slug for po in store.posts.values()),
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/topics")
@@ -190,8 +232,9 @@ def topic(p: TopicQuery) -> TopicOut:
     items = [thread_item(th, today) for th in store.threads.values() if p.slug in th.topics]
     items += [post_item(po, today) for po in store.posts.values() if po.topic == p.slug]
     items.sort(key=lambda i: (-i.credibility.value, i.id))
-    return TopicOut(topic=_brief(store, p.slug), keywords=list(t.keywords), as_of=today, items=items,
-                    note=None if items else EMPTY)  # fmt: skip
+    return TopicOut(
+        topic=_brief(store, p.slug), keywords=list(t.keywords), as_of=today, items=items, note=None if items else EMPTY
+    )
 
 
 @SERVICE.operation("GET", "/api/posts", tool="list_taiwan_posts")
@@ -201,8 +244,16 @@ def posts(p: PostsQuery) -> PostList:
     store, today = STORE.get(), today_taipei()
     if p.topic is not None and p.topic not in store.topics:
         raise NotFound("topic", p.topic, "Topics: " + ", ".join(sorted(store.topics)))
-    chosen = [po for po in store.posts.values() if (p.topic is None or po.topic == p.topic) and (not p.human_only or po.human_written)]
-    note = None if chosen else "No Taiwan post has been received for this yet; the site publishes only posts sent by their authors."
+    chosen = [
+        po
+        for po in store.posts.values()
+        if (p.topic is None or po.topic == p.topic) and (not p.human_only or po.human_written)
+    ]
+    note = (
+        None
+        if chosen
+        else "No Taiwan post has been received for this yet; the site publishes only posts sent by their authors."
+    )
     return PostList(count=len(chosen), posts=[post_out(po, today) for po in chosen], note=note)
 
 
@@ -223,12 +274,23 @@ def ai_check(p: AiCheckBody) -> AiCheckResult:
     conclusion."""
     r = aicheck.check(p.text)
     return AiCheckResult(
-        score=r.score, label=r.label, note=AI_NOTE,  # type: ignore[arg-type]
-        signals={"phrase_points": r.phrase_points, "phrase_signal": r.phrase_signal, "uniformity": r.uniformity,
-                 "sentence_cv": r.sentence_cv, "sentences": r.sentences, "repetition": r.repetition},
-        matches=[PhraseMatch(phrase=m.phrase, text=m.text, start=m.start, end=m.end, weight=m.weight, source=m.source) for m in r.matches],
+        score=r.score,
+        label=r.label,
+        note=AI_NOTE,  # type: ignore[arg-type]
+        signals={
+            "phrase_points": r.phrase_points,
+            "phrase_signal": r.phrase_signal,
+            "uniformity": r.uniformity,
+            "sentence_cv": r.sentence_cv,
+            "sentences": r.sentences,
+            "repetition": r.repetition,
+        },
+        matches=[
+            PhraseMatch(phrase=m.phrase, text=m.text, start=m.start, end=m.end, weight=m.weight, source=m.source)
+            for m in r.matches
+        ],
         method=(aicheck.__doc__ or "").split("\n\n", 1)[1].strip(),
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/digest", price="$0.02", example={"q": "headphones"})
@@ -245,16 +307,36 @@ def digest(p: DigestQuery) -> Digest:
             pros += [f"{x} ({i.link})" for x in t.pros]
             cons += [f"{x} ({i.link})" for x in t.cons]
     return Digest(
-        query=p.q, as_of=today, items=len(items), recommend=rec, not_recommend=nrec, mixed=mixed, recommend_ratio=share,
-        pros=pros, cons=cons, high_credibility=[i for i in items if i.credibility.label == "high"],
-        note=("Stances, pros and cons of discussions are this site's reading of the linked threads; posts' stances are "
-              "their authors'." if items else EMPTY),
-    )  # fmt: skip
+        query=p.q,
+        as_of=today,
+        items=len(items),
+        recommend=rec,
+        not_recommend=nrec,
+        mixed=mixed,
+        recommend_ratio=share,
+        pros=pros,
+        cons=cons,
+        high_credibility=[i for i in items if i.credibility.label == "high"],
+        note=(
+            "Stances, pros and cons of discussions are this site's reading of the linked threads; posts' stances are "
+            "their authors'."
+            if items
+            else EMPTY
+        ),
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
 def export() -> Export:
     """Every site-written (Taiwan) post with its CC BY 4.0 attribution."""
     store = STORE.get()
-    out = [ExportPost(**{k: v for k, v in po.model_dump().items() if k != "stance"}, attribution=_attribution(po)) for po in store.posts.values()]
-    return Export(as_of=today_taipei(), licence=f"{SITE_LICENCE} (https://creativecommons.org/licenses/by/4.0/)", count=len(out), posts=out)
+    out = [
+        ExportPost(**{k: v for k, v in po.model_dump().items() if k != "stance"}, attribution=_attribution(po))
+        for po in store.posts.values()
+    ]
+    return Export(
+        as_of=today_taipei(),
+        licence=f"{SITE_LICENCE} (https://creativecommons.org/licenses/by/4.0/)",
+        count=len(out),
+        posts=out,
+    )

@@ -9,7 +9,7 @@ declaration of whether a human wrote it.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -43,10 +43,16 @@ class Thread(SourcedRecord):
     created_note: str | None = Field(None, description="How the date was established when it is not exact")
     score: int = Field(description="Points (HN) or votes (Stack Exchange) when read")
     comments: int = Field(ge=0, description="Comments (HN) or answers (Stack Exchange) when read")
-    summary: str | None = Field(None, description="Written by this site, not by the community; null until someone has read the thread")
+    summary: str | None = Field(
+        None, description="Written by this site, not by the community; null until someone has read the thread"
+    )
     stance: Stance = Field("unrated", description="This site's reading of the thread's overall verdict")
-    pros: list[str] = Field(default_factory=list, description="Points in favour raised in the thread, in this site's words")
-    cons: list[str] = Field(default_factory=list, description="Points against raised in the thread, in this site's words")
+    pros: list[str] = Field(
+        default_factory=list, description="Points in favour raised in the thread, in this site's words"
+    )
+    cons: list[str] = Field(
+        default_factory=list, description="Points against raised in the thread, in this site's words"
+    )
     topics: list[str] = Field(default_factory=list)
 
     @field_validator("created")
@@ -54,7 +60,7 @@ class Thread(SourcedRecord):
     def _naive_utc(cls, value: datetime) -> datetime:
         """Kept as naive UTC so every store (SQLite, PostgreSQL) holds the same instant."""
         if value.tzinfo is not None:
-            value = value.astimezone(timezone.utc).replace(tzinfo=None)
+            value = value.astimezone(UTC).replace(tzinfo=None)
         return value
 
 

@@ -13,7 +13,9 @@ from twlookup.services.opinions.aicheck import MAX_CHARS
 
 SITE_LICENCE = "CC BY 4.0"
 AI_NOTE = "This is an estimate from documented signals, not a conclusion: it can be wrong both ways."
-Flag = Field(None, ge=0, le=1, description="1: only discussion from before 2022-11-30, when AI chat assistants became public")
+Flag = Field(
+    None, ge=0, le=1, description="1: only discussion from before 2022-11-30, when AI chat assistants became public"
+)
 
 
 class Part(BaseModel):
@@ -34,14 +36,18 @@ class Item(BaseModel):
     kind: Literal["discussion", "taiwan-post"]
     id: str
     title: str
-    summary: str | None = Field(description="Discussion: written by this site, not the community. Post: the post's opening.")
+    summary: str | None = Field(
+        description="Discussion: written by this site, not the community. Post: the post's opening."
+    )
     summary_by: str
     link: str
     date: datetime = Field(description="When the discussion or post was created (discussions in UTC)")
     community: str
     score: int | None
     comments: int | None
-    stance: str = Field(description="recommend, not-recommend, mixed or unrated (this site's reading for discussions; the author's for posts)")
+    stance: str = Field(
+        description="recommend, not-recommend, mixed or unrated (this site's reading for discussions; the author's for posts)"
+    )
     topics: list[str]
     licence: str
     credibility: Credibility
@@ -94,8 +100,12 @@ class TopicOut(BaseModel):
 
 
 class PostsQuery(Params):
-    topic: str | None = Field(None, min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Only posts on this topic")
-    human_only: int | None = Field(None, ge=0, le=1, description="1: only posts whose authors declared them human-written")
+    topic: str | None = Field(
+        None, min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Only posts on this topic"
+    )
+    human_only: int | None = Field(
+        None, ge=0, le=1, description="1: only posts whose authors declared them human-written"
+    )
 
 
 class PostOut(BaseModel):

@@ -13,10 +13,10 @@ from pathlib import Path
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from twlookup.platform.records import load_records, to_row
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
-from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.price.feed import FEED_LICENCE, FEED_TITLE, FEED_URL, FeedRow, parse_feed
 from twlookup.services.price.logic import Catalog, window_start
@@ -27,14 +27,22 @@ from twlookup.services.price.tables import CategoryRecord, ObservationRecord, Pr
 def seed_price(session: Session, data_dir: Path) -> int:
     folder = data_dir / "price"
     categories = load_records(folder / "categories.yaml", Category, "categories", label="slug")
-    count = replace_rows(session, CategoryRecord, (to_row(c, CategoryRecord, position=i) for i, c in enumerate(categories)))
+    count = replace_rows(
+        session, CategoryRecord, (to_row(c, CategoryRecord, position=i) for i, c in enumerate(categories))
+    )
     sample = load_yaml(folder / "sample.yaml")
     rows = parse_feed((folder / sample["file"]).read_bytes())
     real = set(session.scalars(select(ProductRecord.id).where(ProductRecord.sample.is_(False))))
     session.execute(delete(ObservationRecord).where(ObservationRecord.sample.is_(True)))
     session.execute(delete(ProductRecord).where(ProductRecord.sample.is_(True)))
     rows = [r for r in rows if r.product_id not in real]
-    provenance = {"source": sample["source"], "source_title": sample["source_title"], "checked": sample["checked"], "licence": None, "sample": True}
+    provenance = {
+        "source": sample["source"],
+        "source_title": sample["source_title"],
+        "checked": sample["checked"],
+        "licence": None,
+        "sample": True,
+    }
     by_code = {c.code: c.slug for c in categories}
     products = {}
     for r in rows:
@@ -57,22 +65,36 @@ def import_daily(session: Session, path: Path) -> int:
         raise ValueError("no trading records (only rest-day markers, or an empty list)")
     by_code = {c.code: c.slug for c in session.scalars(select(CategoryRecord))}
     known = {p.id: p.category for p in session.scalars(select(ProductRecord))}
-    provenance = {"source": FEED_URL, "source_title": FEED_TITLE, "checked": today_taipei(), "licence": FEED_LICENCE, "sample": False}
+    provenance = {
+        "source": FEED_URL,
+        "source_title": FEED_TITLE,
+        "checked": today_taipei(),
+        "licence": FEED_LICENCE,
+        "sample": False,
+    }
     products: dict[str, dict[str, object]] = {}
     for r in rows:
         if r.type_code is not None and r.type_code not in by_code:
-            raise ValueError(f"{r.product_id}: 種類代碼 {r.type_code!r} is not one of {sorted(by_code)} (vegetables, fruits)")
+            raise ValueError(
+                f"{r.product_id}: 種類代碼 {r.type_code!r} is not one of {sorted(by_code)} (vegetables, fruits)"
+            )
         category = by_code[r.type_code] if r.type_code else known.get(r.product_id)
         if category is None:
-            raise ValueError(f"{r.product_id} ({r.name}) is a new product and its record has no 種類代碼 to place it in a category")
+            raise ValueError(
+                f"{r.product_id} ({r.name}) is a new product and its record has no 種類代碼 to place it in a category"
+            )
         products[r.product_id] = {"id": r.product_id, "name": r.name, "category": category, **provenance}
     ids = list(products)
-    session.execute(delete(ObservationRecord).where(ObservationRecord.product_id.in_(ids), ObservationRecord.sample.is_(True)))
+    session.execute(
+        delete(ObservationRecord).where(ObservationRecord.product_id.in_(ids), ObservationRecord.sample.is_(True))
+    )
     days: dict[date, set[str]] = {}
     for r in rows:
         days.setdefault(r.day, set()).add(r.product_id)
     for day, day_ids in days.items():
-        session.execute(delete(ObservationRecord).where(ObservationRecord.day == day, ObservationRecord.product_id.in_(day_ids)))
+        session.execute(
+            delete(ObservationRecord).where(ObservationRecord.day == day, ObservationRecord.product_id.in_(day_ids))
+        )
     session.execute(delete(ProductRecord).where(ProductRecord.id.in_(ids)))
     session.execute(insert(ProductRecord), list(products.values()))
     session.execute(insert(ObservationRecord), [_observation(r, provenance) for r in rows])
@@ -91,11 +113,17 @@ def _to_logic(rows: Iterable[ObservationRecord]) -> list[Observation]:
 def _load(session: Session) -> Catalog:
     query = select(CategoryRecord).order_by(CategoryRecord.position)
     categories = {r.slug: Category.model_validate(r) for r in session.scalars(query)}
-    products = {r.id: Product.model_validate(r) for r in session.scalars(select(ProductRecord).order_by(ProductRecord.id))}
+    products = {
+        r.id: Product.model_validate(r) for r in session.scalars(select(ProductRecord).order_by(ProductRecord.id))
+    }
     as_of = session.scalar(select(func.max(ObservationRecord.day)))
     observations: dict[str, list[Observation]] = {}
     if as_of is not None:
-        query = select(ObservationRecord).where(ObservationRecord.day >= window_start(as_of)).order_by(ObservationRecord.day)
+        query = (
+            select(ObservationRecord)
+            .where(ObservationRecord.day >= window_start(as_of))
+            .order_by(ObservationRecord.day)
+        )
         for o in _to_logic(session.scalars(query)):
             observations.setdefault(o.product_id, []).append(o)
     return Catalog(categories, products, as_of, observations)

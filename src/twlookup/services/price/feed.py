@@ -73,7 +73,9 @@ def _text(record: dict, name: str, max_length: int) -> str:
 
 
 def is_rest_day(record: dict) -> bool:
-    return str(record.get("作物代號", "")).strip().lower() == "rest" or str(record.get("作物名稱", "")).strip() == "休市"
+    return (
+        str(record.get("作物代號", "")).strip().lower() == "rest" or str(record.get("作物名稱", "")).strip() == "休市"
+    )
 
 
 def parse_feed(raw: bytes) -> list[FeedRow]:

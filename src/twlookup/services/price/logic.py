@@ -95,7 +95,9 @@ def daily_prices(observations: Iterable[Observation]) -> list[DailyPrice]:
     for day in sorted(by_day):
         rows = by_day[day]
         best = min(rows, key=lambda o: (o.average, o.market_code))
-        out.append(DailyPrice(day, best.average, best.market_code, best.market_name, len(rows), any(o.sample for o in rows)))
+        out.append(
+            DailyPrice(day, best.average, best.market_code, best.market_name, len(rows), any(o.sample for o in rows))
+        )
     return out
 
 

@@ -133,7 +133,9 @@ def llms_txt(result: Categories, as_of: date | None) -> str:
         lines.append("Sample data: the shipped history is an illustrative snapshot, not published prices.")
     lines += [f"Latest trading day: {as_of or 'none yet'}.", "", "## Categories", ""]
     for c in result.categories:
-        lines.append(f"- {c.name_en} ({c.name_zh}, feed code {c.code}): {c.product_count} products: api/category/{c.slug}.md")
+        lines.append(
+            f"- {c.name_en} ({c.name_zh}, feed code {c.code}): {c.product_count} products: api/category/{c.slug}.md"
+        )
     lines += [
         "",
         "## Pages",

@@ -52,7 +52,9 @@ def _category_out(catalog: logic.Catalog, c: Category) -> CategoryOut:
 
 
 def _market(o: Observation) -> MarketPrice:
-    return MarketPrice(**o.model_dump(include=set(Prices.model_fields)), market_code=o.market_code, market=o.market_name, date=o.day)
+    return MarketPrice(
+        **o.model_dump(include=set(Prices.model_fields)), market_code=o.market_code, market=o.market_name, date=o.day
+    )
 
 
 def _brief(catalog: logic.Catalog, p: Product) -> ProductBrief:
@@ -65,7 +67,7 @@ def _brief(catalog: logic.Catalog, p: Product) -> ProductBrief:
         market=last.market_name if last else None,
         sample=p.sample or bool(last and last.sample),
         source=p.source_ref,
-    )  # fmt: skip
+    )
 
 
 def _summary(s: logic.Summary | None) -> SummaryOut | None:
@@ -98,9 +100,15 @@ def search(p: SearchQuery) -> SearchResult:
     hits = catalog.search(p.q, p.cat)
     listed = [_brief(catalog, h) for h in hits[: logic.SEARCH_LIMIT]]
     return SearchResult(
-        as_of=catalog.as_of, q=p.q, cat=p.cat, count=len(hits), limit=logic.SEARCH_LIMIT,
-        truncated=len(hits) > logic.SEARCH_LIMIT, products=listed, sample=any(b.sample for b in listed),
-    )  # fmt: skip
+        as_of=catalog.as_of,
+        q=p.q,
+        cat=p.cat,
+        count=len(hits),
+        limit=logic.SEARCH_LIMIT,
+        truncated=len(hits) > logic.SEARCH_LIMIT,
+        products=listed,
+        sample=any(b.sample for b in listed),
+    )
 
 
 @SERVICE.operation("GET", "/api/product/{id}", tool="get_product_price", markdown=markdown.product)
@@ -113,10 +121,13 @@ def product(p: ProductQuery) -> ProductDetail:
     summary = catalog.summary(item.id)
     markets = catalog.latest_markets(item.id)
     return ProductDetail(
-        as_of=catalog.as_of, product=brief, markets=[_market(o) for o in markets], summary=_summary(summary),
+        as_of=catalog.as_of,
+        product=brief,
+        markets=[_market(o) for o in markets],
+        summary=_summary(summary),
         definitions=DEFINITIONS,
         sample=brief.sample or bool(summary and summary.sample) or any(o.sample for o in markets),
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/category/{slug}", markdown=markdown.category)
@@ -125,9 +136,11 @@ def category(p: CategoryQuery) -> CategoryPage:
     catalog = CATALOG.get()
     briefs = [_brief(catalog, item) for item in catalog.in_category(p.slug)]
     return CategoryPage(
-        as_of=catalog.as_of, category=_category_out(catalog, catalog.categories[p.slug]), products=briefs,
+        as_of=catalog.as_of,
+        category=_category_out(catalog, catalog.categories[p.slug]),
+        products=briefs,
         sample=any(b.sample for b in briefs),
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/deals", tool="list_price_drops", markdown=markdown.deals)
@@ -139,23 +152,38 @@ def deals(p: DealsQuery) -> Deals:
         item = catalog.products[d.product_id]
         drops.append(
             DropOut(
-                id=item.id, name=item.name, category=item.category, date=d.day, price=d.price, market=d.market_name,
-                previous_date=d.previous_day, previous_price=d.previous_price, drop_amount=d.amount,
-                drop_percent=d.percent, sample=d.sample, source=item.source_ref,
-            )  # fmt: skip
+                id=item.id,
+                name=item.name,
+                category=item.category,
+                date=d.day,
+                price=d.price,
+                market=d.market_name,
+                previous_date=d.previous_day,
+                previous_price=d.previous_price,
+                drop_amount=d.amount,
+                drop_percent=d.percent,
+                sample=d.sample,
+                source=item.source_ref,
+            )
         )
     return Deals(
-        as_of=catalog.as_of, cat=p.cat, count=len(drops), drops=drops, definition=DEFINITIONS["drop"],
+        as_of=catalog.as_of,
+        cat=p.cat,
+        count=len(drops),
+        drops=drops,
+        definition=DEFINITIONS["drop"],
         # also when nothing dropped: "no drop" is read off the products that traded on as_of and their previous day
         sample=any(d.sample for d in drops) or catalog.compared_sample(p.cat),
-    )  # fmt: skip
+    )
 
 
 def _known_product(p: ProductQuery) -> None:
     _product(CATALOG.get(), p.id)  # an unknown crop code is a 404 before payment is asked for
 
 
-@SERVICE.operation("GET", "/api/pro/history/{id}", price="$0.01", check=_known_product, example={"id": "LA1"}, blocking=True)
+@SERVICE.operation(
+    "GET", "/api/pro/history/{id}", price="$0.01", check=_known_product, example={"id": "LA1"}, blocking=True
+)
 def pro_history(p: ProductQuery) -> History:
     """The product's full daily price history: every stored trading day with each market's prices."""
     catalog = CATALOG.get()
@@ -167,7 +195,11 @@ def pro_history(p: ProductQuery) -> History:
     days = []
     for d in logic.daily_prices(rows):
         markets = sorted(by_day[d.day], key=lambda o: (o.average, o.market_code))
-        days.append(HistoryDay(date=d.day, price=logic.money(d.price), market=d.market_name, markets=[_market(o) for o in markets]))
+        days.append(
+            HistoryDay(
+                date=d.day, price=logic.money(d.price), market=d.market_name, markets=[_market(o) for o in markets]
+            )
+        )
     brief = _brief(catalog, item)
     return History(product=brief, count=len(days), days=days, sample=brief.sample or any(o.sample for o in rows))
 
@@ -186,9 +218,13 @@ def pro_export(p: ExportQuery) -> Export:
             )
         )
     return Export(
-        as_of=catalog.as_of, category=_category_out(catalog, catalog.categories[p.slug]), count=len(items),
-        products=items, definitions=DEFINITIONS, sample=any(i.product.sample for i in items),
-    )  # fmt: skip
+        as_of=catalog.as_of,
+        category=_category_out(catalog, catalog.categories[p.slug]),
+        count=len(items),
+        products=items,
+        definitions=DEFINITIONS,
+        sample=any(i.product.sample for i in items),
+    )
 
 
 def llms_txt() -> str:

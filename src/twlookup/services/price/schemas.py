@@ -15,7 +15,8 @@ from twlookup.services.price.records import CategoryFacts, Prices, ProductFacts
 CategorySlug = Literal["vegetables", "fruits"]
 CATEGORY_SLUGS = ("vegetables", "fruits")
 ProductId = Field(
-    pattern=r"^[A-Za-z0-9]{1,20}$", description="Crop code (作物代號) of the feed, e.g. LA1 (甘藍-初秋); case-insensitive"
+    pattern=r"^[A-Za-z0-9]{1,20}$",
+    description="Crop code (作物代號) of the feed, e.g. LA1 (甘藍-初秋); case-insensitive",
 )
 
 DEFINITIONS = {
@@ -59,7 +60,9 @@ class MarketPrice(Prices):
 
 
 class SearchQuery(Params):
-    q: str = Field(min_length=1, max_length=50, pattern=r"\S", description="Text in the crop name or code, e.g. 甘藍 or LA")
+    q: str = Field(
+        min_length=1, max_length=50, pattern=r"\S", description="Text in the crop name or code, e.g. 甘藍 or LA"
+    )
     cat: CategorySlug | None = Field(None, description="Only products of this category")
 
 
@@ -83,7 +86,9 @@ class ProductDetail(BaseModel):
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
     product: ProductBrief
-    markets: list[MarketPrice] = Field(description="Each market's prices on the product's latest trading day, cheapest first")
+    markets: list[MarketPrice] = Field(
+        description="Each market's prices on the product's latest trading day, cheapest first"
+    )
     summary: SummaryOut | None = Field(description="90-day summary; None when the product did not trade in the window")
     definitions: dict[str, str]
     sample: bool

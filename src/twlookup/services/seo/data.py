@@ -28,7 +28,9 @@ def seed_seo(session: Session, data_dir: Path) -> int:
     for c in crawlers:
         missing = set(c.ip_ranges) - known
         if missing:
-            raise ValueError(f"{folder / 'crawlers.yaml'}: crawler {c.token!r} names unknown IP-range files {sorted(missing)}")
+            raise ValueError(
+                f"{folder / 'crawlers.yaml'}: crawler {c.token!r} names unknown IP-range files {sorted(missing)}"
+            )
     count = replace_rows(session, CrawlerRow, [to_row(c, CrawlerRow) for c in crawlers])
     count += replace_rows(session, EngineRow, [to_row(e, EngineRow) for e in engines])
     count += replace_rows(session, ShareRow, [to_row(s, ShareRow) for s in shares])
@@ -86,7 +88,9 @@ class Catalog:
 
 def _load(session: Session) -> Catalog:
     order = {"search": 0, "ai_search": 1, "train": 2, "user": 3}
-    crawlers = sorted((Crawler.model_validate(r) for r in session.scalars(select(CrawlerRow))), key=lambda c: (order[c.type], c.token))
+    crawlers = sorted(
+        (Crawler.model_validate(r) for r in session.scalars(select(CrawlerRow))), key=lambda c: (order[c.type], c.token)
+    )
     ranges = [IpRangeFile.model_validate(r) for r in session.scalars(select(IpRangeRow).order_by(IpRangeRow.id))]
     engines = {e.id: e for e in (Engine.model_validate(r) for r in session.scalars(select(EngineRow)))}
     ordered = {k: engines[k] for k in ("google", "bing", "duckduckgo", "yahoo") if k in engines}

@@ -22,7 +22,12 @@ MODES = {
     "block_ai_training": "AI training crawlers and tokens are blocked; search engines and AI search crawlers keep access.",
     "block_ai": "Every AI crawler (training, AI search and user-triggered AI fetchers) is blocked; search engines keep access.",
 }
-BLOCKED_TYPES = {"allow_all": (), "block_all": (), "block_ai_training": ("train",), "block_ai": ("train", "ai_search", "user")}
+BLOCKED_TYPES = {
+    "allow_all": (),
+    "block_all": (),
+    "block_ai_training": ("train",),
+    "block_ai": ("train", "ai_search", "user"),
+}
 
 
 def generate_robots(mode: str, blocked_tokens: list[str], sitemap: str | None) -> str:
@@ -173,7 +178,9 @@ class VideoFinding:
     detail: str
 
 
-def video_check(chapters: list[tuple[str, str]], duration: int | None, title: str, description: str, tags: list[str]) -> list[VideoFinding]:
+def video_check(
+    chapters: list[tuple[str, str]], duration: int | None, title: str, description: str, tags: list[str]
+) -> list[VideoFinding]:
     out: list[VideoFinding] = []
     starts = [seconds(t) for t, _ in chapters]
     if chapters:
@@ -256,7 +263,13 @@ def llms_txt_findings(text: str) -> list[dict[str, Any]]:
     lines = text.splitlines()
     first = next(((i, line) for i, line in enumerate(lines, 1) if line.strip()), None)
     if first is None or not first[1].startswith("# "):
-        found.append({"line": first[0] if first else 1, "severity": "error", "message": "The file must start with an H1 ('# Site name')."})
+        found.append(
+            {
+                "line": first[0] if first else 1,
+                "severity": "error",
+                "message": "The file must start with an H1 ('# Site name').",
+            }
+        )
     h1s = [i for i, line in enumerate(lines, 1) if line.startswith("# ")]
     for extra in h1s[1:]:
         found.append({"line": extra, "severity": "warning", "message": "Only one H1 is expected."})
@@ -265,11 +278,25 @@ def llms_txt_findings(text: str) -> list[dict[str, Any]]:
         if line.startswith("## "):
             section = line[3:].strip()
         elif line.startswith("### "):
-            found.append({"line": i, "severity": "warning", "message": "Sections are H2 ('## '); deeper headings are not part of the format."})
+            found.append(
+                {
+                    "line": i,
+                    "severity": "warning",
+                    "message": "Sections are H2 ('## '); deeper headings are not part of the format.",
+                }
+            )
         elif section and line.lstrip().startswith(("- ", "* ")) and not LINK_ITEM.match(line):
-            found.append({"line": i, "severity": "warning", "message": "A list item in a section should be '- [name](url): notes'."})
+            found.append(
+                {
+                    "line": i,
+                    "severity": "warning",
+                    "message": "A list item in a section should be '- [name](url): notes'.",
+                }
+            )
     if not any(line.startswith("## ") for line in lines):
-        found.append({"line": 0, "severity": "info", "message": "No H2 sections with links; the file gives only a summary."})
+        found.append(
+            {"line": 0, "severity": "info", "message": "No H2 sections with links; the file gives only a summary."}
+        )
     return found
 
 
@@ -422,24 +449,43 @@ def audit_page(facts: PageFacts, url: str) -> list[AuditItem]:
     if not t:
         add("title", 0, "no <title>", "Add a <title> that names the page.")
     elif tw > TITLE_PX:
-        add("title", 0.5, f"{len(t)} characters, about {tw:.0f} px: cut off in results", f"Shorten the title under about {TITLE_PX} px.")
+        add(
+            "title",
+            0.5,
+            f"{len(t)} characters, about {tw:.0f} px: cut off in results",
+            f"Shorten the title under about {TITLE_PX} px.",
+        )
     else:
         add("title", 1, f"{len(t)} characters, about {tw:.0f} px")
     d = facts.description or ""
     dw = text_px(d, DESCRIPTION_FONT)
     if not d:
-        add("description", 0, "no meta description", "Add <meta name=\"description\"> summarising the page.")
+        add("description", 0, "no meta description", 'Add <meta name="description"> summarising the page.')
     elif dw > DESCRIPTION_PX:
-        add("description", 0.5, f"{len(d)} characters, about {dw:.0f} px: cut off", f"Keep the description under about {DESCRIPTION_PX} px.")
+        add(
+            "description",
+            0.5,
+            f"{len(d)} characters, about {dw:.0f} px: cut off",
+            f"Keep the description under about {DESCRIPTION_PX} px.",
+        )
     else:
         add("description", 1, f"{len(d)} characters, about {dw:.0f} px")
     noindex = "noindex" in facts.robots_meta or "none" in facts.robots_meta
-    add("noindex", 0 if noindex else 1, "robots meta: " + (", ".join(facts.robots_meta) or "none"),
-        "Remove noindex if the page should appear in search.")  # fmt: skip
+    add(
+        "noindex",
+        0 if noindex else 1,
+        "robots meta: " + (", ".join(facts.robots_meta) or "none"),
+        "Remove noindex if the page should appear in search.",
+    )
     if not facts.canonical:
-        add("canonical", 0, "no canonical link", "Add <link rel=\"canonical\"> with the page's preferred URL.")
+        add("canonical", 0, "no canonical link", 'Add <link rel="canonical"> with the page\'s preferred URL.')
     elif facts.canonical.rstrip("/") != url.rstrip("/"):
-        add("canonical", 0.5, f"canonical points elsewhere: {facts.canonical}", "Check that the canonical URL is the one you want indexed.")
+        add(
+            "canonical",
+            0.5,
+            f"canonical points elsewhere: {facts.canonical}",
+            "Check that the canonical URL is the one you want indexed.",
+        )
     else:
         add("canonical", 1, f"canonical: {facts.canonical}")
     if len(facts.h1) == 1:
@@ -448,46 +494,89 @@ def audit_page(facts: PageFacts, url: str) -> list[AuditItem]:
         add("h1", 0.5 if facts.h1 else 0, f"{len(facts.h1)} H1 elements", "Give the page exactly one H1.")
     if facts.images:
         share = 1 - facts.images_without_alt / facts.images
-        add("image_alt", share, f"{facts.images_without_alt} of {facts.images} images without alt", "Add alt text (alt=\"\" for decoration).")
+        add(
+            "image_alt",
+            share,
+            f"{facts.images_without_alt} of {facts.images} images without alt",
+            'Add alt text (alt="" for decoration).',
+        )
     else:
         add("image_alt", 1, "no images")
     needed = ["og:title", "og:type", "og:image", "og:url"]
     have = [k for k in needed if facts.og.get(k)]
     card = bool(facts.twitter.get("twitter:card"))
-    add("social_tags", (len(have) + card) / 5, f"Open Graph {len(have)}/4 required, X card {'yes' if card else 'no'}",
-        "Add og:title, og:type, og:image, og:url and twitter:card.")  # fmt: skip
+    add(
+        "social_tags",
+        (len(have) + card) / 5,
+        f"Open Graph {len(have)}/4 required, X card {'yes' if card else 'no'}",
+        "Add og:title, og:type, og:image, og:url and twitter:card.",
+    )
     if facts.json_ld_valid:
         add("structured_data", 1, f"{facts.json_ld_valid} JSON-LD block(s)")
     else:
-        add("structured_data", 0, f"{facts.json_ld} JSON-LD block(s), {facts.json_ld_valid} valid", "Add schema.org JSON-LD for the page type.")
+        add(
+            "structured_data",
+            0,
+            f"{facts.json_ld} JSON-LD block(s), {facts.json_ld_valid} valid",
+            "Add schema.org JSON-LD for the page type.",
+        )
     words = word_count(" ".join(facts.text))
-    add("word_count", 1 if words >= 300 else words / 300, f"about {words} words (a CJK character counts as one)",
-        "Thin page: add substantive text.")  # fmt: skip
+    add(
+        "word_count",
+        1 if words >= 300 else words / 300,
+        f"about {words} words (a CJK character counts as one)",
+        "Thin page: add substantive text.",
+    )
     links = facts.links_internal + facts.links_external
-    add("links", 1 if facts.links_internal else (0.5 if links else 0),
-        f"{facts.links_internal} internal, {facts.links_external} external links", "Link to related pages of the site.")  # fmt: skip
+    add(
+        "links",
+        1 if facts.links_internal else (0.5 if links else 0),
+        f"{facts.links_internal} internal, {facts.links_external} external links",
+        "Link to related pages of the site.",
+    )
     return items
 
 
-def audit_site(items: list[AuditItem], robots: dict[str, Any], sitemap_found: bool, ai_tokens: list[str]) -> list[AuditItem]:
+def audit_site(
+    items: list[AuditItem], robots: dict[str, Any], sitemap_found: bool, ai_tokens: list[str]
+) -> list[AuditItem]:
     """The three site-level items: robots.txt, sitemap, AI crawler settings."""
     status = robots["status"]
     if status == "unreachable":
-        items.append(AuditItem("robots_txt", 8, 0, "robots.txt unreachable or 5xx: crawlers treat the site as disallowed", "Serve robots.txt with 200 (or 404)."))
+        items.append(
+            AuditItem(
+                "robots_txt",
+                8,
+                0,
+                "robots.txt unreachable or 5xx: crawlers treat the site as disallowed",
+                "Serve robots.txt with 200 (or 404).",
+            )
+        )
     elif not robots["page_allowed"]:
-        items.append(AuditItem("robots_txt", 8, 0, "robots.txt blocks Googlebot from this page", "Allow the page for Googlebot."))
+        items.append(
+            AuditItem("robots_txt", 8, 0, "robots.txt blocks Googlebot from this page", "Allow the page for Googlebot.")
+        )
     else:
         items.append(AuditItem("robots_txt", 8, 1, f"robots.txt {status}; page allowed for Googlebot", None))
     items.append(
-        AuditItem("sitemap", 6, 1 if sitemap_found else 0, "sitemap found" if sitemap_found else "no sitemap declared or at /sitemap.xml",
-                  None if sitemap_found else "Publish a sitemap and declare it in robots.txt.")  # fmt: skip
+        AuditItem(
+            "sitemap",
+            6,
+            1 if sitemap_found else 0,
+            "sitemap found" if sitemap_found else "no sitemap declared or at /sitemap.xml",
+            None if sitemap_found else "Publish a sitemap and declare it in robots.txt.",
+        )
     )
     parsed = robots.get("parsed")
     named = [t for t in ai_tokens if parsed and any(t.lower() in (a.lower() for a in g.agents) for g in parsed.groups)]
     items.append(
-        AuditItem("ai_crawlers", 6, 1 if named else 0.5,
-                  f"robots.txt names {len(named)} AI crawler(s): {', '.join(named) or 'none'}",
-                  None if named else "Decide on AI crawlers and say so in robots.txt (see /api/robots/generate).")  # fmt: skip
+        AuditItem(
+            "ai_crawlers",
+            6,
+            1 if named else 0.5,
+            f"robots.txt names {len(named)} AI crawler(s): {', '.join(named) or 'none'}",
+            None if named else "Decide on AI crawlers and say so in robots.txt (see /api/robots/generate).",
+        )
     )
     return items
 
@@ -500,14 +589,18 @@ def score(items: list[AuditItem]) -> int:
 def robots_verdicts(text: str | None, status: str, tokens: list[str], path: str = "/") -> dict[str, tuple[bool, str]]:
     """Whether each token may fetch path, with why, under RFC 9309's status rules."""
     if status == "unreachable":
-        return {t: (False, "robots.txt is unreachable or answered 5xx: complete disallow (RFC 9309 2.3.1.4)") for t in tokens}
+        return dict.fromkeys(
+            tokens, (False, "robots.txt is unreachable or answered 5xx: complete disallow (RFC 9309 2.3.1.4)")
+        )
     if status == "unavailable":
-        return {t: (True, "robots.txt answered 4xx: no restrictions (RFC 9309 2.3.1.3)") for t in tokens}
+        return dict.fromkeys(tokens, (True, "robots.txt answered 4xx: no restrictions (RFC 9309 2.3.1.3)"))
     parsed = parse(text or "")
     return {t: ((d := decide(parsed, t, path)).allowed, d.reason) for t in tokens}
 
 
-def ip_in_ranges(ip: str, networks: list[tuple[Any, Any]]) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, list[tuple[Any, Any]]]:
+def ip_in_ranges(
+    ip: str, networks: list[tuple[Any, Any]]
+) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, list[tuple[Any, Any]]]:
     address = ipaddress.ip_address(ip.strip().strip("[]"))
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
         address = address.ipv4_mapped

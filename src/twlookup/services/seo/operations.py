@@ -81,7 +81,9 @@ SERVICE.importer("seo.ipranges")(import_ip_ranges)
 
 CHECKED = date(2026, 11, 22)
 INDEXNOW_SOURCE = Source(url="https://www.indexnow.org/documentation", title="IndexNow documentation", checked=CHECKED)
-VIDEO_SOURCE = Source(url="https://support.google.com/youtube/answer/9884579", title="YouTube Help: Video chapters", checked=CHECKED)
+VIDEO_SOURCE = Source(
+    url="https://support.google.com/youtube/answer/9884579", title="YouTube Help: Video chapters", checked=CHECKED
+)
 RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"
 AI_TYPES = ("ai_search", "train", "user")
 
@@ -98,7 +100,9 @@ def search_urls(p: SearchUrlsQuery) -> SearchUrls:
     urls = []
     for e in catalog.engines.values():
         tf = e.time_filters.get(p.time) if p.time else None
-        urls.append(EngineUrl(engine=e.id, url=logic.search_url(e.search_url, e.query_param, query, tf), time_filter=tf))
+        urls.append(
+            EngineUrl(engine=e.id, url=logic.search_url(e.search_url, e.query_param, query, tf), time_filter=tf)
+        )
     return SearchUrls(
         query=query,
         urls=urls,
@@ -112,7 +116,9 @@ def operators(p: OperatorsQuery) -> Operators:
     """Search operators of one engine (google, bing, duckduckgo, yahoo) or of all four."""
     engines = CATALOG.get().engines
     chosen = [engines[p.engine]] if p.engine else list(engines.values())
-    return Operators(engines=[EngineOperators(engine=e.id, name=e.name, operators=e.operators, source=e.source_ref) for e in chosen])
+    return Operators(
+        engines=[EngineOperators(engine=e.id, name=e.name, operators=e.operators, source=e.source_ref) for e in chosen]
+    )
 
 
 @SERVICE.operation("GET", "/api/robots/generate", tool="generate_robots_txt")
@@ -193,16 +199,25 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
     try:
         address, hits = logic.ip_in_ranges(p.ip, catalog.networks)
     except ValueError:
-        raise InvalidParameter("ip", f"{p.ip!r} is not an IPv4 or IPv6 address", "e.g. 66.249.64.1 or 2001:4860:4801:10::1") from None
+        raise InvalidParameter(
+            "ip", f"{p.ip!r} is not an IPv4 or IPv6 address", "e.g. 66.249.64.1 or 2001:4860:4801:10::1"
+        ) from None
     matches = [
-        RangeMatch(file=f.id, operator=f.operator, crawlers=f.crawlers, prefix=str(net), creation_time=f.creation_time, source=f.source_ref)
+        RangeMatch(
+            file=f.id,
+            operator=f.operator,
+            crawlers=f.crawlers,
+            prefix=str(net),
+            creation_time=f.creation_time,
+            source=f.source_ref,
+        )
         for net, f in hits
     ]
     settings = get_settings()
     if settings.seo_verify_dns:
-        suffixes = sorted({s for m in matches for c in m.crawlers if (cr := catalog.crawler(c)) for s in cr.rdns}) or sorted(
-            {s for c in catalog.crawlers for s in c.rdns}
-        )
+        suffixes = sorted(
+            {s for m in matches for c in m.crawlers if (cr := catalog.crawler(c)) for s in cr.rdns}
+        ) or sorted({s for c in catalog.crawlers for s in c.rdns})
         dns = await _reverse_forward(str(address), suffixes, settings.seo_dns_timeout_seconds)
     else:
         dns = DnsCheck(enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS).")
@@ -211,15 +226,26 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
     note = "In a published range." if matches else "Not in any published range held here."
     if sample:
         note += " Some range files are a shipped sample, not the operator's full file: a 'no' is not conclusive until they are imported."
-    return VerifyIp(ip=str(address), known_crawler=bool(matches), matches=matches, dns=dns, files_consulted=consulted, sample=sample, note=note)
+    return VerifyIp(
+        ip=str(address),
+        known_crawler=bool(matches),
+        matches=matches,
+        dns=dns,
+        files_consulted=consulted,
+        sample=sample,
+        note=note,
+    )
 
 
 @SERVICE.operation("GET", "/api/serp-preview", tool="serp_preview")
 def serp_preview(p: SerpQuery) -> SerpPreview:
     """How a title and description show in a search result, truncated by rendered width."""
+
     def cut(text: str, limit: int, font: int) -> Truncated:
-        shown, truncated, width = logic.truncate_px(text, limit, font)
-        return Truncated(text=text, shown=shown, truncated=truncated, width_px=round(logic.text_px(text, font), 1), limit_px=limit)
+        shown, truncated, _width = logic.truncate_px(text, limit, font)
+        return Truncated(
+            text=text, shown=shown, truncated=truncated, width_px=round(logic.text_px(text, font), 1), limit_px=limit
+        )
 
     return SerpPreview(
         title=cut(p.title, logic.TITLE_PX, logic.TITLE_FONT),
@@ -255,7 +281,9 @@ def video_check(p: VideoBody) -> VideoCheck:
     found = logic.video_check([(c.time, c.title) for c in p.chapters], p.duration, p.title, p.description, p.tags)
     return VideoCheck(
         ok=all(f.ok for f in found),
-        findings=[VideoFindingOut(rule=f.rule, text=logic.VIDEO_RULES[f.rule], ok=f.ok, detail=f.detail) for f in found],
+        findings=[
+            VideoFindingOut(rule=f.rule, text=logic.VIDEO_RULES[f.rule], ok=f.ok, detail=f.detail) for f in found
+        ],
         source=VIDEO_SOURCE,
     )
 
@@ -300,19 +328,35 @@ async def _submit(p: SubmitBody) -> SubmitResult:
             if p.key_location:
                 body["keyLocation"] = p.key_location
             try:
-                response = await client.post(endpoint, json=body, headers={"Content-Type": "application/json; charset=utf-8"})
+                response = await client.post(
+                    endpoint, json=body, headers={"Content-Type": "application/json; charset=utf-8"}
+                )
             except httpx.HTTPError as exc:
-                raise Problem(503, f"IndexNow endpoint {upstream} could not be reached ({type(exc).__name__}).",
-                              kind="upstream-unavailable", headers={"Retry-After": "30"}, extra={"upstream": upstream}) from None  # fmt: skip
+                raise Problem(
+                    503,
+                    f"IndexNow endpoint {upstream} could not be reached ({type(exc).__name__}).",
+                    kind="upstream-unavailable",
+                    headers={"Retry-After": "30"},
+                    extra={"upstream": upstream},
+                ) from None
             code = response.status_code
             meaning = logic.INDEXNOW_CODES.get(code, f"Unexpected answer {code}.")
             if code == 429 or code >= 500:
-                raise Problem(503, f"IndexNow endpoint {upstream} answered {code}: {meaning}", kind="upstream-unavailable",
-                              headers={"Retry-After": response.headers.get("retry-after", "60")}, extra={"upstream": upstream})  # fmt: skip
+                raise Problem(
+                    503,
+                    f"IndexNow endpoint {upstream} answered {code}: {meaning}",
+                    kind="upstream-unavailable",
+                    headers={"Retry-After": response.headers.get("retry-after", "60")},
+                    extra={"upstream": upstream},
+                )
             if code in (400, 403, 422):
                 param = "key" if code == 403 else "urls"
-                raise Problem(422, f"{param}: IndexNow endpoint {upstream} answered {code}: {meaning}", kind="invalid-parameter",
-                              errors=[{"parameter": param, "message": meaning, "upstream_status": code}])  # fmt: skip
+                raise Problem(
+                    422,
+                    f"{param}: IndexNow endpoint {upstream} answered {code}: {meaning}",
+                    kind="invalid-parameter",
+                    errors=[{"parameter": param, "message": meaning, "upstream_status": code}],
+                )
             out.append({"urls": len(batch), "status": code, "meaning": meaning})
     return SubmitResult(
         endpoint=endpoint,
@@ -330,7 +374,12 @@ async def instantindex(p: SubmitBody) -> SubmitResult:
     return await _submit(p)
 
 
-@SERVICE.operation("POST", "/api/pro/instantindex-bulk", price="$0.01", example={"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]})
+@SERVICE.operation(
+    "POST",
+    "/api/pro/instantindex-bulk",
+    price="$0.01",
+    example={"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]},
+)
 async def instantindex_bulk(p: BulkSubmitBody) -> SubmitResult:
     """Submit up to 10,000 URLs of one host to IndexNow, in the protocol's batches."""
     return await _submit(p)
@@ -341,7 +390,9 @@ def share(p: NoParams) -> ShareData:
     """Search-engine market share in Taiwan and worldwide, with source and month."""
     shares = CATALOG.get().shares
     return ShareData(
-        regions=[Share(region=s.region, month=s.month, shares=s.shares, note=s.note, source=s.source_ref) for s in shares],
+        regions=[
+            Share(region=s.region, month=s.month, shares=s.shares, note=s.note, source=s.source_ref) for s in shares
+        ],
         sample=any(s.sample for s in shares),
     )
 
@@ -382,7 +433,10 @@ async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
     url = origin + "/robots.txt"
     result = await _get(url)
     if result is None or result.status >= 500:
-        status, meaning = "unreachable", "Unreachable or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4)."
+        status, meaning = (
+            "unreachable",
+            "Unreachable or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4).",
+        )
     elif result.status >= 400:
         status, meaning = "unavailable", "4xx: crawlers may fetch everything (RFC 9309 2.3.1.3)."
     else:
@@ -419,8 +473,12 @@ async def _llms(origin: str) -> LlmsStatus:
     url = origin + "/llms.txt"
     result = await _get(url)
     present = bool(result and 200 <= result.status < 300)
-    return LlmsStatus(url=url, http_status=result.status if result else None, present=present,
-                      findings=logic.llms_txt_findings(result.text) if present and result else [])  # fmt: skip
+    return LlmsStatus(
+        url=url,
+        http_status=result.status if result else None,
+        present=present,
+        findings=logic.llms_txt_findings(result.text) if present and result else [],
+    )
 
 
 def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/") -> list[CrawlerCheck]:
@@ -443,33 +501,82 @@ async def site_check(p: UrlQuery) -> SiteCheck:
     origin = _origin(p.url)
     robots_status, parsed = await _robots(origin)
     declared = robots_status.sitemaps[:5]
-    candidates = [(u, True) for u in declared] + ([(origin + "/sitemap.xml", False)] if origin + "/sitemap.xml" not in declared else [])
+    candidates = [(u, True) for u in declared] + (
+        [(origin + "/sitemap.xml", False)] if origin + "/sitemap.xml" not in declared else []
+    )
     sitemaps, llms = await asyncio.gather(asyncio.gather(*(_sitemap(u, d) for u, d in candidates)), _llms(origin))
     crawlers = _verdicts(robots_status, parsed)
     fixes: list[Fix] = []
     if robots_status.status == "unreachable":
-        fixes.append(Fix(impact="critical", what="robots.txt is unreachable or answers 5xx, so crawlers treat the whole site as disallowed: serve it with 200, or 404 if you have none."))
+        fixes.append(
+            Fix(
+                impact="critical",
+                what="robots.txt is unreachable or answers 5xx, so crawlers treat the whole site as disallowed: serve it with 200, or 404 if you have none.",
+            )
+        )
     for c in crawlers:
         if c.type == "search" and not c.allowed and robots_status.status == "ok":
-            fixes.append(Fix(impact="critical", what=f"{c.token} may not fetch the home page; the site cannot appear in its search results."))
+            fixes.append(
+                Fix(
+                    impact="critical",
+                    what=f"{c.token} may not fetch the home page; the site cannot appear in its search results.",
+                )
+            )
     errors = [f for f in robots_status.findings if f.severity == "error"]
     if errors:
-        fixes.append(Fix(impact="high", what=f"robots.txt has {len(errors)} format error(s), first at line {errors[0].line}: {errors[0].message}"))
+        fixes.append(
+            Fix(
+                impact="high",
+                what=f"robots.txt has {len(errors)} format error(s), first at line {errors[0].line}: {errors[0].message}",
+            )
+        )
     if not any(s.looks_like_sitemap for s in sitemaps):
-        fixes.append(Fix(impact="medium", what="No sitemap found (declared in robots.txt or at /sitemap.xml): publish one and add a Sitemap: line."))
+        fixes.append(
+            Fix(
+                impact="medium",
+                what="No sitemap found (declared in robots.txt or at /sitemap.xml): publish one and add a Sitemap: line.",
+            )
+        )
     elif not declared:
-        fixes.append(Fix(impact="low", what="The sitemap is not declared in robots.txt: add 'Sitemap: <absolute URL>'."))
+        fixes.append(
+            Fix(impact="low", what="The sitemap is not declared in robots.txt: add 'Sitemap: <absolute URL>'.")
+        )
     warnings = [f for f in robots_status.findings if f.severity == "warning"]
     if warnings:
-        fixes.append(Fix(impact="low", what=f"robots.txt has {len(warnings)} warning(s), first at line {warnings[0].line}: {warnings[0].message}"))
-    ai_named = parsed is not None and any(t.lower() in (a.lower() for g in parsed.groups for a in g.agents) for t in CATALOG.get().tokens(*AI_TYPES))
+        fixes.append(
+            Fix(
+                impact="low",
+                what=f"robots.txt has {len(warnings)} warning(s), first at line {warnings[0].line}: {warnings[0].message}",
+            )
+        )
+    ai_named = parsed is not None and any(
+        t.lower() in (a.lower() for g in parsed.groups for a in g.agents) for t in CATALOG.get().tokens(*AI_TYPES)
+    )
     if robots_status.status == "ok" and not ai_named:
-        fixes.append(Fix(impact="low", what="robots.txt names no AI crawler: decide on AI training and AI search access (see /api/robots/generate)."))
+        fixes.append(
+            Fix(
+                impact="low",
+                what="robots.txt names no AI crawler: decide on AI training and AI search access (see /api/robots/generate).",
+            )
+        )
     if not llms.present:
-        fixes.append(Fix(impact="low", what="No /llms.txt: optional, a Markdown summary with links for AI assistants (llmstxt.org)."))
+        fixes.append(
+            Fix(
+                impact="low",
+                what="No /llms.txt: optional, a Markdown summary with links for AI assistants (llmstxt.org).",
+            )
+        )
     elif any(f["severity"] == "error" for f in llms.findings):
         fixes.append(Fix(impact="low", what="llms.txt does not follow the format: it must start with an H1."))
-    return SiteCheck(url=p.url, checked_on=today_taipei(), robots=robots_status, sitemaps=list(sitemaps), llms_txt=llms, crawlers=crawlers, fixes=fixes)
+    return SiteCheck(
+        url=p.url,
+        checked_on=today_taipei(),
+        robots=robots_status,
+        sitemaps=list(sitemaps),
+        llms_txt=llms,
+        crawlers=crawlers,
+        fixes=fixes,
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/seo-audit", price="$0.02", example={"url": "https://example.com/"})
@@ -478,8 +585,12 @@ async def seo_audit(p: UrlQuery) -> Audit:
     social tags, structured data, word count, links, robots.txt, sitemap, AI crawler settings)."""
     page = await fetch(p.url)
     if page.status >= 400:
-        raise Problem(422, f"url: the page answered HTTP {page.status}; only a page that loads can be audited.", kind="invalid-parameter",
-                      errors=[{"parameter": "url", "message": f"HTTP {page.status}"}])  # fmt: skip
+        raise Problem(
+            422,
+            f"url: the page answered HTTP {page.status}; only a page that loads can be audited.",
+            kind="invalid-parameter",
+            errors=[{"parameter": "url", "message": f"HTTP {page.status}"}],
+        )
     origin = _origin(page.final_url)
     facts = logic.page_facts(page.text, page.final_url)
     items = logic.audit_page(facts, page.final_url)
@@ -495,9 +606,19 @@ async def seo_audit(p: UrlQuery) -> Audit:
         any(s.looks_like_sitemap for s in sitemaps),
         CATALOG.get().tokens(*AI_TYPES),
     )
-    out = [AuditItemOut(item=i.item, weight=i.weight, score=round(i.score, 2), detail=i.detail, fix=i.fix) for i in items]
+    out = [
+        AuditItemOut(item=i.item, weight=i.weight, score=round(i.score, 2), detail=i.detail, fix=i.fix) for i in items
+    ]
     fixes = [i.fix for i in sorted(items, key=lambda i: -(i.weight * (1 - i.score))) if i.fix]
-    return Audit(url=p.url, final_url=page.final_url, http_status=page.status, score=logic.score(items), weights=logic.AUDIT_WEIGHTS, items=out, fixes=fixes)
+    return Audit(
+        url=p.url,
+        final_url=page.final_url,
+        http_status=page.status,
+        score=logic.score(items),
+        weights=logic.AUDIT_WEIGHTS,
+        items=out,
+        fixes=fixes,
+    )
 
 
 # Discovery shows no answer to these examples: running them would fetch a site or submit URLs.

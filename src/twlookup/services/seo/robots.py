@@ -129,7 +129,9 @@ def parse(text: str) -> Parsed:
     current: Group | None = None
     last_was_agent = False
     if len(text.encode("utf-8")) > MAX_BYTES:
-        findings.append(Finding(0, "warning", f"The file is larger than {MAX_BYTES} bytes; crawlers may ignore what follows."))
+        findings.append(
+            Finding(0, "warning", f"The file is larger than {MAX_BYTES} bytes; crawlers may ignore what follows.")
+        )
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         content = line.split("#", 1)[0].strip()
         if not content:
@@ -142,15 +144,25 @@ def parse(text: str) -> Parsed:
                 findings.append(Finding(number, "error", f"Not a 'name: value' line: {content[:80]!r}; it is ignored."))
                 continue
             raw_key, value = pieces
-            findings.append(Finding(number, "warning", f"Missing ':' after {raw_key!r} (Google accepts it; others may not)."))
+            findings.append(
+                Finding(number, "warning", f"Missing ':' after {raw_key!r} (Google accepts it; others may not).")
+            )
         value = value.strip()
         key, typo = _key(raw_key)
         if typo:
-            findings.append(Finding(number, "warning", f"{raw_key.strip()!r} is a misspelling of {key!r} (Google accepts it; others may not)."))
+            findings.append(
+                Finding(
+                    number,
+                    "warning",
+                    f"{raw_key.strip()!r} is a misspelling of {key!r} (Google accepts it; others may not).",
+                )
+            )
         if key is None:
             name = raw_key.strip().lower()
             if name in KNOWN_OTHER:
-                findings.append(Finding(number, "warning", f"{raw_key.strip()!r} is not part of RFC 9309; Google ignores it."))
+                findings.append(
+                    Finding(number, "warning", f"{raw_key.strip()!r} is not part of RFC 9309; Google ignores it.")
+                )
             else:
                 findings.append(Finding(number, "error", f"Unknown directive {raw_key.strip()!r}; it is ignored."))
             continue
@@ -167,10 +179,16 @@ def parse(text: str) -> Parsed:
                 continue
             if token != "*" and not TOKEN.match(token):
                 findings.append(
-                    Finding(number, "warning", f"User-agent {value!r} is not a product token (letters, '_' and '-' only); crawlers may not match it.")
+                    Finding(
+                        number,
+                        "warning",
+                        f"User-agent {value!r} is not a product token (letters, '_' and '-' only); crawlers may not match it.",
+                    )
                 )
             elif " " in value:
-                findings.append(Finding(number, "warning", f"User-agent {value!r} has a space; only {token!r} is matched."))
+                findings.append(
+                    Finding(number, "warning", f"User-agent {value!r} has a space; only {token!r} is matched.")
+                )
             if current is not None and last_was_agent:
                 current.agents.append(token)
                 current.lines.append(number)
@@ -181,17 +199,27 @@ def parse(text: str) -> Parsed:
             continue
         # allow / disallow
         if current is None:
-            findings.append(Finding(number, "error", f"{key.capitalize()} before any User-agent line; it applies to no crawler."))
+            findings.append(
+                Finding(number, "error", f"{key.capitalize()} before any User-agent line; it applies to no crawler.")
+            )
             continue
         last_was_agent = False
         if value and not value.startswith(("/", "*")):
-            findings.append(Finding(number, "warning", f"Pattern {value!r} should start with '/' or '*'; it matches no path as written."))
+            findings.append(
+                Finding(
+                    number, "warning", f"Pattern {value!r} should start with '/' or '*'; it matches no path as written."
+                )
+            )
         if "$" in value[:-1]:
             findings.append(Finding(number, "warning", f"'$' is special only at the end of a pattern: {value!r}."))
         current.rules.append(Rule(key, value, encode(value), number))
     for group in groups:
         if not group.rules:
-            findings.append(Finding(group.lines[0], "warning", f"Group for {', '.join(group.agents)} has no allow or disallow rule."))
+            findings.append(
+                Finding(
+                    group.lines[0], "warning", f"Group for {', '.join(group.agents)} has no allow or disallow rule."
+                )
+            )
     findings.sort(key=lambda f: f.line)
     return Parsed(groups, sitemaps, findings)
 
@@ -213,7 +241,14 @@ def decide(parsed: Parsed, user_agent: str, target: str) -> Decision:
     specific = [g for g in parsed.groups if agent and any(a.lower() == agent for a in g.agents)]
     chosen, kind = (specific, "specific") if specific else ([g for g in parsed.groups if "*" in g.agents], "global")
     if not chosen:
-        return Decision(True, path, None, "none", None, "No group applies to this crawler and there is no '*' group: everything is allowed.")
+        return Decision(
+            True,
+            path,
+            None,
+            "none",
+            None,
+            "No group applies to this crawler and there is no '*' group: everything is allowed.",
+        )
     best: tuple[int, int, Rule] | None = None  # (length, allow wins ties, rule)
     for group in chosen:
         for rule in group.rules:

@@ -26,7 +26,9 @@ class SearchUrlsQuery(Params):
     q: str = Field(min_length=1, max_length=300, description="Search words")
     site: str | None = Field(None, pattern=HOST, max_length=253, description="Limit to one site or domain, e.g. gov.tw")
     filetype: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,10}$", description="File type, e.g. pdf")
-    time: Literal["day", "week", "month", "year"] | None = Field(None, description="Only results from the past day, week, month or year")
+    time: Literal["day", "week", "month", "year"] | None = Field(
+        None, description="Only results from the past day, week, month or year"
+    )
 
 
 class OperatorsQuery(Params):
@@ -34,12 +36,19 @@ class OperatorsQuery(Params):
 
 
 class GenerateQuery(Params):
-    mode: Mode = Field("allow_all", description="allow_all, block_all, block_ai_training (keep search and AI search), block_ai (keep search only)")
-    sitemap: str | None = Field(None, pattern=URL, max_length=2000, description="Absolute URL of the sitemap to declare")
+    mode: Mode = Field(
+        "allow_all",
+        description="allow_all, block_all, block_ai_training (keep search and AI search), block_ai (keep search only)",
+    )
+    sitemap: str | None = Field(
+        None, pattern=URL, max_length=2000, description="Absolute URL of the sitemap to declare"
+    )
 
 
 class RobotsTestBody(Params):
-    robots: str = Field(max_length=512_000, description="The robots.txt text (up to 500 KiB, as RFC 9309 asks crawlers to read)")
+    robots: str = Field(
+        max_length=512_000, description="The robots.txt text (up to 500 KiB, as RFC 9309 asks crawlers to read)"
+    )
     user_agent: str = Field(min_length=1, max_length=200, description="The crawler's product token, e.g. Googlebot")
     path: str = Field(min_length=1, max_length=4000, description="A path (/dir/page?x=1) or a full URL")
 
@@ -85,12 +94,18 @@ class VideoBody(Params):
 class SubmitBody(Params):
     host: str = Field(pattern=HOST, max_length=253, description="The site's host name, e.g. www.example.com")
     key: str = Field(pattern=r"^[A-Za-z0-9-]{8,128}$", description="IndexNow key: 8 to 128 of a-z, A-Z, 0-9 and '-'")
-    key_location: str | None = Field(None, pattern=URL, max_length=2000, description="URL of the key file when not https://{host}/{key}.txt")
-    urls: list[str] = Field(min_length=1, max_length=FREE_SUBMIT_LIMIT, description=f"At most {FREE_SUBMIT_LIMIT} URLs on host")
+    key_location: str | None = Field(
+        None, pattern=URL, max_length=2000, description="URL of the key file when not https://{host}/{key}.txt"
+    )
+    urls: list[str] = Field(
+        min_length=1, max_length=FREE_SUBMIT_LIMIT, description=f"At most {FREE_SUBMIT_LIMIT} URLs on host"
+    )
 
 
 class BulkSubmitBody(SubmitBody):
-    urls: list[str] = Field(min_length=1, max_length=PAID_SUBMIT_LIMIT, description=f"At most {PAID_SUBMIT_LIMIT} URLs on host")
+    urls: list[str] = Field(
+        min_length=1, max_length=PAID_SUBMIT_LIMIT, description=f"At most {PAID_SUBMIT_LIMIT} URLs on host"
+    )
 
 
 class NoParams(Params):
@@ -136,7 +151,9 @@ class Generated(BaseModel):
     meaning: str
     robots_txt: str
     blocked: list[str]
-    check: list[CrawlerCheck] = Field(description="The generated file run back through the tester, for each crawler of the list")
+    check: list[CrawlerCheck] = Field(
+        description="The generated file run back through the tester, for each crawler of the list"
+    )
 
 
 class RuleOut(BaseModel):
@@ -164,13 +181,17 @@ class RobotsTest(BaseModel):
     group: GroupOut | None
     rule: RuleOut | None
     reason: str
-    token_valid: bool = Field(description="user_agent is a product token (letters, '_' and '-') as RFC 9309 2.2.1 expects")
+    token_valid: bool = Field(
+        description="user_agent is a product token (letters, '_' and '-') as RFC 9309 2.2.1 expects"
+    )
     findings: list[FindingOut]
     differences_from_google: list[str]
 
 
 class CrawlerOut(Crawler):
-    verify_by_ip: bool = Field(description="Whether verify-ip can confirm this crawler (it fetches and has a published range file)")
+    verify_by_ip: bool = Field(
+        description="Whether verify-ip can confirm this crawler (it fetches and has a published range file)"
+    )
 
 
 class Bots(BaseModel):

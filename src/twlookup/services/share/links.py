@@ -76,8 +76,12 @@ def canonical(raw: str) -> Link:
         if digits and digits.isdigit():
             return Link("facebook", f"facebook:{digits}", f"https://www.facebook.com/watch/?v={digits}")
         if len(path) >= 3 and path[1] == "posts" and re.fullmatch(r"[A-Za-z0-9]{5,80}", path[2]):
-            return Link("facebook", f"facebook:{path[0]}/posts/{path[2]}", f"https://www.facebook.com/{path[0]}/posts/{path[2]}")
-        raise ValueError("not a Facebook video or post URL (facebook.com/watch/?v=<digits>, /reel/<digits>, /<page>/videos/<digits>, /<page>/posts/<id>)")
+            return Link(
+                "facebook", f"facebook:{path[0]}/posts/{path[2]}", f"https://www.facebook.com/{path[0]}/posts/{path[2]}"
+            )
+        raise ValueError(
+            "not a Facebook video or post URL (facebook.com/watch/?v=<digits>, /reel/<digits>, /<page>/videos/<digits>, /<page>/posts/<id>)"
+        )
 
     if host in ("x.com", "twitter.com"):
         if len(path) >= 3 and path[1] == "status" and path[2].isdigit():
@@ -85,14 +89,23 @@ def canonical(raw: str) -> Link:
         raise ValueError("not an X post URL (x.com/<user>/status/<digits>)")
 
     if host in ("threads.net", "threads.com"):
-        if len(path) >= 3 and path[0].startswith("@") and path[1] == "post" and re.fullmatch(r"[A-Za-z0-9_-]{5,40}", path[2]):
+        if (
+            len(path) >= 3
+            and path[0].startswith("@")
+            and path[1] == "post"
+            and re.fullmatch(r"[A-Za-z0-9_-]{5,40}", path[2])
+        ):
             return Link("threads", f"threads:{path[2]}", f"https://www.threads.com/{path[0]}/post/{path[2]}")
         raise ValueError("not a Threads post URL (threads.com/@user/post/<code>)")
 
     if host in ("twitch.tv", "clips.twitch.tv"):
         if host == "twitch.tv" and len(path) >= 2 and path[0] == "videos" and path[1].isdigit():
             return Link("twitch", f"twitch:{path[1]}", f"https://www.twitch.tv/videos/{path[1]}")
-        slug = path[0] if host == "clips.twitch.tv" and path else (path[2] if len(path) >= 3 and path[1] == "clip" else None)
+        slug = (
+            path[0]
+            if host == "clips.twitch.tv" and path
+            else (path[2] if len(path) >= 3 and path[1] == "clip" else None)
+        )
         if slug and re.fullmatch(r"[A-Za-z0-9_-]{3,100}", slug):
             return Link("twitch", f"twitch:clip:{slug}", f"https://clips.twitch.tv/{slug}")
         raise ValueError("not a Twitch video or clip URL")

@@ -60,8 +60,14 @@ def markdown_pack(shares: Sequence[dict], generated: datetime) -> str:
     ]
     for s in shares:
         title = s["title"] or s["url"]
-        lines += [f"## {title}", "", f"- 連結：<{s['url']}>", f"- 平台：{s['platform']}　分類：{s['category']}",
-                  f"- 投票 {s['votes']}　留言 {s['comments']}　點擊 {s['clicks']}", f"- 發布：{s['published_at']}"]  # fmt: skip
+        lines += [
+            f"## {title}",
+            "",
+            f"- 連結：<{s['url']}>",
+            f"- 平台：{s['platform']}　分類：{s['category']}",
+            f"- 投票 {s['votes']}　留言 {s['comments']}　點擊 {s['clicks']}",
+            f"- 發布：{s['published_at']}",
+        ]
         if s.get("sample"):
             lines.append("- 範例資料（sample），非真實分享")
         if s.get("description"):

@@ -9,7 +9,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from anyio import to_thread
-
 from pydantic import BaseModel
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -130,10 +129,23 @@ class CommentPayload(BaseModel):
 def _publish_share(session: Session, sub: review.Submission, p: SharePayload) -> None:
     if session.scalar(select(ShareRow.id).where(ShareRow.key == p.key)) is not None:
         return  # the same link was published meanwhile: one video is one share
-    session.add(ShareRow(
-        key=p.key, platform=p.platform, url=p.url, title=p.title, title_from=p.title_from, description=p.description,
-        category=p.category, votes=0, comments=0, clicks=0, published_at=now_utc(), submission_id=sub.id, sample=False,
-    ))  # fmt: skip
+    session.add(
+        ShareRow(
+            key=p.key,
+            platform=p.platform,
+            url=p.url,
+            title=p.title,
+            title_from=p.title_from,
+            description=p.description,
+            category=p.category,
+            votes=0,
+            comments=0,
+            clicks=0,
+            published_at=now_utc(),
+            submission_id=sub.id,
+            sample=False,
+        )
+    )
 
 
 def _publish_vote(session: Session, _sub: review.Submission, p: VotePayload) -> None:
@@ -149,12 +161,20 @@ def _publish_comment(session: Session, sub: review.Submission, p: CommentPayload
         session.add(CommentRow(share_id=p.share_id, body=p.body, published_at=now_utc(), submission_id=sub.id))
 
 
-review.register_kind("share", "share", SharePayload, key=lambda p, _c, _n: p.key, subject=lambda p: p.key, on_approve=_publish_share)
 review.register_kind(
-    "share", "vote", VotePayload, key=lambda p, client, _n: f"{p.share_id}:{client}:{p.day}",
-    subject=lambda p: f"share/{p.share_id}", on_approve=_publish_vote,
-)  # fmt: skip
-review.register_kind("share", "comment", CommentPayload, subject=lambda p: f"share/{p.share_id}", on_approve=_publish_comment)
+    "share", "share", SharePayload, key=lambda p, _c, _n: p.key, subject=lambda p: p.key, on_approve=_publish_share
+)
+review.register_kind(
+    "share",
+    "vote",
+    VotePayload,
+    key=lambda p, client, _n: f"{p.share_id}:{client}:{p.day}",
+    subject=lambda p: f"share/{p.share_id}",
+    on_approve=_publish_vote,
+)
+review.register_kind(
+    "share", "comment", CommentPayload, subject=lambda p: f"share/{p.share_id}", on_approve=_publish_comment
+)
 
 
 # ------------------------------------------------------------------ answers
@@ -162,16 +182,28 @@ review.register_kind("share", "comment", CommentPayload, subject=lambda p: f"sha
 
 def share_out(r: ShareRow) -> ShareOut:
     return ShareOut(
-        id=r.id, platform=r.platform, url=r.url, title=r.title, title_from=r.title_from, description=r.description,
-        category=r.category, votes=r.votes, comments=r.comments, clicks=r.clicks, published_at=_aware(r.published_at), sample=r.sample,
-    )  # fmt: skip
+        id=r.id,
+        platform=r.platform,
+        url=r.url,
+        title=r.title,
+        title_from=r.title_from,
+        description=r.description,
+        category=r.category,
+        votes=r.votes,
+        comments=r.comments,
+        clicks=r.clicks,
+        published_at=_aware(r.published_at),
+        sample=r.sample,
+    )
 
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _ranked(session: Session, period: logic.Period, now: datetime, platform: str | None, category: str | None, limit: int) -> list[Ranked]:
+def _ranked(
+    session: Session, period: logic.Period, now: datetime, platform: str | None, category: str | None, limit: int
+) -> list[Ranked]:
     since = logic.window_start(period, now)
     query = select(ShareRow).where(ShareRow.published_at >= since, ShareRow.published_at <= now)
     if platform:
@@ -183,7 +215,9 @@ def _ranked(session: Session, period: logic.Period, now: datetime, platform: str
         for r in session.scalars(query)
     ]
     scored.sort(key=lambda sr: (-sr[0], -sr[1].id))
-    return [Ranked(**share_out(r).model_dump(), rank=i + 1, score=round(s, 6)) for i, (s, r) in enumerate(scored[:limit])]
+    return [
+        Ranked(**share_out(r).model_dump(), rank=i + 1, score=round(s, 6)) for i, (s, r) in enumerate(scored[:limit])
+    ]
 
 
 def _share(session: Session, ident: int) -> ShareRow:
@@ -203,9 +237,15 @@ def rankings(p: RankingsQuery) -> Rankings:
     with store_engine.session() as session:
         ranked = _ranked(session, p.period, now, p.platform, p.category, RANKING_LIMIT)
     return Rankings(
-        as_of=now, period=p.period, since=logic.window_start(p.period, now), platform=p.platform, category=p.category,
-        count=len(ranked), shares=ranked, sample=any(r.sample for r in ranked),
-    )  # fmt: skip
+        as_of=now,
+        period=p.period,
+        since=logic.window_start(p.period, now),
+        platform=p.platform,
+        category=p.category,
+        count=len(ranked),
+        shares=ranked,
+        sample=any(r.sample for r in ranked),
+    )
 
 
 @SERVICE.operation("GET", "/api/new", tool="list_new_shares")
@@ -226,7 +266,9 @@ def search(p: SearchQuery) -> ShareList:
         query = select(ShareRow)
         for word in p.q.split()[:10]:
             pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            query = query.where(or_(ShareRow.title.ilike(pattern, escape="\\"), ShareRow.description.ilike(pattern, escape="\\")))
+            query = query.where(
+                or_(ShareRow.title.ilike(pattern, escape="\\"), ShareRow.description.ilike(pattern, escape="\\"))
+            )
         rows = [share_out(r) for r in session.scalars(query.order_by(ShareRow.published_at.desc()).limit(SEARCH_LIMIT))]
     return ShareList(count=len(rows), shares=rows, sample=any(r.sample for r in rows))
 
@@ -250,11 +292,16 @@ def stats() -> Stats:
         rows = list(session.scalars(select(ShareRow)))
     waiting = review.counts("share")["submitted"]
     return Stats(
-        as_of=now_utc(), shares=len(rows), by_platform=logic.distribution(r.platform for r in rows),
-        by_category=logic.distribution(r.category for r in rows), votes=sum(r.votes for r in rows),
-        comments=sum(r.comments for r in rows), clicks=sum(r.clicks for r in rows), waiting_for_review=waiting,
+        as_of=now_utc(),
+        shares=len(rows),
+        by_platform=logic.distribution(r.platform for r in rows),
+        by_category=logic.distribution(r.category for r in rows),
+        votes=sum(r.votes for r in rows),
+        comments=sum(r.comments for r in rows),
+        clicks=sum(r.clicks for r in rows),
+        waiting_for_review=waiting,
         sample=any(r.sample for r in rows),
-    )  # fmt: skip
+    )
 
 
 # ------------------------------------------------------------------ submissions (reviewed)
@@ -272,7 +319,9 @@ async def oembed_title(link: links.Link) -> str | None:
     if template is None:
         return None
     try:
-        result = await fetch(template.format(url=quote(link.url, safe="")), max_bytes=OEMBED_MAX_BYTES, timeout=OEMBED_TIMEOUT_SECONDS)
+        result = await fetch(
+            template.format(url=quote(link.url, safe="")), max_bytes=OEMBED_MAX_BYTES, timeout=OEMBED_TIMEOUT_SECONDS
+        )
     except (FetchFailed, FetchRefused):
         return None
     if result.status != 200:
@@ -299,12 +348,19 @@ async def submit_share(p: SubmitBody) -> review.Receipt:
         raise InvalidParameter("url", str(exc), list(links.PLATFORMS)) from None
     existing = await to_thread.run_sync(_existing_share, link.key)
     if existing is not None:
-        raise Problem(409, f"This link is already shared as share {existing}.", kind="duplicate-share", extra={"id": existing})
+        raise Problem(
+            409, f"This link is already shared as share {existing}.", kind="duplicate-share", extra={"id": existing}
+        )
     title = await oembed_title(link)
     payload = SharePayload(
-        key=link.key, platform=link.platform, url=link.url, title=title or p.title,
-        title_from="oembed" if title else ("submitter" if p.title else "none"), description=p.description, category=p.category,
-    )  # fmt: skip
+        key=link.key,
+        platform=link.platform,
+        url=link.url,
+        title=title or p.title,
+        title_from="oembed" if title else ("submitter" if p.title else "none"),
+        description=p.description,
+        category=p.category,
+    )
     return await to_thread.run_sync(review.submit, "share", "share", payload)
 
 
@@ -331,7 +387,9 @@ def click(p: ClickBody) -> ClickOut:
     who, day = review.client_hash(info.client), today_taipei()
     with store_engine.session() as session, session.begin():
         row = _share(session, p.id)
-        seen = session.scalar(select(ClickRow.id).where(ClickRow.share_id == p.id, ClickRow.client == who, ClickRow.day == day))
+        seen = session.scalar(
+            select(ClickRow.id).where(ClickRow.share_id == p.id, ClickRow.client == who, ClickRow.day == day)
+        )
         if seen is not None:
             return ClickOut(id=p.id, counted=False, clicks=row.clicks)
         session.add(ClickRow(share_id=p.id, client=who, day=day))
@@ -354,16 +412,23 @@ def trend(p: TrendQuery) -> Trend:
     with store_engine.session() as session:
         top = _ranked(session, p.period, now, None, None, TREND_LIMIT)
     return Trend(
-        as_of=now, period=p.period, since=logic.window_start(p.period, now), count=len(top), top=top,
-        platforms=logic.distribution(r.platform for r in top), categories=logic.distribution(r.category for r in top),
+        as_of=now,
+        period=p.period,
+        since=logic.window_start(p.period, now),
+        count=len(top),
+        top=top,
+        platforms=logic.distribution(r.platform for r in top),
+        categories=logic.distribution(r.category for r in top),
         sample=any(r.sample for r in top),
-    )  # fmt: skip
+    )
 
 
 def _export_items(session: Session) -> list[ExportItem]:
     comments: dict[int, list[CommentOut]] = {}
     for c in session.scalars(select(CommentRow).order_by(CommentRow.id)):
-        comments.setdefault(c.share_id, []).append(CommentOut(id=c.id, body=c.body, published_at=_aware(c.published_at)))
+        comments.setdefault(c.share_id, []).append(
+            CommentOut(id=c.id, body=c.body, published_at=_aware(c.published_at))
+        )
     return [
         ExportItem(**share_out(r).model_dump(), comment_list=comments.get(r.id, []))
         for r in session.scalars(select(ShareRow).order_by(ShareRow.id))

@@ -10,14 +10,20 @@ from pydantic import BaseModel, Field, field_validator
 from twlookup.platform.operations import Params
 from twlookup.services.share.logic import FORMULA, Period
 
-PlatformId = Literal["youtube", "tiktok", "instagram", "facebook", "x", "threads", "twitch", "vimeo", "dailymotion", "bilibili"]
-CategoryId = Literal["music", "gaming", "food", "travel", "news", "comedy", "education", "tech", "sports", "life", "pets", "other"]
+PlatformId = Literal[
+    "youtube", "tiktok", "instagram", "facebook", "x", "threads", "twitch", "vimeo", "dailymotion", "bilibili"
+]
+CategoryId = Literal[
+    "music", "gaming", "food", "travel", "news", "comedy", "education", "tech", "sports", "life", "pets", "other"
+]
 ShareId = Field(ge=1, le=2**31 - 1, description="A share's id")
 COPYRIGHT = "分享只含連結、標題、分享者的說明與本站的互動數；影片與貼文的著作權屬於原作者。"
 
 
 class RankingsQuery(Params):
-    period: Period = Field("week", description="Rolling window ending now: day (24 h), week (7 d), month (30 d), year (365 d)")
+    period: Period = Field(
+        "week", description="Rolling window ending now: day (24 h), week (7 d), month (30 d), year (365 d)"
+    )
     platform: PlatformId | None = Field(None, description="Only this platform")
     category: CategoryId | None = Field(None, description="Only this category")
 
@@ -28,7 +34,9 @@ class NewQuery(Params):
 
 
 class SearchQuery(Params):
-    q: str = Field(min_length=1, max_length=100, description="Words to find in titles and descriptions (1 to 100 characters)")
+    q: str = Field(
+        min_length=1, max_length=100, description="Words to find in titles and descriptions (1 to 100 characters)"
+    )
 
     @field_validator("q")
     @classmethod
@@ -48,9 +56,13 @@ class TrendQuery(Params):
 
 class SubmitBody(Params):
     url: str = Field(min_length=10, max_length=500, description="Link to the video or post on a supported platform")
-    description: str = Field(min_length=2, max_length=500, description="Why you share it, in your words (2 to 500 characters)")
+    description: str = Field(
+        min_length=2, max_length=500, description="Why you share it, in your words (2 to 500 characters)"
+    )
     category: CategoryId
-    title: str | None = Field(None, min_length=1, max_length=200, description="Title, used when the platform gives none by oEmbed")
+    title: str | None = Field(
+        None, min_length=1, max_length=200, description="Title, used when the platform gives none by oEmbed"
+    )
 
 
 class VoteBody(Params):

@@ -9,7 +9,15 @@ from anyio import to_thread
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when
 from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
-from twlookup.domain.release_schemas import CountdownOut, LookupOut, LookupQuery, MonthQuery, NameQuery, Watchlist, WatchlistBody
+from twlookup.domain.release_schemas import (
+    CountdownOut,
+    LookupOut,
+    LookupQuery,
+    MonthQuery,
+    NameQuery,
+    Watchlist,
+    WatchlistBody,
+)
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.sports import logic
@@ -49,8 +57,24 @@ DOMAIN = Domain(
     # against Wikidata here: a wrong id only weakens the preference; the description words are the fallback)
     classes=frozenset({"Q167170", "Q13406554", "Q500834", "Q27020041", "Q40244"}),
     keywords=(
-        "tournament", "championship", "season", "games", "marathon", "cup", "classic", "open",
-        "錦標賽", "運動會", "世界盃", "馬拉松", "聯賽", "經典賽", "公開賽", "奧運", "賽季", "比賽",
+        "tournament",
+        "championship",
+        "season",
+        "games",
+        "marathon",
+        "cup",
+        "classic",
+        "open",
+        "錦標賽",
+        "運動會",
+        "世界盃",
+        "馬拉松",
+        "聯賽",
+        "經典賽",
+        "公開賽",
+        "奧運",
+        "賽季",
+        "比賽",
     ),
     properties={
         "P580": "start time",
@@ -61,22 +85,31 @@ DOMAIN = Domain(
         "P17": "country",
         "P664": "organizer",
     },
-)  # fmt: skip
+)
 
 
 def event_out(event: Event, today: date) -> EventOut:
     return EventOut(
-        **event.model_dump(include=set(EventOut.model_fields) - {"important_dates", "broadcasts", "schedule_changes", "source"}),
+        **event.model_dump(
+            include=set(EventOut.model_fields) - {"important_dates", "broadcasts", "schedule_changes", "source"}
+        ),
         important_dates=[
             ImportantDateOut(
                 date=d.date,
                 label=d.label,
-                source=Source(url=d.source, title=d.source_title, checked=event.checked) if d.source else event.source_ref,
+                source=Source(url=d.source, title=d.source_title, checked=event.checked)
+                if d.source
+                else event.source_ref,
             )
             for d in event.important_dates
         ],
         broadcasts=[
-            BroadcastOut(platform=b.platform, kind=b.kind, note=b.note, source=Source(url=b.source, title=b.source_title, checked=b.checked))
+            BroadcastOut(
+                platform=b.platform,
+                kind=b.kind,
+                note=b.note,
+                source=Source(url=b.source, title=b.source_title, checked=b.checked),
+            )
             for b in event.broadcasts
         ],
         schedule_changes=[delay_out(d, event.checked) for d in event.schedule_changes],
@@ -99,9 +132,15 @@ def _entries(events: list[Event], first: date, last: date) -> list[DateEntry]:
                 source = Source(url=url, title=title, checked=event.checked) if url else event.source_ref
                 out.append(
                     DateEntry(
-                        date=day, kind=kind, label=label, event_id=event.id, event=event.name,  # type: ignore[arg-type]
-                        event_zh=event.name_zh, sport=event.sport, source=source,
-                    )  # fmt: skip
+                        date=day,
+                        kind=kind,
+                        label=label,
+                        event_id=event.id,
+                        event=event.name,  # type: ignore[arg-type]
+                        event_zh=event.name_zh,
+                        sport=event.sport,
+                        source=source,
+                    )
                 )
     out.sort(key=lambda e: (e.date, e.event_id, e.kind))
     return out
@@ -130,7 +169,9 @@ def get_sports_event(p: NameQuery) -> EventDetail:
     """One event by id or name (English or Chinese): dates, venue, Taiwan team, important dates, broadcasters."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     event, how = find(catalogue, p.q, "event")
-    return EventDetail(as_of=today, query=p.q, matched_as=how, event=event_out(event, today), countdown=_start_countdown(event, today))
+    return EventDetail(
+        as_of=today, query=p.q, matched_as=how, event=event_out(event, today), countdown=_start_countdown(event, today)
+    )
 
 
 @SERVICE.operation("GET", "/api/calendar", tool="sports_calendar")
@@ -173,7 +214,13 @@ def taiwan_broadcast(p: NameQuery) -> BroadcastAnswer:
         else "Not known: no source found here names a Taiwan broadcaster for this event. Check the organiser's and the channels' announcements."
     )
     return BroadcastAnswer(
-        as_of=today, event_id=event.id, event=event.name, event_zh=event.name_zh, known=known, platforms=out.broadcasts, note=note
+        as_of=today,
+        event_id=event.id,
+        event=event.name,
+        event_zh=event.name_zh,
+        known=known,
+        platforms=out.broadcasts,
+        note=note,
     )
 
 
@@ -209,7 +256,9 @@ async def pro_watchlist(p: WatchlistBody) -> Watchlist[EventOut]:
     Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
     reached for an entry it has not cached."""
     catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
-    return await watchlist(catalogue, p.ids, DOMAIN, today, lambda e: event_out(e, today), lambda e: _start_countdown(e, today))
+    return await watchlist(
+        catalogue, p.ids, DOMAIN, today, lambda e: event_out(e, today), lambda e: _start_countdown(e, today)
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")

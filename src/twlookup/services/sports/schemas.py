@@ -34,13 +34,17 @@ class Broadcast(Record):
 
 
 class EventFields(TrackedItem):
-    sport: Sport = Field(description="multi: multi-sport games; football: American football; soccer: association football")
+    sport: Sport = Field(
+        description="multi: multi-sport games; football: American football; soccer: association football"
+    )
     start: dt.date
     end: dt.date
     venue: str = Field(min_length=1, description="Venue, or the host cities when there are many")
     country: str = Field(description="Host country or countries")
     organiser: str | None = None
-    taiwan: str | None = Field(None, description="Taiwan-team information (the team, its group or its qualification); null when none")
+    taiwan: str | None = Field(
+        None, description="Taiwan-team information (the team, its group or its qualification); null when none"
+    )
     important_dates: list[ImportantDate] = Field(default_factory=list)
     broadcasts: list[Broadcast] = Field(default_factory=list, description="Taiwan broadcasters, each with its source")
     schedule_changes: list[Delay] = Field(default_factory=list, description="Changes of the announced dates")
@@ -80,7 +84,9 @@ class EventOut(EventFields):
 
 
 class ListQuery(Params):
-    sport: Sport | None = Field(None, description="Only this sport (multi: multi-sport games; soccer: association football)")
+    sport: Sport | None = Field(
+        None, description="Only this sport (multi: multi-sport games; soccer: association football)"
+    )
     status: Status | None = Field(None, description="Only events in this status today")
     taiwan: bool = Field(False, description="1 (or true): only events with Taiwan-team information")
 
@@ -118,7 +124,9 @@ class Calendar(BaseModel):
 
 
 class TodayQuery(Params):
-    date: IsoDay | None = Field(None, description="Day to look from (YYYY-MM-DD, 2000 to 2099); default today in Taiwan")
+    date: IsoDay | None = Field(
+        None, description="Day to look from (YYYY-MM-DD, 2000 to 2099); default today in Taiwan"
+    )
     days: int = Field(7, ge=0, le=90, description="Look this many days ahead (0 to 90; default 7)")
 
 

@@ -25,7 +25,6 @@ from twlookup.services.stocks.tables import (
     ThemeRecord,
 )
 
-
 PROVENANCE = ("source", "source_title", "checked", "licence", "sample")
 
 
@@ -38,11 +37,16 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
     folder = data_dir / "stocks"
     path = folder / "themes.yaml"
     themes_doc = load_yaml(path)
-    items = [{**t, "members": [_inherit({**file_defaults(themes_doc, Theme), **t}, m) for m in t["members"]]} for t in themes_doc["themes"]]
+    items = [
+        {**t, "members": [_inherit({**file_defaults(themes_doc, Theme), **t}, m) for m in t["members"]]}
+        for t in themes_doc["themes"]
+    ]
     themes = validate_records(path, items, ThemeEntry, file_defaults(themes_doc, Theme))
     path = folder / "etfs.yaml"
     etfs_doc = load_yaml(path)
-    items = [{**e, "payouts": [_inherit(file_defaults(etfs_doc, Payout), p) for p in e["payouts"]]} for e in etfs_doc["etfs"]]
+    items = [
+        {**e, "payouts": [_inherit(file_defaults(etfs_doc, Payout), p) for p in e["payouts"]]} for e in etfs_doc["etfs"]
+    ]
     etfs = validate_records(path, items, EtfEntry, file_defaults(etfs_doc, Etf), label="code")
     securities: dict[str, SecurityRecord] = {}
     theme_rows, members = [], []
@@ -62,9 +66,14 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
         first = d["sources"][0]
         deductions.append(
             DeductionRecord(
-                key=key, params=params, note=" ".join(d["note"].split()), sources=list(d["sources"]),
-                source=first["url"], source_title=first["title"], checked=etfs_doc["checked"],
-            )  # fmt: skip
+                key=key,
+                params=params,
+                note=" ".join(d["note"].split()),
+                sources=list(d["sources"]),
+                source=first["url"],
+                source_title=first["title"],
+                checked=etfs_doc["checked"],
+            )
         )
     count = replace_rows(session, SecurityRecord, securities.values())
     count += replace_rows(session, ThemeRecord, theme_rows)
@@ -87,7 +96,10 @@ def seed_sample_closes(session: Session, path: Path) -> int:
         for day, (close, change) in series.items()
         if str(code) not in imported
     ]
-    rows = [to_row(c, CloseRecord) for c in validate_records(path, items, Close, {**file_defaults(doc, Close), "sample": True}, label="code")]
+    rows = [
+        to_row(c, CloseRecord)
+        for c in validate_records(path, items, Close, {**file_defaults(doc, Close), "sample": True}, label="code")
+    ]
     session.add_all(rows)
     session.flush()
     return len(rows)
@@ -134,7 +146,10 @@ def _load(session: Session) -> logic.Market:
         tax_sources=_sources(tax.sources),
         checked=nhi.checked,
     )
-    imports = [Import.model_validate(r) for r in session.scalars(select(ImportRecord).order_by(ImportRecord.id.desc()).limit(50))]
+    imports = [
+        Import.model_validate(r)
+        for r in session.scalars(select(ImportRecord).order_by(ImportRecord.id.desc()).limit(50))
+    ]
     return logic.Market(securities, themes, etfs, closes, deductions, imports)
 
 

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -47,14 +47,20 @@ FEEDS = (
         "TWSE",
         "https://openapi.twse.com.tw/v1/exchangeReport/STOCK_DAY_ALL",
         "TWSE OpenAPI STOCK_DAY_ALL: daily trading of every listed security",
-        "Code", "Name", "ClosingPrice", "Change",
-    ),  # fmt: skip
+        "Code",
+        "Name",
+        "ClosingPrice",
+        "Change",
+    ),
     Feed(
         "TPEx",
         "https://www.tpex.org.tw/openapi/v1/tpex_mainboard_daily_close_quotes",
         "TPEx OpenAPI tpex_mainboard_daily_close_quotes: daily close quotes of OTC securities",
-        "SecuritiesCompanyCode", "CompanyName", "Close", "Change",
-    ),  # fmt: skip
+        "SecuritiesCompanyCode",
+        "CompanyName",
+        "Close",
+        "Change",
+    ),
 )
 NO_TRADE = re.compile(r"^-+$")  # "--" on TWSE, "----" on TPEx
 ROC_DATE = re.compile(r"^(\d{2,3})(\d{2})(\d{2})$")
@@ -135,7 +141,9 @@ def parse(raw: bytes, wanted: Iterable[str]) -> tuple[Feed, list[ParsedClose]]:
         change = None if unknown else number(change_text, feed.change, code)
         out.append(ParsedClose(code, day, close, change))
     if not out:
-        raise ValueError(f"no traded record of a followed security (e.g. {', '.join(sorted(wanted)[:5])}) in this {feed.market} file")
+        raise ValueError(
+            f"no traded record of a followed security (e.g. {', '.join(sorted(wanted)[:5])}) in this {feed.market} file"
+        )
     return feed, out
 
 
@@ -145,19 +153,35 @@ def import_closes(session: Session, path: Path) -> int:
     if not wanted:
         raise ValueError("the store has no followed securities yet; run `twlookup seed` first")
     feed, closes = parse(path.read_bytes(), wanted)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     # a security's made-up sample closes go once its real closes arrive: no series mixes the two
     imported_codes = sorted({c.code for c in closes})
     session.execute(delete(CloseRecord).where(CloseRecord.code.in_(imported_codes), CloseRecord.sample.is_(True)))
     for c in closes:
         session.merge(
             CloseRecord(
-                code=c.code, date=c.date, close=c.close, change=c.change, market=feed.market,
-                source=feed.url, source_title=feed.title, checked=now.date(), sample=False,
-            )  # fmt: skip
+                code=c.code,
+                date=c.date,
+                close=c.close,
+                change=c.change,
+                market=feed.market,
+                source=feed.url,
+                source_title=feed.title,
+                checked=now.date(),
+                sample=False,
+            )
         )
     for day in sorted({c.date for c in closes}):
         rows = sum(1 for c in closes if c.date == day)
-        session.add(ImportRecord(market=feed.market, trading_date=day, imported_at=now, rows=rows, file_name=path.name[:300], source=feed.url))
+        session.add(
+            ImportRecord(
+                market=feed.market,
+                trading_date=day,
+                imported_at=now,
+                rows=rows,
+                file_name=path.name[:300],
+                source=feed.url,
+            )
+        )
     session.flush()
     return len(closes)

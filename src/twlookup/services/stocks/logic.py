@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from pydantic import Field
 
 from twlookup.platform.records import Record
-
-from twlookup.services.stocks.records import CENT, Close, Etf, Import, Payout, Security, Theme, change_pct
+from twlookup.services.stocks.records import CENT, Close, Etf, Import, Payout, Security, Theme
 
 PER_YEAR = {"quarterly": 4, "monthly": 12}
 ESTIMATE_YEAR = 2027
@@ -73,8 +72,12 @@ class ThemeCounts(Record):
         description="Members left out of the counts and the average: no trade on latest_date (their latest close is older) "
         "or no comparable change reported (ex-dividend / ex-rights day)"
     )
-    average_change_pct: Decimal | None = Field(description="Mean of the counted members' percentage changes on latest_date")
-    latest_date: date | None = Field(description="The trading day the counts and the average are for: the most recent among the members' closes")
+    average_change_pct: Decimal | None = Field(
+        description="Mean of the counted members' percentage changes on latest_date"
+    )
+    latest_date: date | None = Field(
+        description="The trading day the counts and the average are for: the most recent among the members' closes"
+    )
 
 
 class ThemeStats(ThemeCounts):

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
-from twlookup.services.stocks.records import Close, Etf, Security, Theme
 from twlookup.services.stocks.data import MARKET, seed_stocks
 from twlookup.services.stocks.ingest import FEEDS, import_closes
+from twlookup.services.stocks.records import Close, Etf, Security, Theme
 from twlookup.services.stocks.schemas import (
     NOTICE,
     STOCK_DAYS,
@@ -99,7 +99,14 @@ def theme_detail(market: logic.Market, theme: Theme, today: date) -> ThemeDetail
     for m in theme.members:
         sec = market.securities[m.code]
         members.append(
-            MemberOut(code=m.code, name_zh=sec.name_zh, name_en=sec.name_en, note=m.note, latest=close_out(market.latest(m.code)), source=m.source_ref)
+            MemberOut(
+                code=m.code,
+                name_zh=sec.name_zh,
+                name_en=sec.name_en,
+                note=m.note,
+                latest=close_out(market.latest(m.code)),
+                source=m.source_ref,
+            )
         )
     return ThemeDetail(
         sample=stats.sample,
@@ -144,7 +151,9 @@ def etf_out(market: logic.Market, etf: Etf) -> EtfOut:
         note=etf.note,
         latest=close_out(latest),
         payouts=[
-            PayoutOut(period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=p.source_ref)
+            PayoutOut(
+                period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=p.source_ref
+            )
             for p in etf.payouts
         ],
         estimate_2027=estimate_out(logic.estimate(etf), etf, latest),
@@ -161,7 +170,7 @@ def _titled_sources(items: tuple[tuple[str, str], ...], checked: date) -> list[S
 
 
 def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 # ---------------------------------------------------------------- free operations
@@ -182,7 +191,12 @@ def list_themes() -> ThemeList:
                 name_zh=theme.name_zh,
                 stats=stats_out(stats),
                 members=[
-                    MemberClose(code=m.code, name_zh=market.securities[m.code].name_zh, name_en=market.securities[m.code].name_en, latest=close_out(market.latest(m.code)))
+                    MemberClose(
+                        code=m.code,
+                        name_zh=market.securities[m.code].name_zh,
+                        name_en=market.securities[m.code].name_en,
+                        latest=close_out(market.latest(m.code)),
+                    )
                     for m in theme.members
                 ],
                 source=theme.source_ref,
@@ -231,7 +245,13 @@ def etf_dividends() -> EtfTable:
     """High-dividend ETFs: payouts per period and the 2027 estimate with its method."""
     market = MARKET.get()
     etfs = [etf_out(market, e) for e in market.etfs.values()]
-    return EtfTable(sample=_etf_sample(market, list(market.etfs)), as_of=today_taipei(), count=len(etfs), method=ESTIMATE_METHOD, etfs=etfs)
+    return EtfTable(
+        sample=_etf_sample(market, list(market.etfs)),
+        as_of=today_taipei(),
+        count=len(etfs),
+        method=ESTIMATE_METHOD,
+        etfs=etfs,
+    )
 
 
 @SERVICE.operation("GET", "/api/etf/{code}", tool="estimate_etf_dividend_2027")
@@ -257,7 +277,9 @@ def status() -> Status:
                 market=feed.market,  # type: ignore[arg-type]
                 url=feed.url,
                 title=feed.title,
-                latest_trading_date=max((i.trading_date for i in market.imports if i.market == feed.market), default=None),
+                latest_trading_date=max(
+                    (i.trading_date for i in market.imports if i.market == feed.market), default=None
+                ),
                 imported_at=_utc(last.imported_at) if last else None,
                 rows=last.rows if last else None,
             )
@@ -297,7 +319,9 @@ def history(p: HistoryQuery) -> History:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/income-plan", price="$0.01", example={"budget": 300000, "codes": "0056,00878,00713"})
+@SERVICE.operation(
+    "GET", "/api/pro/income-plan", price="$0.01", example={"budget": 300000, "codes": "0056,00878,00713"}
+)
 def income_plan(p: IncomePlanQuery) -> IncomePlan:
     """Split a budget equally over chosen ETFs, buy whole units at the latest close, estimate 2027 cash income and deductions."""
     market = MARKET.get()
@@ -307,7 +331,10 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
         etf = market.etfs[code]
         latest, est = market.latest(code), logic.estimate(etf)
         if latest is None or est is None:
-            raise Problem(503, f"ETF {code} has no close or no payouts in the store; import closes with `twlookup ingest stocks.closes`.")
+            raise Problem(
+                503,
+                f"ETF {code} has no close or no payouts in the store; import closes with `twlookup ingest stocks.closes`.",
+            )
         picks.append((etf, latest, est))
     d = market.deductions
     plan = logic.income_plan(Decimal(p.budget), picks, d)

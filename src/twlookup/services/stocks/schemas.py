@@ -22,13 +22,17 @@ NOTICE = "Informational only, not investment advice. Closes come from the exchan
 
 class Answer(BaseModel):
     notice: str = Field(NOTICE, description="Every answer is informational, not investment advice")
-    sample: bool = Field(description="True when any close in this answer comes from the illustrative sample snapshot, not an exchange feed")
+    sample: bool = Field(
+        description="True when any close in this answer comes from the illustrative sample snapshot, not an exchange feed"
+    )
 
 
 class CloseOut(BaseModel):
     date: date
     close: float = Field(description="Closing price (NT$)")
-    change: float | None = Field(description="Change against the previous trading day's close, as the exchange reports it")
+    change: float | None = Field(
+        description="Change against the previous trading day's close, as the exchange reports it"
+    )
     change_pct: float | None = Field(description="change / (close - change) x 100, two decimals")
     market: Literal["TWSE", "TPEx"] | None = Field(description="Feed the close came from; null for the sample snapshot")
     sample: bool
@@ -43,7 +47,9 @@ class MemberClose(SecurityNames):
 
 
 class ThemeStatsOut(ThemeCounts):
-    average_change_pct: float | None = Field(description="Mean of the counted members' percentage changes on latest_date")
+    average_change_pct: float | None = Field(
+        description="Mean of the counted members' percentage changes on latest_date"
+    )
 
 
 class ThemeSummary(BaseModel):
@@ -88,7 +94,9 @@ class StockQuery(Params):
 
 class StockDetail(Answer, SecurityNames):
     kind: Literal["stock", "etf"]
-    market: Literal["TWSE", "TPEx"] | None = Field(description="Exchange of the latest imported close; null while only sample closes exist")
+    market: Literal["TWSE", "TPEx"] | None = Field(
+        description="Exchange of the latest imported close; null while only sample closes exist"
+    )
     latest: CloseOut | None
     themes: list[ThemeRef]
     etf_payouts: str | None = Field(description="Path of the ETF's payout table, for ETFs")
@@ -160,7 +168,9 @@ class FeedOut(BaseModel):
 class Status(Answer):
     as_of: date
     latest_trading_date: date | None = Field(description="Most recent trading date of any close in the store")
-    updated_at: datetime | None = Field(description="When closes were last imported from an exchange feed (UTC); null while only the sample snapshot is loaded")
+    updated_at: datetime | None = Field(
+        description="When closes were last imported from an exchange feed (UTC); null while only the sample snapshot is loaded"
+    )
     securities: int
     closes: int
     feeds: list[FeedOut]
@@ -178,8 +188,12 @@ def _followed_code(value: str) -> str:
 
 
 class HistoryQuery(Params):
-    code: Annotated[str, Field(pattern=CODE, description="Listed code of a followed stock or ETF"), AfterValidator(_followed_code)]
-    days: int = Field(250, ge=1, le=MAX_HISTORY_DAYS, description="Latest trading days to return (1 to 5000; default 250)")
+    code: Annotated[
+        str, Field(pattern=CODE, description="Listed code of a followed stock or ETF"), AfterValidator(_followed_code)
+    ]
+    days: int = Field(
+        250, ge=1, le=MAX_HISTORY_DAYS, description="Latest trading days to return (1 to 5000; default 250)"
+    )
 
 
 class History(Answer, SecurityNames):
@@ -233,7 +247,9 @@ class PlanLineOut(BaseModel):
     per_unit_2027: float
     payouts_2027: list[float] = Field(description="Estimated cash per 2027 payout for these units (NT$)")
     income_2027: float
-    nhi_premium: float = Field(description="Supplementary premium if every payout were all dividend income (upper bound)")
+    nhi_premium: float = Field(
+        description="Supplementary premium if every payout were all dividend income (upper bound)"
+    )
     sample_price: bool
 
 
@@ -255,7 +271,9 @@ class TaxOut(BaseModel):
     credit_rate: float
     credit_cap: float
     separate_rate: float
-    credit_option: float = Field(description="Credit if the dividends join consolidated income: min(8.5% x income, cap)")
+    credit_option: float = Field(
+        description="Credit if the dividends join consolidated income: min(8.5% x income, cap)"
+    )
     separate_option: float = Field(description="Tax if the dividends are taxed separately: 28% x income")
     note: str
     sources: list[Source]

@@ -45,7 +45,10 @@ def seed_fx(session: Session, data_dir: Path) -> int:
 
 def fx_row(rate: FxRate, position: int) -> FxRateRecord:
     """The stored row of a rate: floats, and the posting time in Taiwan time without an offset."""
-    kinds = {k: None if v is None else float(v) for k, v in rate.model_dump(include={"cash_buy", "cash_sell", "spot_buy", "spot_sell"}).items()}
+    kinds = {
+        k: None if v is None else float(v)
+        for k, v in rate.model_dump(include={"cash_buy", "cash_sell", "spot_buy", "spot_sell"}).items()
+    }
     return to_row(rate, FxRateRecord, **kinds, position=position, posted_at=rate.posted_at.replace(tzinfo=None))
 
 
@@ -54,7 +57,9 @@ def _inherit(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return {**{k: parent[k] for k in FILE_DEFAULTS if k in parent}, **child}
 
 
-def _record(kind: str, ident: str, position: int, body: dict[str, Any], item: dict[str, Any], doc: dict[str, Any]) -> GuideRecord:
+def _record(
+    kind: str, ident: str, position: int, body: dict[str, Any], item: dict[str, Any], doc: dict[str, Any]
+) -> GuideRecord:
     return GuideRecord(
         kind=kind,
         id=ident,
@@ -83,19 +88,41 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     rows: list[GuideRecord] = []
     entry = load_yaml(folder / "entry.yaml")
     for code, country in entry["countries"].items():  # validated against the record; stored as its body
-        validate_records(folder / "entry.yaml", [{"country": code, **i} for i in country["items"]], EntryItem, file_defaults(entry, EntryItem))
-        rows.append(_record("country", code, len(rows), {"name_en": country["name_en"], "name_zh": country["name_zh"]}, country["items"][0], entry))
+        validate_records(
+            folder / "entry.yaml",
+            [{"country": code, **i} for i in country["items"]],
+            EntryItem,
+            file_defaults(entry, EntryItem),
+        )
+        rows.append(
+            _record(
+                "country",
+                code,
+                len(rows),
+                {"name_en": country["name_en"], "name_zh": country["name_zh"]},
+                country["items"][0],
+                entry,
+            )
+        )
         for item in country["items"]:
-            rows.append(_record("entry", f"{code}:{item['id']}", len(rows), {"country": code, **_json(item)}, item, entry))
+            rows.append(
+                _record("entry", f"{code}:{item['id']}", len(rows), {"country": code, **_json(item)}, item, entry)
+            )
     tax = load_yaml(folder / "japan_taxfree.yaml")
     rows.append(_record("taxfree", "regime", len(rows), _json(tax["regime"]), tax["regime"], tax))
     rows.append(_record("taxfree", "parameters", len(rows), _json(tax["parameters"]), tax["parameters"], tax))
-    rows.append(_record("taxfree", "consumption-tax", len(rows), _json(tax["consumption_tax"]), tax["consumption_tax"], tax))
+    rows.append(
+        _record("taxfree", "consumption-tax", len(rows), _json(tax["consumption_tax"]), tax["consumption_tax"], tax)
+    )
     rules = [rule if "source" in rule else _inherit(tax["regime"], rule) for rule in tax["rules"]]
     validate_records(folder / "japan_taxfree.yaml", rules, TaxFreeRule, file_defaults(tax, TaxFreeRule))
     for rule in tax["rules"]:
         # A rule cites its own page where it names one, else the regime's.
-        rows.append(_record("taxfree-rule", rule["id"], len(rows), _json(rule), rule if "source" in rule else tax["regime"], tax))
+        rows.append(
+            _record(
+                "taxfree-rule", rule["id"], len(rows), _json(rule), rule if "source" in rule else tax["regime"], tax
+            )
+        )
     parks = load_yaml(folder / "themeparks.yaml")
     validate_records(folder / "themeparks.yaml", parks["parks"], Themepark, file_defaults(parks, Themepark))
     for park in parks["parks"]:
@@ -109,7 +136,12 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     for mode in domestic["modes"]:
         rows.append(_record("domestic", mode["id"], len(rows), _json(mode), mode, domestic))
     sales_source = {"source": domestic["holiday_sales_source"], "source_title": domestic["holiday_sales_source_title"]}
-    validate_records(folder / "domestic.yaml", domestic["holiday_sales"], TicketSale, {**file_defaults(domestic, TicketSale), **sales_source})
+    validate_records(
+        folder / "domestic.yaml",
+        domestic["holiday_sales"],
+        TicketSale,
+        {**file_defaults(domestic, TicketSale), **sales_source},
+    )
     for sale in domestic["holiday_sales"]:
         rows.append(_record("holiday-sale", sale["id"], len(rows), _json(sale), sales_source, domestic))
     booking = load_yaml(folder / "booking.yaml")
@@ -161,7 +193,10 @@ def _provenance(r: GuideRecord) -> dict[str, Any]:
 
 
 def _load(session: Session) -> TripData:
-    rates = {r.currency: FxRate.model_validate(r) for r in session.scalars(select(FxRateRecord).order_by(FxRateRecord.position))}
+    rates = {
+        r.currency: FxRate.model_validate(r)
+        for r in session.scalars(select(FxRateRecord).order_by(FxRateRecord.position))
+    }
     by_kind: dict[str, list[GuideRecord]] = {}
     for g in session.scalars(select(GuideRecord).order_by(GuideRecord.position)):
         by_kind.setdefault(g.kind, []).append(g)
@@ -177,13 +212,20 @@ def _load(session: Session) -> TripData:
     tax = {g.id: g for g in by_kind["taxfree"]}
     regime, params, ctax = tax["regime"], tax["parameters"], tax["consumption-tax"]
     taxfree = TaxFree(
-        regime.body["id"], regime.body["name_en"], date.fromisoformat(regime.body["in_force_from"]), regime.body["replaced"],
-        int(params.body["minimum_jpy_excluding_tax"]), int(params.body["customs_deadline_days"]),
-        int(params.body["high_value_unit_jpy_excluding_tax"]), Decimal(str(ctax.body["standard_rate"])),
-        Decimal(str(ctax.body["reduced_rate"])), ctax.body["reduced_applies_to"],
+        regime.body["id"],
+        regime.body["name_en"],
+        date.fromisoformat(regime.body["in_force_from"]),
+        regime.body["replaced"],
+        int(params.body["minimum_jpy_excluding_tax"]),
+        int(params.body["customs_deadline_days"]),
+        int(params.body["high_value_unit_jpy_excluding_tax"]),
+        Decimal(str(ctax.body["standard_rate"])),
+        Decimal(str(ctax.body["reduced_rate"])),
+        ctax.body["reduced_applies_to"],
         tuple(TaxFreeRule.model_validate({**g.body, **_provenance(g)}) for g in by_kind.get("taxfree-rule", [])),
-        _prov(regime), _prov(ctax),
-    )  # fmt: skip
+        _prov(regime),
+        _prov(ctax),
+    )
     esim = by_kind["esim"][0]
 
     def guides(kind: str, model: type[R]) -> tuple[R, ...]:

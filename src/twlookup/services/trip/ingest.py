@@ -37,11 +37,26 @@ CODE = re.compile(r"^[A-Z]{3}$")
 BUY_MARK, SELL_MARK = "本行買入", "本行賣出"
 # The bank's own names, in its board order; a code it adds later is imported without a name.
 NAMES = {
-    "USD": "美金", "HKD": "港幣", "GBP": "英鎊", "AUD": "澳幣", "CAD": "加拿大幣", "SGD": "新加坡幣",
-    "CHF": "瑞士法郎", "JPY": "日圓", "ZAR": "南非幣", "SEK": "瑞典幣", "NZD": "紐元", "THB": "泰幣",
-    "PHP": "菲國比索", "IDR": "印尼幣", "EUR": "歐元", "KRW": "韓元", "VND": "越南盾", "MYR": "馬來幣",
+    "USD": "美金",
+    "HKD": "港幣",
+    "GBP": "英鎊",
+    "AUD": "澳幣",
+    "CAD": "加拿大幣",
+    "SGD": "新加坡幣",
+    "CHF": "瑞士法郎",
+    "JPY": "日圓",
+    "ZAR": "南非幣",
+    "SEK": "瑞典幣",
+    "NZD": "紐元",
+    "THB": "泰幣",
+    "PHP": "菲國比索",
+    "IDR": "印尼幣",
+    "EUR": "歐元",
+    "KRW": "韓元",
+    "VND": "越南盾",
+    "MYR": "馬來幣",
     "CNY": "人民幣",
-}  # fmt: skip
+}
 
 
 @dataclass(frozen=True)
@@ -173,7 +188,9 @@ def import_fx(session: Session, path: Path) -> int:
         return count
     newest = session.scalar(select(func.max(FxRateRecord.posted_at)).where(FxRateRecord.sample.is_(False)))
     if newest is not None and newest > posted:
-        raise ValueError(f"the store holds the bank's board posted {newest:%Y-%m-%d %H:%M}, newer than this file's {posted:%Y-%m-%d %H:%M}; not replaced")
+        raise ValueError(
+            f"the store holds the bank's board posted {newest:%Y-%m-%d %H:%M}, newer than this file's {posted:%Y-%m-%d %H:%M}; not replaced"
+        )
     rows = [_record(r, i, posted) for i, r in enumerate(rates)]
     return replace_rows(session, FxRateRecord, rows)
 

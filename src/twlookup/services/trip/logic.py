@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from twlookup.domain.provenance import Provenance
 from twlookup.services.trip.records import Direction, EsimProfile, FxRate, RateType, TaxFreeRule
-
 
 # ISO 4217 minor units of the currencies where they are not 2 (the bank's board has these three).
 ZERO_DECIMAL = {"JPY", "KRW", "VND"}
@@ -69,15 +68,31 @@ def convert(fx: FxRate, direction: Direction, kind: RateType, amount: Decimal) -
         at_mid = amount / mid
         cost = (at_mid - got) * mid
         return Conversion(
-            direction, kind, rate, "selling", "TWD", round_money(amount, "TWD"), fx.currency,
-            round_money(got, fx.currency), round_money(at_mid, fx.currency), round_money(cost, "TWD"),
-        )  # fmt: skip
+            direction,
+            kind,
+            rate,
+            "selling",
+            "TWD",
+            round_money(amount, "TWD"),
+            fx.currency,
+            round_money(got, fx.currency),
+            round_money(at_mid, fx.currency),
+            round_money(cost, "TWD"),
+        )
     got = amount * rate
     at_mid = amount * mid
     return Conversion(
-        direction, kind, rate, "buying", fx.currency, round_money(amount, fx.currency), "TWD",
-        round_money(got, "TWD"), round_money(at_mid, "TWD"), round_money(at_mid - got, "TWD"),
-    )  # fmt: skip
+        direction,
+        kind,
+        rate,
+        "buying",
+        fx.currency,
+        round_money(amount, fx.currency),
+        "TWD",
+        round_money(got, "TWD"),
+        round_money(at_mid, "TWD"),
+        round_money(at_mid - got, "TWD"),
+    )
 
 
 def spread_percent(buy: Decimal | None, sell: Decimal | None) -> Decimal | None:
@@ -149,5 +164,3 @@ def esim_estimate(profile: EsimProfile, days: int, margin: Decimal, plan_sizes: 
 def trip_window(today: date, days: int) -> tuple[date, date]:
     """A trip of `days` days starting today (Taiwan time)."""
     return today, today + timedelta(days=days - 1)
-
-

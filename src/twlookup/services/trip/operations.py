@@ -12,6 +12,7 @@ from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.trip import logic
 from twlookup.services.trip.data import TRIP_DATA, TripData, seed_fx, seed_guides
+from twlookup.services.trip.ingest import import_fx
 from twlookup.services.trip.records import (
     BookingTipFacts,
     EntryItem,
@@ -22,7 +23,6 @@ from twlookup.services.trip.records import (
     ThemeparkFacts,
     TicketSaleFacts,
 )
-from twlookup.services.trip.ingest import import_fx
 from twlookup.services.trip.schemas import (
     Booking,
     BookingItem,
@@ -43,8 +43,8 @@ from twlookup.services.trip.schemas import (
     FxQuery,
     FxRateOut,
     FxSummary,
-    HolidaySale,
     Holidays,
+    HolidaySale,
     JapanTaxFree,
     Money,
     PlaceOut,
@@ -147,9 +147,14 @@ def _board(data: TripData, codes: list[str] | None) -> FxBoard:
 
 def entry_item_out(i: EntryItem) -> EntryItemOut:
     return EntryItemOut(
-        id=i.id, title=i.title, requirement=i.requirement, detail=i.detail, valid_from=i.valid_from,
-        valid_until=i.valid_until, source=i.source_ref,
-    )  # fmt: skip
+        id=i.id,
+        title=i.title,
+        requirement=i.requirement,
+        detail=i.detail,
+        valid_from=i.valid_from,
+        valid_until=i.valid_until,
+        source=i.source_ref,
+    )
 
 
 def _entry(data: TripData, code: str, today: date) -> Entry:
@@ -178,9 +183,12 @@ def place_out(data: TripData, g: Place) -> PlaceOut:
         country_name_en=country.name_en if country else None,
         hours_from_taiwan=g.utc_offset_hours - TAIWAN_UTC_OFFSET,
         fx=FxSummary(
-            currency=fx.currency, cash_sell=_num(fx.cash_sell), spot_sell=_num(fx.spot_sell), posted_at=fx.posted_at,
+            currency=fx.currency,
+            cash_sell=_num(fx.cash_sell),
+            spot_sell=_num(fx.spot_sell),
+            posted_at=fx.posted_at,
             sample=fx.sample,
-        )  # fmt: skip
+        )
         if fx
         else None,
         themeparks=[p.id for p in data.themeparks if p.place == g.id],
@@ -272,16 +280,23 @@ def year_source(cal: TaiwanCalendar, year: int) -> Source:
 
 def day_off_out(cal: TaiwanCalendar, d: DayOff) -> DayOffOut:
     return DayOffOut(
-        date=d.date, weekday=WEEKDAYS[d.date.weekday()], name_en=d.name_en, name_zh=d.name_zh, kind=d.kind,
+        date=d.date,
+        weekday=WEEKDAYS[d.date.weekday()],
+        name_en=d.name_en,
+        name_zh=d.name_zh,
+        kind=d.kind,
         source=year_source(cal, d.date.year),
-    )  # fmt: skip
+    )
 
 
 def break_out(cal: TaiwanCalendar, b: Break) -> BreakOut:
     return BreakOut(
-        start=b.start, end=b.end, days=b.days, holidays=list(dict.fromkeys(h.name_en for h in b.holidays)),
+        start=b.start,
+        end=b.end,
+        days=b.days,
+        holidays=list(dict.fromkeys(h.name_en for h in b.holidays)),
         source=year_source(cal, b.start.year),
-    )  # fmt: skip
+    )
 
 
 def calendar_sources(cal: TaiwanCalendar, years: list[int]) -> list[Source]:
@@ -314,7 +329,8 @@ def _holidays(cal: TaiwanCalendar, today: date) -> Holidays:
 
 def _domestic(data: TripData, today: date) -> Domestic:
     modes = [
-        DomesticMode(**g.model_dump(include=set(RailModeFacts.model_fields)), source=g.source_ref) for g in data.domestic
+        DomesticMode(**g.model_dump(include=set(RailModeFacts.model_fields)), source=g.source_ref)
+        for g in data.domestic
     ]
     sales = []
     for g in data.holiday_sales:
@@ -323,7 +339,9 @@ def _domestic(data: TripData, today: date) -> Domestic:
         sales.append(
             HolidaySale(
                 **g.model_dump(include=set(TicketSaleFacts.model_fields)),
-                tra_on_sale=g.tra_opens <= today, thsr_on_sale=g.thsr_opens <= today, source=g.source_ref,
+                tra_on_sale=g.tra_opens <= today,
+                thsr_on_sale=g.thsr_opens <= today,
+                source=g.source_ref,
             )
         )
     window = min((m.booking_window_days for m in modes), default=28)
@@ -338,7 +356,8 @@ def _domestic(data: TripData, today: date) -> Domestic:
 
 def _themeparks(data: TripData) -> Themeparks:
     parks = [
-        ThemeparkOut(**g.model_dump(include=set(ThemeparkFacts.model_fields)), source=g.source_ref) for g in data.themeparks
+        ThemeparkOut(**g.model_dump(include=set(ThemeparkFacts.model_fields)), source=g.source_ref)
+        for g in data.themeparks
     ]
     return Themeparks(
         count=len(parks),
@@ -350,7 +369,8 @@ def _themeparks(data: TripData) -> Themeparks:
 
 def _booking(data: TripData) -> Booking:
     items = [
-        BookingItem(**g.model_dump(include=set(BookingTipFacts.model_fields)), source=g.source_ref) for g in data.booking
+        BookingItem(**g.model_dump(include=set(BookingTipFacts.model_fields)), source=g.source_ref)
+        for g in data.booking
     ]
     return Booking(count=len(items), items=items, sources=dedupe([i.source for i in items]))
 
@@ -393,7 +413,9 @@ def convert_currency(p: ConvertQuery) -> ConvertResult:
     try:
         c = logic.convert(fx, p.direction, p.type, amount)
     except ValueError:
-        raise InvalidParameter("type", f"Bank of Taiwan posts no {p.type} rate for {fx.currency}", fx.posted_types()) from None
+        raise InvalidParameter(
+            "type", f"Bank of Taiwan posts no {p.type} rate for {fx.currency}", fx.posted_types()
+        ) from None
     side = "本行賣出" if c.bank_side == "selling" else "本行買入"
     return ConvertResult(
         posted_at=fx.posted_at,
@@ -466,7 +488,9 @@ def booking() -> Booking:
 # ---------------------------------------------------------------- paid operations
 
 
-@SERVICE.operation("GET", "/api/pro/trip-pack", price="$0.03", example={"place": "tokyo", "days": 5, "budget_twd": 20000})
+@SERVICE.operation(
+    "GET", "/api/pro/trip-pack", price="$0.03", example={"place": "tokyo", "days": 5, "budget_twd": 20000}
+)
 def trip_pack(p: TripPackQuery) -> TripPack:
     """Everything for one trip starting today, in one answer.
 
@@ -478,8 +502,14 @@ def trip_pack(p: TripPackQuery) -> TripPack:
     country = data.countries.get(place.country)
     entry_items = country.for_window(start, end) if country else []
     entry_notes = [
-        f"{i.title}: applies up to {i.valid_until}, and the trip runs to {end}." for i in entry_items if i.valid_until and i.valid_until < end
-    ] + [f"{i.title}: applies from {i.valid_from}, inside the trip." for i in entry_items if i.valid_from and start < i.valid_from <= end]
+        f"{i.title}: applies up to {i.valid_until}, and the trip runs to {end}."
+        for i in entry_items
+        if i.valid_until and i.valid_until < end
+    ] + [
+        f"{i.title}: applies from {i.valid_from}, inside the trip."
+        for i in entry_items
+        if i.valid_from and start < i.valid_from <= end
+    ]
     conversion: list[BudgetConversion] = []
     fx = data.rates.get(place.currency)
     if fx is not None:
@@ -487,13 +517,18 @@ def trip_pack(p: TripPackQuery) -> TripPack:
             c = logic.convert(fx, "buy", kind, Decimal(p.budget_twd))  # type: ignore[arg-type]
             conversion.append(
                 BudgetConversion(
-                    type=kind, rate=float(c.rate), budget_twd=p.budget_twd, get=Money(currency=c.get_currency, amount=float(c.get_amount)),
+                    type=kind,
+                    rate=float(c.rate),
+                    budget_twd=p.budget_twd,
+                    get=Money(currency=c.get_currency, amount=float(c.get_amount)),
                     spread_cost_twd=float(c.spread_cost_twd),
-                )  # fmt: skip
+                )
             )
     days_off = [d for d in sorted(cal.days_off.values(), key=lambda d: d.date) if start <= d.date <= end]
     uncovered = sorted({y for y in range(start.year, end.year + 1) if not cal.covers(y)})
-    holiday_notes = [f"The official calendar for {y} is not in the store yet; only weekends are known." for y in uncovered]
+    holiday_notes = [
+        f"The official calendar for {y} is not in the store yet; only weekends are known." for y in uncovered
+    ]
     taxfree = _taxfree(data, today) if place.country == "JP" else None
     esim = _esim(data, p.days, "moderate")
     sources = [place.source, *(i.source_ref for i in entry_items), esim.source]
@@ -538,10 +573,26 @@ def export() -> Export:
     holidays = _holidays(cal, today)
     booking_ = _booking(data)
     sources = [
-        *fx.sources, *(s for e in entry for s in e.sources), *places.sources, *taxfree.sources, *parks.sources,
-        *(e.source for e in esim), *domestic.sources, *holidays.sources, *booking_.sources,
-    ]  # fmt: skip
+        *fx.sources,
+        *(s for e in entry for s in e.sources),
+        *places.sources,
+        *taxfree.sources,
+        *parks.sources,
+        *(e.source for e in esim),
+        *domestic.sources,
+        *holidays.sources,
+        *booking_.sources,
+    ]
     return Export(
-        as_of=today, fx=fx, entry=entry, places=places, japan_taxfree=taxfree, themeparks=parks, esim_levels=esim,
-        domestic=domestic, holidays=holidays, booking=booking_, sources=dedupe(sources),
-    )  # fmt: skip
+        as_of=today,
+        fx=fx,
+        entry=entry,
+        places=places,
+        japan_taxfree=taxfree,
+        themeparks=parks,
+        esim_levels=esim,
+        domestic=domestic,
+        holidays=holidays,
+        booking=booking_,
+        sources=dedupe(sources),
+    )

@@ -48,7 +48,11 @@ class FxRate(SourcedRecord):
         return getattr(self, f"{kind}_{side}")
 
     def posted_types(self) -> list[str]:
-        return [k for k in ("cash", "spot") if getattr(self, f"{k}_buy") is not None and getattr(self, f"{k}_sell") is not None]
+        return [
+            k
+            for k in ("cash", "spot")
+            if getattr(self, f"{k}_buy") is not None and getattr(self, f"{k}_sell") is not None
+        ]
 
 
 class EntryItem(SourcedRecord):
@@ -61,10 +65,14 @@ class EntryItem(SourcedRecord):
     valid_until: date | None = None
 
     def in_force(self, day: date) -> bool:
-        return (self.valid_from is None or self.valid_from <= day) and (self.valid_until is None or day <= self.valid_until)
+        return (self.valid_from is None or self.valid_from <= day) and (
+            self.valid_until is None or day <= self.valid_until
+        )
 
     def overlaps(self, start: date, end: date) -> bool:
-        return (self.valid_from is None or self.valid_from <= end) and (self.valid_until is None or start <= self.valid_until)
+        return (self.valid_from is None or self.valid_from <= end) and (
+            self.valid_until is None or start <= self.valid_until
+        )
 
 
 class Country(Record):

@@ -90,7 +90,9 @@ class EsimQuery(Params):
 class TripPackQuery(Params):
     place: PlaceId
     days: int = Field(ge=1, le=MAX_PACK_DAYS, description=f"Trip length in days from today (1 to {MAX_PACK_DAYS})")
-    budget_twd: int = Field(ge=1, le=MAX_BUDGET_TWD, description=f"Spending money in TWD to convert (1 to {MAX_BUDGET_TWD:,})")
+    budget_twd: int = Field(
+        ge=1, le=MAX_BUDGET_TWD, description=f"Spending money in TWD to convert (1 to {MAX_BUDGET_TWD:,})"
+    )
 
 
 # ---------------------------------------------------------------- results
@@ -113,7 +115,9 @@ class FxRateOut(BaseModel):
 class FxBoard(BaseModel):
     posted_at: datetime | None
     count: int
-    sample: bool = Field(description="True while the store holds the shipped sample board, not one imported from the bank")
+    sample: bool = Field(
+        description="True while the store holds the shipped sample board, not one imported from the bank"
+    )
     note: str
     rates: list[FxRateOut]
     sources: list[Source]
@@ -237,7 +241,9 @@ class EsimResult(BaseModel):
     base_gb: float
     margin_percent: float
     total_gb: float
-    suggested_plan_gb: int | None = Field(description="Smallest usual plan size that holds total_gb; null above the largest (consider an unlimited plan)")
+    suggested_plan_gb: int | None = Field(
+        description="Smallest usual plan size that holds total_gb; null above the largest (consider an unlimited plan)"
+    )
     method: str
     usage_levels: dict[str, float] = Field(description="GB per day of every usage value")
     price: None = Field(None, description="Not estimated: no sourced price list is held")
@@ -257,7 +263,9 @@ class HolidaySale(TicketSaleFacts):
 class Domestic(BaseModel):
     as_of: date
     modes: list[DomesticMode]
-    ordinary_booking_opens_today_for: date = Field(description="Travel day whose ordinary tickets go on sale today (today + 28 days)")
+    ordinary_booking_opens_today_for: date = Field(
+        description="Travel day whose ordinary tickets go on sale today (today + 28 days)"
+    )
     holiday_sales: list[HolidaySale] = Field(description="Ticket sale dates of long weekends that have not ended")
     sources: list[Source]
 
@@ -315,7 +323,9 @@ class TripPack(BaseModel):
     place: PlaceOut
     entry: list[EntryItemOut] = Field(description="Entry rules that apply on some day of the trip")
     entry_notes: list[str]
-    conversion: list[BudgetConversion] = Field(description="The budget bought at the bank's selling rates, each posted type")
+    conversion: list[BudgetConversion] = Field(
+        description="The budget bought at the bank's selling rates, each posted type"
+    )
     esim: EsimResult
     japan_taxfree: JapanTaxFree | None = Field(description="For trips to Japan")
     holidays: list[DayOffOut] = Field(description="Taiwan holidays inside the trip")

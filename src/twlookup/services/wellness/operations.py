@@ -72,9 +72,13 @@ def _source(ref: Ref, checked: date) -> Source:
 
 def _line(line: CrisisLine) -> CrisisLineOut:
     return CrisisLineOut(
-        number=line.number, name_zh=line.name_zh, name_en=line.name_en, hours=line.hours, purpose=line.purpose,
+        number=line.number,
+        name_zh=line.name_zh,
+        name_en=line.name_en,
+        hours=line.hours,
+        purpose=line.purpose,
         source=_source(line.ref, line.checked),
-    )  # fmt: skip
+    )
 
 
 def _band(b: Band) -> BandOut:
@@ -83,20 +87,29 @@ def _band(b: Band) -> BandOut:
 
 def _situation(s: Situation) -> SituationOut:
     return SituationOut(
-        id=s.id, article=s.article, name_zh=s.name_zh, name_en=s.name_en, special_case=s.special_case,
-        remote_consultation_allowed=s.remote_consultation_allowed, prescribing=s.prescribing,  # type: ignore[arg-type]
-        first_visit_allowed=s.first_visit_allowed, description=s.description,
+        id=s.id,
+        article=s.article,
+        name_zh=s.name_zh,
+        name_en=s.name_en,
+        special_case=s.special_case,
+        remote_consultation_allowed=s.remote_consultation_allowed,
+        prescribing=s.prescribing,  # type: ignore[arg-type]
+        first_visit_allowed=s.first_visit_allowed,
+        description=s.description,
         sources=[_source(r, s.checked) for r in s.sources],
-    )  # fmt: skip
+    )
 
 
 def _telehealth(data: WellnessData, situations: list[Situation]) -> TelehealthAnswer:
     reg = data.regulation
     return TelehealthAnswer(
         regulation=RegulationOut(
-            name_zh=reg.name_zh, name_en=reg.name_en, amended=reg.amended, in_force=reg.in_force,
+            name_zh=reg.name_zh,
+            name_en=reg.name_en,
+            amended=reg.amended,
+            in_force=reg.in_force,
             source=_source(reg.source, reg.checked),
-        ),  # fmt: skip
+        ),
         common_conditions=reg.common_conditions,
         count=len(situations),
         situations=[_situation(s) for s in situations],
@@ -126,9 +139,11 @@ def _assess(data: WellnessData, instrument_id: str, answers: list[int], extra: i
     extra_out = None
     if instrument.extra_item is not None and extra is not None:
         extra_out = ExtraItemOut(
-            label=instrument.extra_item.label, answer=extra, flag_at=instrument.extra_item.flag_at,
+            label=instrument.extra_item.label,
+            answer=extra,
+            flag_at=instrument.extra_item.flag_at,
             flagged=extra >= instrument.extra_item.flag_at,
-        )  # fmt: skip
+        )
     return AssessmentResult(
         instrument=instrument.id,  # type: ignore[arg-type]
         name_zh=instrument.name_zh,
@@ -188,19 +203,26 @@ def sleep(p: SleepQuery) -> SleepTimes:
     """
     if (p.wake is None) == (p.bedtime is None):
         raise InvalidParameter(
-            "wake" if p.wake is None else "bedtime", "give exactly one of wake and bedtime (HH:MM)", {"one_of": ["wake", "bedtime"]}
+            "wake" if p.wake is None else "bedtime",
+            "give exactly one of wake and bedtime (HH:MM)",
+            {"one_of": ["wake", "bedtime"]},
         )
     method = WELLNESS.get().sleep
     given = time.fromisoformat(p.wake or p.bedtime or "")
     options = logic.sleep_options(method, wake=given if p.wake else None, bedtime=given if p.bedtime else None)
     return SleepTimes(
         mode="wake" if p.wake else "bedtime",
-        method=SleepMethodOut(cycle_minutes=method.cycle_minutes, fall_asleep_minutes=method.fall_asleep_minutes, explain=method.explain),
+        method=SleepMethodOut(
+            cycle_minutes=method.cycle_minutes, fall_asleep_minutes=method.fall_asleep_minutes, explain=method.explain
+        ),
         options=[
             SleepOptionOut(
-                cycles=o.cycles, sleep_minutes=o.sleep_minutes, bedtime=_hhmm(o.bedtime), wake=_hhmm(o.wake),
+                cycles=o.cycles,
+                sleep_minutes=o.sleep_minutes,
+                bedtime=_hhmm(o.bedtime),
+                wake=_hhmm(o.wake),
                 meets_adult_minimum=o.sleep_minutes >= ADULT_MINIMUM_MINUTES,
-            )  # fmt: skip
+            )
             for o in options
         ],
         sources=[_source(r, method.checked) for r in method.sources],
@@ -211,14 +233,22 @@ def sleep(p: SleepQuery) -> SleepTimes:
 def _exercise(g: GuideItem) -> ExerciseOut:
     f = g.fields
     return ExerciseOut(
-        id=g.id, name_zh=f["name_zh"], name_en=f["name_en"], minutes=f["minutes"], steps=list(f["steps"]),
-        good_for=f["good_for"], sources=[_source(r, g.checked) for r in g.sources],
-    )  # fmt: skip
+        id=g.id,
+        name_zh=f["name_zh"],
+        name_en=f["name_en"],
+        minutes=f["minutes"],
+        steps=list(f["steps"]),
+        good_for=f["good_for"],
+        sources=[_source(r, g.checked) for r in g.sources],
+    )
 
 
 def _breathing(data: WellnessData) -> Breathing:
     return Breathing(
-        count=len(data.breathing), exercises=[_exercise(g) for g in data.breathing], caution=data.breathing_caution, notice=NOTICE
+        count=len(data.breathing),
+        exercises=[_exercise(g) for g in data.breathing],
+        caution=data.breathing_caution,
+        notice=NOTICE,
     )
 
 
@@ -231,9 +261,12 @@ def breathing() -> Breathing:
 def _digital(data: WellnessData) -> DigitalWellness:
     sections = [
         GuideSectionOut(
-            id=g.id, title_zh=g.fields["title_zh"], title_en=g.fields["title_en"], tips=list(g.fields["tips"]),
+            id=g.id,
+            title_zh=g.fields["title_zh"],
+            title_en=g.fields["title_en"],
+            tips=list(g.fields["tips"]),
             sources=[_source(r, g.checked) for r in g.sources],
-        )  # fmt: skip
+        )
         for g in data.digital
     ]
     return DigitalWellness(count=len(sections), sections=sections, notice=NOTICE)
@@ -255,12 +288,27 @@ def crisis_lines() -> CrisisLines:
 def _instrument(i: Instrument) -> InstrumentOut:
     extra = i.extra_item
     return InstrumentOut(
-        id=i.id, name_zh=i.name_zh, name_en=i.name_en, period=i.period, answer_scale=i.answer_scale,
-        item_min=i.item_min, item_max=i.item_max, items=list(i.items), bands=[_band(b) for b in i.bands],
+        id=i.id,
+        name_zh=i.name_zh,
+        name_en=i.name_en,
+        period=i.period,
+        answer_scale=i.answer_scale,
+        item_min=i.item_min,
+        item_max=i.item_max,
+        items=list(i.items),
+        bands=[_band(b) for b in i.bands],
         flag_items=[{"item": f.item, "flag_at": f.flag_at, "message": f.message} for f in i.flag_items],
-        extra_item={"label": extra.label, "min": extra.min, "max": extra.max, "flag_at": extra.flag_at, "message": extra.message} if extra else None,
+        extra_item={
+            "label": extra.label,
+            "min": extra.min,
+            "max": extra.max,
+            "flag_at": extra.flag_at,
+            "message": extra.message,
+        }
+        if extra
+        else None,
         sources=[_source(r, i.checked) for r in i.sources],
-    )  # fmt: skip
+    )
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
@@ -272,7 +320,9 @@ def export() -> Export:
         instruments=[_instrument(i) for i in data.instruments.values()],
         crisis_lines=[_line(x) for x in data.crisis_lines],
         sleep_method=SleepMethodOut(
-            cycle_minutes=data.sleep.cycle_minutes, fall_asleep_minutes=data.sleep.fall_asleep_minutes, explain=data.sleep.explain
+            cycle_minutes=data.sleep.cycle_minutes,
+            fall_asleep_minutes=data.sleep.fall_asleep_minutes,
+            explain=data.sleep.explain,
         ),
         sleep_sources=[_source(r, data.sleep.checked) for r in data.sleep.sources],
         breathing=_breathing(data),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from datetime import date
 from typing import Annotated, Literal
 
@@ -54,9 +53,11 @@ def _check_extra(value: object) -> object:
     number = not isinstance(value, bool) and isinstance(value, (int, float))
     if value is not None and (not number or value != int(value) or not 0 <= value <= 4):  # type: ignore[operator,arg-type]
         raise PydanticCustomError(
-            "suicidal", "is {value}; the thoughts-of-suicide item is one whole number 0 to 4 "
-            "(0 not at all, 1 a little, 2 moderately, 3 quite a lot, 4 extremely)", {"value": repr(value)},
-        )  # fmt: skip
+            "suicidal",
+            "is {value}; the thoughts-of-suicide item is one whole number 0 to 4 "
+            "(0 not at all, 1 a little, 2 moderately, 3 quite a lot, 4 extremely)",
+            {"value": repr(value)},
+        )
     return value
 
 
@@ -77,7 +78,9 @@ class TelehealthQuery(Params):
     def _situation(cls, v: object) -> object:
         if v == "":
             raise PydanticCustomError(
-                "situation", "is empty; give a situation id such as post-acute-care, or leave situation out to list all 11", {}
+                "situation",
+                "is empty; give a situation id such as post-acute-care, or leave situation out to list all 11",
+                {},
             )
         return v
 
@@ -92,7 +95,9 @@ class MoodThermometerBody(Params):
         ),
     )
     suicidal: Answer = Field(
-        ge=0, le=4, description="The extra item, thoughts of suicide, 0 to 4; scored on its own and flagged at 2 or more"
+        ge=0,
+        le=4,
+        description="The extra item, thoughts of suicide, 0 to 4; scored on its own and flagged at 2 or more",
     )
 
     @field_validator("answers", mode="before")
@@ -141,9 +146,10 @@ class SleepQuery(Params):
     def _hhmm(cls, v: object) -> object:
         if isinstance(v, str) and not re.match(HHMM, v):
             raise PydanticCustomError(
-                "hhmm", "{value} is not a time; use HH:MM on the 24-hour clock, 00:00 to 23:59, e.g. 07:00 or 23:30",
+                "hhmm",
+                "{value} is not a time; use HH:MM on the 24-hour clock, 00:00 to 23:59, e.g. 07:00 or 23:30",
                 {"value": repr(v)},
-            )  # fmt: skip
+            )
         return v
 
 
@@ -175,7 +181,9 @@ class SituationOut(BaseModel):
     article: str = Field(description="Where the situation is set out")
     name_zh: str
     name_en: str
-    special_case: bool = Field(description="One of the regulation's special circumstances (Article 3); the remote areas are a ground of their own")
+    special_case: bool = Field(
+        description="One of the regulation's special circumstances (Article 3); the remote areas are a ground of their own"
+    )
     remote_consultation_allowed: bool
     prescribing: Literal["allowed", "conditional"] = Field(
         description="allowed: the law names prescribing for this ground; conditional: the physician may prescribe when they judge it appropriate, within the approved plan"
@@ -255,7 +263,9 @@ class SleepMethodOut(BaseModel):
 
 
 class SleepTimes(BaseModel):
-    mode: Literal["wake", "bedtime"] = Field(description="wake: counted back from the wake time; bedtime: forward from the bedtime")
+    mode: Literal["wake", "bedtime"] = Field(
+        description="wake: counted back from the wake time; bedtime: forward from the bedtime"
+    )
     method: SleepMethodOut
     options: list[SleepOptionOut]
     sources: list[Source]
