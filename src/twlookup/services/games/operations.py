@@ -44,7 +44,9 @@ SERVICE.seeder(seed_games)
 
 DOMAIN = Domain(
     name="games",
-    classes=frozenset({"Q7889"}),  # video game
+    # Q7889 video game: checked on 2026-11-23 against stored public code that names Wikidata classes
+    # (search tool, find_string): labelled "video game" in several independent class tables.
+    classes=frozenset({"Q7889"}),
     keywords=("video game", "電子遊戲", "遊戲", "电子游戏", "game"),
     properties={
         "P577": "publication date",

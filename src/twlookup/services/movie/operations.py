@@ -43,9 +43,13 @@ SERVICE.seeder(seed_titles)
 
 DOMAIN = Domain(
     name="movie",
-    # film, television series, anime television series, anime film, animated film (class ids not verified
-    # against Wikidata here: a wrong id only weakens the preference; the description words are the fallback)
-    classes=frozenset({"Q11424", "Q5398426", "Q63952888", "Q20650540", "Q202866"}),
+    # Direct "instance of" (P31) classes preferred among the search's candidates. Each id was checked on
+    # 2026-11-23 against stored public code that names Wikidata classes (search tool, find_string):
+    #   Q11424 film, Q24869 feature film, Q202866 animated film, Q5398426 television series,
+    #   Q1259759 miniseries, Q63952888 anime television series, Q20650540 anime film: labelled so in
+    #   several independent class tables (one comment calls Q20650540 "adult animation film"; a
+    #   README linking https://www.wikidata.org/wiki/Q20650540 calls it "anime film").
+    classes=frozenset({"Q11424", "Q24869", "Q202866", "Q5398426", "Q1259759", "Q63952888", "Q20650540"}),
     keywords=("film", "movie", "series", "anime", "電影", "影集", "電視劇", "動畫", "电影", "电视剧"),
     properties={
         "P577": "publication date",
