@@ -208,31 +208,72 @@ HN_BODY = (FIX / "hn-algolia-search.json").read_bytes()
 SE_BODY = b'{"items": [], "has_more": false, "quota_remaining": 290}'
 
 
+@pytest.fixture
+def live_on(monkeypatch):
+    """Live search on, and the two fixed hosts resolved to a public address without DNS (the safe
+    fetcher still checks it); respx answers in the communities' formats."""
+    from twlookup.platform import fetch as safe
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "opinions_live", True)
+    monkeypatch.setattr(
+        safe,
+        "resolve",
+        safe.static_resolver({"hn.algolia.com": ["151.101.1.1"], "api.stackexchange.com": ["151.101.65.69"]}),
+    )
+    return monkeypatch
+
+
 @respx.mock
-async def test_live_search_when_enabled(client, monkeypatch):
-    monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
-    hn = respx.get(live.HN_SEARCH).mock(return_value=httpx.Response(200, content=HN_BODY))
-    respx.get(live.SE_SEARCH).mock(return_value=httpx.Response(200, content=SE_BODY))
+async def test_live_search_when_enabled(client, live_on):
+    hn = respx.get(url__startswith=live.HN_SEARCH).mock(return_value=httpx.Response(200, content=HN_BODY))
+    se = respx.get(url__startswith=live.SE_SEARCH).mock(return_value=httpx.Response(200, content=SE_BODY))
     body = (await client.get(f"{API}/search", params={"q": "kobo", "before": 1})).json()
     assert "hn:900001" in [i["id"] for i in body["items"]]
     assert "hn:900002" not in [i["id"] for i in body["items"]]  # 2024: after the cutoff
-    assert "created_at_i<1669766400" in str(hn.calls[0].request.url).replace("%3C", "<")
+    sent = hn.calls[0].request
+    assert sent.url.params["numericFilters"] == "created_at_i<1669766400" and sent.url.params["query"] == "kobo"
+    assert "twlookup-fetcher" in sent.headers["user-agent"] and "cookie" not in sent.headers
+    assert [c.request.url.params["site"] for c in se.calls] == list(live.SE_SITES)
+    assert all(c.request.url.params["todate"] == "1669766400" for c in se.calls)
     assert "live results" in body["note"]
 
 
 @respx.mock
-async def test_live_search_unreachable_is_503(client, monkeypatch):
-    monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
-    respx.get(live.HN_SEARCH).mock(side_effect=httpx.ConnectTimeout("timed out"))
+async def test_live_search_unreachable_is_503(client, live_on):
+    respx.get(url__startswith=live.HN_SEARCH).mock(side_effect=httpx.ConnectTimeout("timed out"))
     r = await client.get(f"{API}/search", params={"q": "kobo"})
     assert r.status_code == 503 and r.headers["retry-after"] == "30" and "Hacker News" in r.json()["detail"]
-    respx.get(live.HN_SEARCH).mock(return_value=httpx.Response(500))
+    respx.get(url__startswith=live.HN_SEARCH).mock(return_value=httpx.Response(500))
     r = await client.get(f"{API}/search", params={"q": "kobo"})
-    assert r.status_code == 503
+    assert r.status_code == 503 and "HTTP 500" in r.json()["detail"]
+    respx.get(url__startswith=live.HN_SEARCH).mock(return_value=httpx.Response(200, content=b"<html>"))
+    r = await client.get(f"{API}/search", params={"q": "kobo"})
+    assert r.status_code == 503 and r.headers["retry-after"] == "300" and "unexpected format" in r.json()["detail"]
 
 
-async def test_slow_upstream_does_not_slow_other_requests(client, monkeypatch):
-    monkeypatch.setenv("TWLOOKUP_OPINIONS_LIVE", "1")
+@respx.mock
+async def test_live_search_is_bounded_by_the_safe_fetcher(client, live_on):
+    from twlookup.settings import get_settings
+
+    live_on.setattr(get_settings(), "opinions_live_max_bytes", 16_384)
+    big = b'{"hits": [' + b" " * 20_000 + b"]}"
+    respx.get(url__startswith=live.HN_SEARCH).mock(return_value=httpx.Response(200, content=big))
+    r = await client.get(f"{API}/search", params={"q": "kobo"})
+    assert r.status_code == 503 and "Hacker News" in r.json()["detail"] and "could not be used" in r.json()["detail"]
+    # a fixed host that resolves to a private address is not asked at all
+    from twlookup.platform import fetch as safe
+
+    live_on.setattr(safe, "resolve", safe.static_resolver({"hn.algolia.com": ["10.0.0.5"]}))
+    route = respx.get(url__startswith=live.HN_SEARCH).mock(return_value=httpx.Response(200, content=HN_BODY))
+    before = route.call_count
+    r = await client.get(f"{API}/search", params={"q": "kobo"})
+    assert r.status_code == 503 and route.call_count == before
+    assert "10.0.0.5" in r.json()["detail"] or "private" in r.json()["detail"]
+
+
+async def test_slow_upstream_does_not_slow_other_requests(client, live_on):
+    monkeypatch = live_on
 
     async def slow(*args, **kwargs):
         await asyncio.sleep(1.0)
@@ -248,10 +289,13 @@ async def test_slow_upstream_does_not_slow_other_requests(client, monkeypatch):
     assert fast.status_code == 200 and fast_done < 0.9
 
 
-async def test_live_disabled_by_default(client, monkeypatch):
-    monkeypatch.delenv("TWLOOKUP_OPINIONS_LIVE", raising=False)
+async def test_live_disabled_by_default(client):
+    from twlookup.settings import Settings
+
+    assert Settings(_env_file=None).opinions_live is False
+    assert not live.enabled()
     with respx.mock(assert_all_called=False) as mock:
-        route = mock.get(live.HN_SEARCH)
+        route = mock.get(url__startswith=live.HN_SEARCH)
         await client.get(f"{API}/search", params={"q": "kobo"})
         assert not route.called
     with pytest.raises(Problem):

@@ -182,7 +182,7 @@ def opinions(p: OpinionsQuery) -> OpinionsResult:
 @SERVICE.operation("GET", "/api/search")
 async def search_foreign(p: SearchQuery) -> OpinionsResult:
     """Foreign community discussions only (Hacker News, Stack Exchange): stored threads, plus a live search of
-    the two communities when the operator has enabled it (TWLOOKUP_OPINIONS_LIVE=1)."""
+    the two communities when the operator has enabled it (TWLOOKUP_OPINIONS_LIVE=true)."""
     today = today_taipei()
     items = _match(STORE.get(), p.q, p.before, today, posts=False)
     note = None
