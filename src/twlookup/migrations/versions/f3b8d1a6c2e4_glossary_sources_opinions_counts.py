@@ -1,4 +1,4 @@
-"""glossary source registry
+"""glossary source registry; opinions thread counts may be unknown
 
 Revision ID: f3b8d1a6c2e4
 Revises: e7a4c2b9d1f0
@@ -6,7 +6,9 @@ Create Date: 2026-11-23 03:00:00.000000
 
 glossary_source holds every source the glossary cites with the check of the citation itself
 (kind citation: verified day and what was seen), and the Taiwan documents its Chinese names were
-checked against (kind usage: the names each shows and the day it was read).
+checked against (kind usage: the names each shows and the day it was read). opinions_thread's
+score and comments become nullable: some communities have no score, and some copies a thread was
+read from show no reply count; those are stored as unknown, never guessed.
 """
 
 import sqlalchemy as sa
@@ -30,7 +32,15 @@ def upgrade() -> None:
         sa.Column("names", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("kind", "url", name=op.f("pk_glossary_source")),
     )
+    with op.batch_alter_table("opinions_thread") as batch:
+        batch.alter_column("score", existing_type=sa.Integer(), nullable=True)
+        batch.alter_column("comments", existing_type=sa.Integer(), nullable=True)
 
 
 def downgrade() -> None:
+    # threads whose counts were never shown cannot be kept in the older, non-null shape
+    op.execute("DELETE FROM opinions_thread WHERE score IS NULL OR comments IS NULL")
+    with op.batch_alter_table("opinions_thread") as batch:
+        batch.alter_column("comments", existing_type=sa.Integer(), nullable=False)
+        batch.alter_column("score", existing_type=sa.Integer(), nullable=False)
     op.drop_table("glossary_source")
