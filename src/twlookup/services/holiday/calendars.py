@@ -21,8 +21,8 @@ HOLIDAYS_PKG_URL = "https://github.com/vacanza/holidays"
 # Which of the package's categories make up a country's days off (the package's default, "public",
 # elsewhere). Hong Kong's "public" category is the statutory holidays of the Employment Ordinance;
 # the days banks, schools and offices close are the general holidays of the General Holidays
-# Ordinance (Cap. 149, https://www.elegislation.gov.hk/hk/cap149), which add Good Friday, the day
-# following it and the others the package files under "optional".
+# Ordinance (Cap. 149; its schedule, read 2026-11-23 at http://www.hklii.org/hk/legis/en/ord/149/sch.html,
+# lists Good Friday and the day following it), which the package files under "optional".
 CATEGORIES: dict[str, tuple[str, ...]] = {"HK": ("public", "optional")}
 
 
