@@ -1,7 +1,7 @@
 """peak seasons name the calendar holidays their dates come from
 
 Revision ID: f3b8d1c6a2e4
-Revises: e7a4c2b9d1f0
+Revises: f3b8d1a6c2e4
 Create Date: 2026-11-23 12:00:00.000000
 
 holiday_peak_season.holidays: the destination-calendar holidays a peak season that is a holiday
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f3b8d1c6a2e4"
-down_revision = "e7a4c2b9d1f0"
+down_revision = "f3b8d1a6c2e4"
 branch_labels = None
 depends_on = None
 
