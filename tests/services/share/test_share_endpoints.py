@@ -362,3 +362,11 @@ async def test_samples_are_marked_in_every_answer_and_can_be_dropped(share, monk
     finally:  # back to the shipped samples for the other tests
         with store_engine.session() as s, s.begin():
             operations.seed_share(s, Path(__file__).resolve().parents[3] / "data")
+
+
+@pytest.mark.parametrize("path", ["/share/api/vote", "/share/api/comment", "/share/api/click"])
+@pytest.mark.parametrize("ident", [True, "1", 1.5, 0])
+async def test_a_body_id_must_be_a_json_integer(share, path, ident):
+    body = {"id": ident, "body": "好聽"} if path.endswith("comment") else {"id": ident}
+    r = await share.post(path, json=body)
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "id", r.text
