@@ -1,7 +1,7 @@
 """source kinds for bike specs and deity customs
 
 Revision ID: f3b8d2a6c4e1
-Revises: e7a4c2b9d1f0
+Revises: a5c2e9f4d7b1
 Create Date: 2026-11-23 12:00:00.000000
 
 bikes_model.source_kind says what kind of page a model's spec was read on (maker, manual,
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f3b8d2a6c4e1"
-down_revision = "e7a4c2b9d1f0"
+down_revision = "a5c2e9f4d7b1"
 branch_labels = None
 depends_on = None
 
