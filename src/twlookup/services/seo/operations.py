@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import secrets
-import socket
 from datetime import date
 from typing import Any
 
@@ -16,7 +14,7 @@ from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.seo import logic, robots
+from twlookup.services.seo import dns, logic, robots
 from twlookup.services.seo.data import CATALOG, import_ip_ranges, seed_seo
 from twlookup.services.seo.schemas import (
     Audit,
@@ -171,28 +169,19 @@ def bots(p: BotsQuery) -> Bots:
     )
 
 
-async def _reverse_forward(ip: str, suffixes: list[str], timeout: float) -> DnsCheck:
-    loop = asyncio.get_running_loop()
-    try:
-        async with asyncio.timeout(timeout):
-            host, _ = await loop.getnameinfo((ip, 0), socket.NI_NAMEREQD)
-            infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except (OSError, TimeoutError) as exc:
-        return DnsCheck(enabled=True, note=f"DNS confirmation not possible: {type(exc).__name__}")
-    forward = {str(ipaddress.ip_address(i[4][0].split("%")[0])) for i in infos}
-    suffix = next((s for s in suffixes if host.rstrip(".").lower().endswith("." + s)), None)
-    return DnsCheck(
-        enabled=True,
-        hostname=host,
-        forward_confirmed=ip in forward,
-        operator_suffix=suffix,
-        note="Reverse DNS name, and whether it resolves back to the address.",
-    )
+def _dns_suffixes(catalog: Any) -> dict[str, list[str]]:
+    """Each documented reverse-DNS domain and the crawlers it stands for."""
+    out: dict[str, list[str]] = {}
+    for c in catalog.crawlers:
+        for s in c.rdns:
+            out.setdefault(s, []).append(c.token)
+    return out
 
 
 @SERVICE.operation("GET", "/api/verify-ip", tool="verify_crawler_ip")
 async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
-    """Whether an IP belongs to a known crawler, from the operators' published IP-range files."""
+    """Whether an IP belongs to a known crawler: the operators' published IP-range files, and
+    reverse-then-forward DNS in the operators' documented domains when enabled."""
     from twlookup.settings import get_settings
 
     catalog = CATALOG.get()
@@ -215,23 +204,42 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
     ]
     settings = get_settings()
     if settings.seo_verify_dns:
-        suffixes = sorted(
-            {s for m in matches for c in m.crawlers if (cr := catalog.crawler(c)) for s in cr.rdns}
-        ) or sorted({s for c in catalog.crawlers for s in c.rdns})
-        dns = await _reverse_forward(str(address), suffixes, settings.seo_dns_timeout_seconds)
+        c = await dns.confirm(address, _dns_suffixes(catalog), settings.seo_dns_timeout_seconds)
+        dns_check = DnsCheck(
+            enabled=True,
+            hostname=c.hostname,
+            forward_addresses=c.forward_addresses,
+            forward_confirmed=c.forward_confirmed,
+            operator_suffix=c.suffix,
+            crawlers=c.crawlers,
+            verified=c.verified,
+            note=c.note,
+        )
     else:
-        dns = DnsCheck(enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS).")
-    consulted = [f.source_ref for f in catalog.ranges]
+        dns_check = DnsCheck(
+            enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS)."
+        )
+    crawlers = list(dict.fromkeys([t for m in matches for t in m.crawlers] + dns_check.crawlers))
     sample = any(f.sample for f in catalog.ranges)
-    note = "In a published range." if matches else "Not in any published range held here."
+    if matches:
+        note = "In a published range."
+    elif dns_check.verified:
+        note = "In no published range held here, but confirmed by reverse-and-forward DNS."
+    else:
+        note = (
+            "Not in any published range held here"
+            + ("" if dns_check.enabled else "; turn on DNS confirmation for crawlers without a range file")
+            + ". Each file's date is in files_consulted: a range added since is not known here."
+        )
     if sample:
         note += " Some range files are a shipped sample, not the operator's full file: a 'no' is not conclusive until they are imported."
     return VerifyIp(
         ip=str(address),
-        known_crawler=bool(matches),
+        known_crawler=bool(matches) or dns_check.verified,
+        crawlers=crawlers,
         matches=matches,
-        dns=dns,
-        files_consulted=consulted,
+        dns=dns_check,
+        files_consulted=[f.source_ref for f in catalog.ranges],
         sample=sample,
         note=note,
     )

@@ -211,15 +211,19 @@ class RangeMatch(BaseModel):
 
 class DnsCheck(BaseModel):
     enabled: bool
-    hostname: str | None = None
-    forward_confirmed: bool | None = None
-    operator_suffix: str | None = None
+    hostname: str | None = Field(None, description="The reverse DNS (PTR) name of the address")
+    forward_addresses: list[str] = Field(default_factory=list, description="What that name resolves to")
+    forward_confirmed: bool | None = Field(None, description="Whether the name resolves back to the address")
+    operator_suffix: str | None = Field(None, description="The operator's documented domain the name lies in")
+    crawlers: list[str] = Field(default_factory=list, description="Crawlers confirmed by DNS")
+    verified: bool = Field(False, description="Name in an operator's domain and forward-confirmed")
     note: str
 
 
 class VerifyIp(BaseModel):
     ip: str
-    known_crawler: bool
+    known_crawler: bool = Field(description="In a published range, or confirmed by reverse-and-forward DNS")
+    crawlers: list[str] = Field(description="Crawler tokens the address belongs to, by either method")
     matches: list[RangeMatch]
     dns: DnsCheck
     files_consulted: list[Source]
