@@ -78,8 +78,11 @@ async def test_submit_guide_and_share(client) -> None:
     assert by["google"]["submit"]["instantindex"] is False and by["bing"]["submit"]["instantindex"] is True
     share = (await client.get("/seo/api/share")).json()
     regions = {s["region"]: s for s in share["regions"]}
-    assert share["sample"] is True and regions["TW"]["source"]["sample"] is True
-    assert regions["worldwide"]["month"] == "2023-09" and regions["worldwide"]["source"]["sample"] is False
+    # no invented Taiwan figure: the region is reported missing, with StatCounter's page to look at
+    assert "TW" not in regions and share["missing"] == ["TW"] and "statcounter.com" in share["note"]
+    world = regions["worldwide"]
+    assert share["sample"] is False and world["source"]["sample"] is False and world["month"] == "2024-12"
+    assert world["shares"] == [{"engine": "Google", "percent": 89.73}] and "StatCounter" in world["source"]["licence"]
 
 
 # --- robots generate / test --------------------------------------------------------------------

@@ -393,15 +393,30 @@ async def instantindex_bulk(p: BulkSubmitBody) -> SubmitResult:
     return await _submit(p)
 
 
+STATCOUNTER_TW = "https://gs.statcounter.com/search-engine-market-share/all/taiwan"
+
+
 @SERVICE.operation("GET", "/api/share", tool="search_engine_market_share")
 def share(p: NoParams) -> ShareData:
-    """Search-engine market share in Taiwan and worldwide, with source and month."""
+    """Search-engine market share with source and month (worldwide; Taiwan only when a sourced figure is held)."""
     shares = CATALOG.get().shares
+    held = {s.region for s in shares}
+    missing = [r for r in ("TW", "worldwide") if r not in held]
+    note = (
+        "Figures are StatCounter's (page views from sites running its tracker), as quoted by the page in each source."
+    )
+    if "TW" in missing:
+        note += (
+            " No Taiwan figure is held: none quoting StatCounter's Taiwan page (or another measurement) could be "
+            f"found, so none is given. StatCounter's own Taiwan page: {STATCOUNTER_TW}"
+        )
     return ShareData(
         regions=[
             Share(region=s.region, month=s.month, shares=s.shares, note=s.note, source=s.source_ref) for s in shares
         ],
         sample=any(s.sample for s in shares),
+        missing=missing,
+        note=note,
     )
 
 

@@ -293,6 +293,8 @@ class Share(BaseModel):
 class ShareData(BaseModel):
     regions: list[Share]
     sample: bool
+    missing: list[str] = Field(description="Regions the spec asks for that no sourced figure is held for")
+    note: str
 
 
 class GuideEntry(BaseModel):
