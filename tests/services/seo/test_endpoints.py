@@ -440,9 +440,30 @@ async def test_video_check_rules(client) -> None:
         and "7 s" in found["chapters-length"]["detail"]
         and not found["tags-length"]["ok"]
     )
+    assert found["chapters-first"]["source"]["url"] == "https://support.google.com/youtube/answer/9884579"
+    assert found["title-length"]["source"]["url"] == "https://developers.google.com/youtube/v3/docs/videos"
     assert (
         await client.post("/seo/api/video-check", json={"title": "t", "chapters": [{"time": "5 min", "title": "x"}]})
     ).status_code == 422
+
+
+async def test_video_check_counts_the_description_in_bytes_and_tags_as_youtube_does(client) -> None:
+    # 1,667 CJK characters = 5,001 bytes in UTF-8: over the limit although far below 5,000 characters
+    cjk = (await client.post("/seo/api/video-check", json={"title": "t", "description": "臺" * 1667})).json()
+    d = {f["rule"]: f for f in cjk["findings"]}["description-length"]
+    assert d["ok"] is False and d["detail"] == "5001 bytes (1667 characters)"
+    ok = (await client.post("/seo/api/video-check", json={"title": "t", "description": "臺" * 1666})).json()
+    assert {f["rule"]: f for f in ok["findings"]}["description-length"]["ok"] is True
+    # the API's own example: "Foo-Baz" counts 7, "Foo Baz" counts 9 (quotes), plus one comma: 17
+    tags = (await client.post("/seo/api/video-check", json={"title": "t", "tags": ["Foo-Baz", "Foo Baz"]})).json()
+    assert {f["rule"]: f for f in tags["findings"]}["tags-length"]["detail"] == "17 characters"
+    # 250 two-letter tags: 500 letters + 249 commas = 749 > 500
+    many = (await client.post("/seo/api/video-check", json={"title": "t", "tags": ["ab"] * 250})).json()
+    assert {f["rule"]: f for f in many["findings"]}["tags-length"]["ok"] is False
+    br = (await client.post("/seo/api/video-check", json={"title": "a <b>", "description": "x > y"})).json()
+    found = {f["rule"]: f for f in br["findings"]}
+    assert found["title-brackets"]["ok"] is False and found["title-brackets"]["detail"] == "< and >"
+    assert found["description-brackets"]["ok"] is False and br["ok"] is False
 
 
 # --- IndexNow ----------------------------------------------------------------------------------
@@ -502,6 +523,19 @@ async def test_instantindex_input_rules(client) -> None:
     assert r.status_code == 422 and "100" in r.text and r.json()["errors"][0]["parameter"] == "urls"
     r = await client.post("/seo/api/instantindex", json={**SUBMIT, "key_location": "https://other.example/k.txt"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "key_location"
+    # a key file in /catalog/ covers /catalog/... only (Yandex's example), so /help/ is refused before posting
+    folder = {**SUBMIT, "key_location": "https://www.example.com/catalog/abcdef0123456789.txt"}
+    r = await client.post(
+        "/seo/api/instantindex",
+        json={**folder, "urls": ["https://www.example.com/catalog/a", "https://www.example.com/help/b"]},
+    )
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "urls[1]" and "/catalog/" in r.text
+    with respx.mock(assert_all_called=True) as mock:
+        route = mock.post("https://api.indexnow.org/indexnow").respond(202)
+        r = await client.post("/seo/api/instantindex", json={**folder, "urls": ["https://www.example.com/catalog/a"]})
+    assert r.status_code == 200 and json.loads(route.calls.last.request.content)["keyLocation"].endswith(
+        "/catalog/abcdef0123456789.txt"
+    )
 
 
 async def test_bulk_limit_and_batches(monkeypatch) -> None:

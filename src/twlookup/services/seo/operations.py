@@ -77,11 +77,23 @@ SERVICE = Service(
 SERVICE.seeder(seed_seo)
 SERVICE.importer("seo.ipranges")(import_ip_ranges)
 
-CHECKED = date(2026, 11, 22)
-INDEXNOW_SOURCE = Source(url="https://www.indexnow.org/documentation", title="IndexNow documentation", checked=CHECKED)
+CHECKED = date(2026, 11, 23)
+INDEXNOW_SOURCE = Source(
+    url="https://www.indexnow.org/documentation",
+    title="IndexNow documentation (key format, key file, POST of up to 10,000 URLs, response codes); the key-file "
+    "folder scope as Yandex documents it: https://yandex.ru/support/webmaster/indexnow/key.html",
+    checked=CHECKED,
+)
 VIDEO_SOURCE = Source(
     url="https://support.google.com/youtube/answer/9884579", title="YouTube Help: Video chapters", checked=CHECKED
 )
+VIDEO_API_SOURCE = Source(
+    url="https://developers.google.com/youtube/v3/docs/videos",
+    title="YouTube Data API reference, videos resource: snippet.title (100 characters), snippet.description "
+    "(5,000 bytes), snippet.tags[] (500 characters); no < or > in title or description",
+    checked=CHECKED,
+)
+VIDEO_PAGES = {"chapters": VIDEO_SOURCE, "api": VIDEO_API_SOURCE}
 RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"
 AI_TYPES = ("ai_search", "train", "user")
 
@@ -290,7 +302,14 @@ def video_check(p: VideoBody) -> VideoCheck:
     return VideoCheck(
         ok=all(f.ok for f in found),
         findings=[
-            VideoFindingOut(rule=f.rule, text=logic.VIDEO_RULES[f.rule], ok=f.ok, detail=f.detail) for f in found
+            VideoFindingOut(
+                rule=f.rule,
+                text=logic.VIDEO_RULES[f.rule],
+                ok=f.ok,
+                detail=f.detail,
+                source=VIDEO_PAGES[logic.VIDEO_RULE_PAGE[f.rule]],
+            )
+            for f in found
         ],
         source=VIDEO_SOURCE,
     )
@@ -315,11 +334,19 @@ def instantindex_key(p: NoParams) -> InstantKey:
 
 def _check_submission(p: SubmitBody) -> None:
     host = p.host.lower()
+    if p.key_location and logic.url_host(p.key_location) != host:
+        raise InvalidParameter("key_location", f"the key file must be on host {host}", f"https://{host}/...")
+    scope = logic.key_scope(p.key_location) if p.key_location else "/"
     for i, url in enumerate(p.urls):
         if logic.url_host(url) != host:
             raise InvalidParameter(f"urls[{i}]", f"{url!r} is not an http(s) URL on host {host}", f"URLs on {host}")
-    if p.key_location and logic.url_host(p.key_location) != host:
-        raise InvalidParameter("key_location", f"the key file must be on host {host}", f"https://{host}/...")
+        if not logic.url_path(url).startswith(scope):
+            raise InvalidParameter(
+                f"urls[{i}]",
+                f"{url!r} is outside {scope}, the folder of key_location: a key file outside the root "
+                "only covers URLs in its own folder",
+                f"URLs under https://{host}{scope}",
+            )
 
 
 async def _submit(p: SubmitBody) -> SubmitResult:

@@ -257,12 +257,13 @@ class VideoFindingOut(BaseModel):
     text: str
     ok: bool
     detail: str
+    source: Source = Field(description="The published page the rule comes from")
 
 
 class VideoCheck(BaseModel):
     ok: bool
     findings: list[VideoFindingOut]
-    source: Source
+    source: Source = Field(description="YouTube Help: Video chapters (the field limits cite their own page)")
 
 
 class InstantKey(BaseModel):
