@@ -63,6 +63,14 @@ class Settings(BaseSettings):
         False, description="verify-ip also confirms a crawler by reverse and forward DNS (needs a reachable resolver)"
     )
     seo_dns_timeout_seconds: float = Field(3.0, gt=0, le=30, description="bound on the DNS confirmation of verify-ip")
+    # creator service: the company register (data.gcis.nat.gov.tw)
+    creator_live_register: bool = Field(
+        True,
+        description="creator asks the company register live for a business ID not in the store (false: store only)",
+    )
+    creator_register_timeout_seconds: float = Field(
+        5.0, gt=0, le=60, description="bound on one live company-register request"
+    )
     # Knowledge-base lookups (sports, movie, games: Wikidata and Wikipedia)
     kb_timeout_seconds: float = Field(4.0, gt=0, le=30, description="bound on each Wikidata/Wikipedia request")
     kb_cache_seconds: int = Field(
