@@ -82,7 +82,9 @@ class Platform(SourcedRecord):
     id: str
     name: str
     commission_rate: Decimal
-    payment_rate: Decimal
+    payment_rate: Decimal = Field(description="Payment fee as a share of the price, before the tax on the fee")
+    payment_min: Decimal | None = Field(None, description="Minimum payment fee per order (NT$, before tax)")
+    fee_vat: Decimal = Field(Decimal(0), description="Business tax charged on top of the fees (0.05 = 5%)")
     note: str
 
 
