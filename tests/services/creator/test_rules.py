@@ -123,8 +123,8 @@ async def test_tax_check_today_and_errors(client, monkeypatch):
     assert (await client.get("/creator/api/tax-check", params={"monthly": 90000})).json()["must_register"] is True
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2025, 7, 1))
     assert (await client.get("/creator/api/tax-check", params={"monthly": 90000})).json()["must_register"] is False
-    r = await client.get("/creator/api/tax-check", params={"monthly": 90000, "date": "2013-12-31"})
-    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "date"
+    r = await client.get("/creator/api/tax-check", params={"monthly": 90000, "date": "2022-12-31"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "date" and "2023-01-01" in r.text
     r = await client.get("/creator/api/tax-check", params={"monthly": -1})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "monthly"
 

@@ -87,6 +87,7 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
                 why=rule.why,
                 penalty=Penalty(min_twd=rule.penalty_min, max_twd=rule.penalty_max, text=ptext),
                 suggestion=h.term.suggestion,
+                basis=h.term.basis,
                 source=h.term.source_ref,
             )
         )
@@ -98,7 +99,8 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
         findings=findings,
         allowed_phrases=[AllowedPhrase(words=a.term.term, source=a.term.source_ref) for a in allowed],
         note=(
-            "比對法規附件詞句與常見違規類型；沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
+            "比對法規附件詞句、主管機關例句與違規類型用詞（每筆以 basis 標明依據）；"
+            "沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
             "文字已先轉為繁體並統一全形字元。"
         ),
     )
@@ -184,7 +186,8 @@ def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
     try:
         t = money.tax_check(monthly, kind, catalogue.thresholds, on)
     except LookupError:
-        raise InvalidParameter("date", "no threshold is known before 2014-01-01", {"minimum": "2014-01-01"}) from None
+        first = min(x.effective_from for x in catalogue.thresholds).isoformat()
+        raise InvalidParameter("date", f"no threshold is known here before {first}", {"minimum": first}) from None
     th = t.threshold
     label = "銷售貨物" if kind == "goods" else "銷售勞務"
     if t.tier == "below":

@@ -21,6 +21,10 @@ class AdTerm(SourcedRecord):
     term: str = Field(description="The phrase as the regulation's annex writes it")
     match: list[str] = Field(min_length=1, description="Literal forms matched in text")
     rule: str = Field(description="Id of the rule it falls under")
+    basis: Literal["annex", "official-example", "category"] = Field(
+        description="annex: the regulation's own annex; official-example: the ministry's example phrases; "
+        "category: a plain word for one of the rule's categories, chosen here (not an official list)"
+    )
     suggestion: str | None = None
 
 
