@@ -152,6 +152,10 @@ async def test_bots_types_and_tokens(client) -> None:
     assert ext["Applebot-Extended"]["fetches"] is False
     user = {c["token"]: c for c in (await client.get("/seo/api/bots", params={"type": "user"})).json()["crawlers"]}
     assert user["Perplexity-User"]["honours_robots"] == "no"
+    search = {c["token"]: c for c in (await client.get("/seo/api/bots", params={"type": "search"})).json()["crawlers"]}
+    assert search["Googlebot"]["verify_by_ip"] and search["Googlebot"]["verify_by_dns"]
+    assert search["YandexBot"]["verify_by_dns"] and not search["YandexBot"]["verify_by_ip"]
+    assert search["DuckDuckBot"]["verify_by_ip"] and not search["DuckDuckBot"]["verify_by_dns"]
     assert all(
         c["docs"].startswith("https://") and c["source"].startswith("https://") and c["checked"]
         for c in all_["crawlers"]

@@ -177,7 +177,14 @@ def bots(p: BotsQuery) -> Bots:
             "train": "crawlers or tokens for AI model training",
             "user": "fetchers an AI assistant sends when a user asks",
         },
-        crawlers=[CrawlerOut(**c.model_dump(), verify_by_ip=c.fetches and bool(c.ip_ranges)) for c in crawlers],
+        crawlers=[
+            CrawlerOut(
+                **c.model_dump(),
+                verify_by_ip=c.fetches and bool(c.ip_ranges),
+                verify_by_dns=c.fetches and bool(c.rdns),
+            )
+            for c in crawlers
+        ],
     )
 
 

@@ -192,6 +192,9 @@ class CrawlerOut(Crawler):
     verify_by_ip: bool = Field(
         description="Whether verify-ip can confirm this crawler (it fetches and has a published range file)"
     )
+    verify_by_dns: bool = Field(
+        description="Whether verify-ip can confirm it by forward-confirmed reverse DNS (its operator documents the domains)"
+    )
 
 
 class Bots(BaseModel):
