@@ -174,7 +174,7 @@ def models() -> ModelList:
     return ModelList(count=len(cat.models), note=note, models=[summary(m) for m in cat.models])
 
 
-@SERVICE.operation("GET", "/api/model/{slug}", tool="get_model_specs")
+@SERVICE.operation("GET", "/api/model/{slug}", tool="get_model_specs", blocking=True)
 def model(p: SlugQuery) -> ModelDetail:
     """One model's spec with its source, maintenance, parts, dated sale reports and reviewed contributions."""
     cat = CATALOGUE.get()
@@ -196,7 +196,7 @@ def search(p: SearchQuery) -> SearchOut:
     return SearchOut(q=p.q, count=len(found), models=[summary(m) for m in found])
 
 
-@SERVICE.operation("GET", "/api/parts", tool="find_part")
+@SERVICE.operation("GET", "/api/parts", tool="find_part", blocking=True)
 def parts(p: PartQuery) -> PartsOut:
     """Parts whose number contains q (spaces, dashes and case ignored), and the models they fit;
     reviewed part contributions are searched too."""
@@ -214,7 +214,7 @@ def parts(p: PartQuery) -> PartsOut:
     )
 
 
-@SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance")
+@SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance", blocking=True)
 def maintenance(p: SlugQuery) -> MaintenanceList:
     """A model's maintenance facts (spark plug, gear oil, oil injection or premix) with sources."""
     cat = CATALOGUE.get()
@@ -236,7 +236,7 @@ def maintenance(p: SlugQuery) -> MaintenanceList:
     )
 
 
-@SERVICE.operation("POST", "/api/contribute")
+@SERVICE.operation("POST", "/api/contribute", blocking=True)
 def contribute(p: ContributeBody) -> review.Receipt:
     """Contribute a part, maintenance fact, sale report or spec with its source. It is recorded as
     submitted and becomes public only after an operator reviews and approves it."""
