@@ -263,7 +263,7 @@ def _duplicate(existing: Submission | None) -> Problem:
         409,
         f"The same submission was already received (id {ident}, {state}); it is not recorded twice.",
         kind="duplicate-submission",
-        extra={"id": ident, "status": state},
+        extra={"id": ident, "submission_status": state},
     )
 
 
@@ -316,7 +316,7 @@ def decide(
                     409,
                     f"Submission {ident} was already {row.status} by {row.decided_by}; a decision is final.",
                     kind="already-decided",
-                    extra={"id": ident, "status": row.status},
+                    extra={"id": ident, "submission_status": row.status},
                 )
             rows.append(row)
         for row in rows:
