@@ -6,7 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "data"
+from twlookup.bundled import data_dir
+
+DEFAULT_DATA = data_dir()
 
 
 def _settings():  # imported lazily so that --help is instant
@@ -326,6 +328,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def warn_unknown_settings() -> None:
+    """A TWLOOKUP_* variable no setting reads is named at start (with the one it probably meant),
+    so that a typo does not silently leave a default in place."""
+    from twlookup.services import CATALOG
+    from twlookup.settings import unknown_variable_warnings
+
+    for line in unknown_variable_warnings(entry.name for entry in CATALOG):
+        print(f"twlookup: {line}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    warn_unknown_settings()
     return int(args.func(args))
