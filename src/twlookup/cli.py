@@ -18,6 +18,9 @@ def _settings():  # imported lazily so that --help is instant
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from twlookup.startup import pause_gc, resume_gc
+
+    pause_gc()  # until create_app has built the app (see twlookup/startup.py)
     import uvicorn
 
     from twlookup.platform.store.engine import StoreTimeouts
@@ -30,12 +33,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"twlookup: {exc}", file=sys.stderr)
         return 1
     ensure_ready(settings.database_url, args.data)
+    workers = args.workers or settings.workers
+    if workers > 1:  # the app is built in each worker process, not in this one
+        resume_gc()
     uvicorn.run(
         "twlookup.app:create_app",
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
-        workers=args.workers or settings.workers,
+        workers=workers,
         log_level=args.log_level,
         access_log=not args.no_access_log,
         proxy_headers=False,

@@ -7,18 +7,17 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
+from twlookup.platform.records import read_data_file
 from twlookup.platform.service import Seeder, Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta, bump_version
 
 
 def load_yaml(path: Path) -> Any:
-    with path.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return read_data_file(path)
 
 
 def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
@@ -27,12 +26,19 @@ def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
     wanted = {}
     for row in rows:
         wanted[tuple(getattr(row, k) for k in key_cols)] = row
+    present = set()
     for existing in session.query(model).all():
-        if tuple(getattr(existing, k) for k in key_cols) not in wanted:
+        key = tuple(getattr(existing, k) for k in key_cols)
+        if key in wanted:
+            present.add(key)
+        else:
             session.delete(existing)
     session.flush()
-    for row in wanted.values():
-        session.merge(row)
+    for key, row in wanted.items():
+        if key in present:
+            session.merge(row)  # updates the loaded row in place
+        else:
+            session.add(row)  # known to be new: no lookup by key first (merge would SELECT it)
     session.flush()  # rows of tables that reference this one may follow in the same transaction
     return len(wanted)
 
