@@ -153,7 +153,12 @@ class PaymentGate:
                     cached += self.server.build_payment_requirements(config)
                 except SchemeNotFoundError:
                     if network == self.network:  # the service's own network must be payable
-                        raise
+                        # a configuration problem (e.g. a testnet-only facilitator for a mainnet
+                        # service): nothing can be paid here, and saying so is a 503, not a 500
+                        log.warning("the facilitator does not settle on %s, the network of %s", network, op.path)
+                        raise _unavailable(
+                            300, f"The payment facilitator does not settle on {network}, the network of this route"
+                        ) from None
                     log.warning("the facilitator does not settle on %s; not offering it", network)
             self._requirements[(op.path, price)] = cached
         return cached
@@ -351,10 +356,10 @@ async def _at_facilitator(step: str, call: Awaitable[T]) -> T:
         raise _unavailable() from None
 
 
-def _unavailable(retry_after: int = 30) -> Problem:
+def _unavailable(retry_after: int = 30, why: str = "The payment facilitator is unavailable") -> Problem:
     return Problem(
         503,
-        "The payment facilitator is unavailable; nothing was served and nothing was charged. Try again later.",
+        f"{why}; nothing was served and nothing was charged. Try again later.",
         kind="facilitator-unavailable",
         headers={"Retry-After": str(retry_after)},
     )
