@@ -439,5 +439,5 @@ def operator_routes(service: Any) -> None:
 
     for fn in (review_queue, review_decide):
         fn.__twlookup_auth__ = "operator"  # type: ignore[attr-defined]  # OpenAPI lists 401/403 for it
-    service.operation("GET", "/api/review/queue")(review_queue)
-    service.operation("POST", "/api/review/decide")(review_decide)
+    service.operation("GET", "/api/review/queue", blocking=True)(review_queue)
+    service.operation("POST", "/api/review/decide", blocking=True)(review_decide)
