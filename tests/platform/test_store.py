@@ -235,3 +235,11 @@ def test_upgrade_skips_alembic_only_while_the_store_is_where_it_left_it(tmp_path
         assert calls == ["heads"] * 4 and migrate.is_current()
     finally:
         store_engine.configure(settings.database_url)
+
+
+def test_the_seed_fingerprint_needs_only_the_service_names():
+    """`serve` checks the seed against the names in IMPLEMENTED, without importing a service:
+    they must be the names the services give themselves."""
+    from twlookup.services import IMPLEMENTED
+
+    assert [s.name for s in load_services()] == IMPLEMENTED

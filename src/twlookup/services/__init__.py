@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from twlookup.platform.service import Service
+if TYPE_CHECKING:  # the list itself is read without importing the platform (e.g. by `serve`'s parent)
+    from twlookup.platform.service import Service
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
 from twlookup.platform.records import read_data_file
-from twlookup.platform.service import Seeder, Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta, bump_version
+
+if TYPE_CHECKING:
+    from twlookup.platform.service import Seeder, Service
 
 
 def load_yaml(path: Path) -> Any:
@@ -43,10 +45,10 @@ def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
     return len(wanted)
 
 
-def fingerprint(services: Iterable[Service], data_dir: Path) -> str:
+def fingerprint(names: Iterable[str], data_dir: Path) -> str:
     """What a seed is made of: the services' names and every data file's bytes."""
     digest = hashlib.sha256()
-    for name in sorted(s.name for s in services):
+    for name in sorted(names):
         digest.update(name.encode() + b"\0")
     for path in sorted(data_dir.rglob("*")):
         if path.is_file():
@@ -74,7 +76,7 @@ def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
                     done.add(seeder)
             counts[service.name] = total
         bump_version(session)
-        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(services, data_dir)))
+        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint((s.name for s in services), data_dir)))
     from twlookup.platform.store.reference import Reference
 
     Reference.reset_all()
