@@ -248,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Twenty Taiwan-oriented lookup services in one ASGI process: free JSON endpoints, "
             "MCP for AI agents and x402-paid /api/pro routes. Configuration comes from TWLOOKUP_* "
-            "environment variables or a .env file (see .env.example)."
+            "environment variables or a .env file (see .env.example); the store and Redis also from "
+            "DATABASE_URL and REDIS_URL (the TWLOOKUP_ names win). An unknown TWLOOKUP_* name is reported."
         ),
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -270,7 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
     db_sub = db.add_subparsers(dest="db_command", required=True, metavar="SUBCOMMAND")
-    up = db_sub.add_parser("upgrade", help="apply all Alembic migrations to TWLOOKUP_DATABASE_URL")
+    up = db_sub.add_parser(
+        "upgrade", help="apply all Alembic migrations to the store (TWLOOKUP_DATABASE_URL or DATABASE_URL)"
+    )
     up.set_defaults(func=cmd_db_upgrade)
 
     seed = sub.add_parser(
