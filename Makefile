@@ -6,9 +6,9 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve lint format test bench clean
+.PHONY: install serve lint format test bench bench-startup clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -32,6 +32,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+bench-startup: $(STAMP)
+	$(BIN)/python bench/startup.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

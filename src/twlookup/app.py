@@ -6,7 +6,6 @@ import logging
 from contextlib import AsyncExitStack
 from typing import Any
 
-from anyio import to_thread
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 
@@ -27,6 +26,7 @@ from twlookup.platform.store.reference import Reference
 from twlookup.platform.subapp import problem_response
 from twlookup.services import CATALOG, load_services
 from twlookup.settings import Settings, get_settings
+from twlookup.startup import resume_gc
 
 log = logging.getLogger("twlookup")
 
@@ -87,10 +87,8 @@ class TwlookupApp:
                 log.exception("startup failed")
                 await send({"type": "lifespan.startup.failed", "message": f"{type(exc).__name__}: {exc}"})
                 return
-            try:  # build the reference caches now, off the loop, so no first request waits for them
-                await to_thread.run_sync(Reference.refresh_all)
-            except Exception as exc:  # the store is away: requests answer 503 until it is back
-                log.warning("reference data not loaded at start: %s", type(exc).__name__)
+            # Reference data is not loaded here: the first request to a service builds that
+            # service's caches (in a worker thread), so a start loads only what is asked for.
             await send({"type": "lifespan.startup.complete"})
             await receive()  # lifespan.shutdown
         await send({"type": "lifespan.shutdown.complete"})
@@ -129,7 +127,9 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
             routers[entry.name].app.state.zh_name = entry.zh
     root = _root_app(settings, routers, Health(settings, counter, facilitator))
     limited_root = RateLimit(root, "index", settings.rate_limit_default, counter, client_ip)  # /, /docs, /healthz
-    return TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
+    app = TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
+    resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
+    return app
 
 
 def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Health) -> FastAPI:

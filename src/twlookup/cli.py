@@ -6,7 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "data"
+from twlookup.bundled import data_dir
+
+DEFAULT_DATA = data_dir()
 
 
 def _settings():  # imported lazily so that --help is instant
@@ -16,6 +18,9 @@ def _settings():  # imported lazily so that --help is instant
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from twlookup.startup import pause_gc, resume_gc
+
+    pause_gc()  # until create_app has built the app (see twlookup/startup.py)
     import uvicorn
 
     from twlookup.platform.store.engine import StoreTimeouts
@@ -28,12 +33,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"twlookup: {exc}", file=sys.stderr)
         return 1
     ensure_ready(settings.database_url, args.data)
+    workers = args.workers or settings.workers
+    if workers > 1:  # the app is built in each worker process, not in this one
+        resume_gc()
     uvicorn.run(
         "twlookup.app:create_app",
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
-        workers=args.workers or settings.workers,
+        workers=workers,
         log_level=args.log_level,
         access_log=not args.no_access_log,
         proxy_headers=False,
@@ -50,11 +58,12 @@ def ensure_ready(url: str, data: Path) -> None:
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.platform.store.migrate import upgrade
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
-    from twlookup.services import load_services
+    from twlookup.services import IMPLEMENTED
 
     with maintenance_lock(url):  # processes started together take turns; the later ones find it done
         upgrade(url)
-        if seeded_fingerprint() != fingerprint(load_services(), data):
+        # the service names, not the services: a store that is ready costs no service import here
+        if seeded_fingerprint() != fingerprint(IMPLEMENTED, data):
             counts = _seed(data)
             print(f"twlookup: seeded the store from {data}: {counts}", file=sys.stderr)
 
@@ -239,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Twenty Taiwan-oriented lookup services in one ASGI process: free JSON endpoints, "
             "MCP for AI agents and x402-paid /api/pro routes. Configuration comes from TWLOOKUP_* "
-            "environment variables or a .env file (see .env.example)."
+            "environment variables or a .env file (see .env.example); the store and Redis also from "
+            "DATABASE_URL and REDIS_URL (the TWLOOKUP_ names win). An unknown TWLOOKUP_* name is reported."
         ),
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -261,7 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
     db_sub = db.add_subparsers(dest="db_command", required=True, metavar="SUBCOMMAND")
-    up = db_sub.add_parser("upgrade", help="apply all Alembic migrations to TWLOOKUP_DATABASE_URL")
+    up = db_sub.add_parser(
+        "upgrade", help="apply all Alembic migrations to the store (TWLOOKUP_DATABASE_URL or DATABASE_URL)"
+    )
     up.set_defaults(func=cmd_db_upgrade)
 
     seed = sub.add_parser(
@@ -326,6 +338,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def warn_unknown_settings() -> None:
+    """A TWLOOKUP_* variable no setting reads is named at start (with the one it probably meant),
+    so that a typo does not silently leave a default in place."""
+    from twlookup.services import CATALOG
+    from twlookup.settings import unknown_variable_warnings
+
+    for line in unknown_variable_warnings(entry.name for entry in CATALOG):
+        print(f"twlookup: {line}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    warn_unknown_settings()
     return int(args.func(args))

@@ -1,13 +1,20 @@
-"""All configuration, read from the environment (prefix TWLOOKUP_) and an optional .env file."""
+"""All configuration, read from the environment (prefix TWLOOKUP_) and an optional .env file.
+
+The store and Redis URLs are also read from the plain `DATABASE_URL` and `REDIS_URL` that hosting
+platforms and compose files set. Which one wins: a variable in the environment beats a line in
+.env, and within the same place the TWLOOKUP_ name beats the plain one.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
+from difflib import get_close_matches
 from functools import lru_cache
 from ipaddress import ip_network
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # Receiving address of the in-process local ledger (local facilitator mode). It is the address of
@@ -17,13 +24,19 @@ LOCAL_TREASURY_EVM = "0xC24cD25fdb9bBc24524B456AdF1b302e8519979c"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="TWLOOKUP_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="TWLOOKUP_", env_file=".env", extra="ignore", populate_by_name=True)
 
     database_url: str = Field(
         "sqlite:///var/twlookup.db",
+        # the prefixed name first: it wins where both are set (in the same place, see the module's doc)
+        validation_alias=AliasChoices("TWLOOKUP_DATABASE_URL", "DATABASE_URL"),
         description="SQLAlchemy URL of the store. SQLite file by default; postgresql+psycopg://... for PostgreSQL.",
     )
-    redis_url: str | None = Field(None, description="Redis URL for rate-limit counters shared across processes.")
+    redis_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("TWLOOKUP_REDIS_URL", "REDIS_URL"),
+        description="Redis URL for rate-limit counters shared across processes.",
+    )
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
@@ -271,6 +284,45 @@ class Settings(BaseSettings):
 
 
 SPEC_RATE_LIMITS = {"share": "60/minute"}
+
+# TWLOOKUP_* variables read outside Settings: per-service settings (TWLOOKUP_HOST_MODELS, ...) and
+# two that services read from the environment themselves
+PER_SERVICE = ("HOST", "RATE_LIMIT")
+READ_ELSEWHERE = ("TWLOOKUP_CREATOR_LIVE_REGISTER", "TWLOOKUP_OPINIONS_LIVE")
+TEST_PREFIX = "TWLOOKUP_TEST_"  # the test suite's own variables (its PostgreSQL and Redis, ...)
+
+
+def known_variables(services: Iterable[str]) -> set[str]:
+    """Every TWLOOKUP_* name something reads, given the service names."""
+    names = {f"TWLOOKUP_{name.upper()}" for name in Settings.model_fields}
+    names.update(f"TWLOOKUP_{kind}_{service.upper()}" for kind in PER_SERVICE for service in services)
+    names.update(READ_ELSEWHERE)
+    return names
+
+
+def unknown_variables(variables: Mapping[str, str], services: Iterable[str]) -> list[tuple[str, str | None]]:
+    """The TWLOOKUP_* names in `variables` that nothing reads, each with the known name it most
+    probably meant (None when none is close), so that a typo is reported instead of ignored."""
+    known = known_variables(services)
+    stems = {name.removeprefix("TWLOOKUP_"): name for name in known}  # compared without the prefix all share
+    unknown = []
+    for name in sorted(variables):
+        upper = name.upper()
+        if upper.startswith("TWLOOKUP_") and upper not in known and not upper.startswith(TEST_PREFIX):
+            close = get_close_matches(upper.removeprefix("TWLOOKUP_"), stems, n=1, cutoff=0.75)
+            unknown.append((name, stems[close[0]] if close else None))
+    return unknown
+
+
+def unknown_variable_warnings(services: Iterable[str]) -> list[str]:
+    """Warning lines for unknown TWLOOKUP_* names in the environment and in .env."""
+    services = list(services)
+    lines = []
+    for where, variables in (("environment variable", os.environ), (".env entry", _dotenv())):
+        for name, meant in unknown_variables(variables, services):
+            hint = f"; did you mean {meant}?" if meant else ""
+            lines.append(f"warning: {where} {name} is not a twlookup setting and is ignored{hint}")
+    return lines
 
 
 def check_price(price: str, what: str = "price") -> None:

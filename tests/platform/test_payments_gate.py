@@ -244,6 +244,19 @@ async def test_remote_facilitator_unreachable_at_challenge(settings, respx_mock)
         assert r.status_code == 503
 
 
+@respx.mock(assert_all_called=False)
+async def test_a_facilitator_that_does_not_settle_the_routes_network_is_503(settings, respx_mock):
+    """x402.org's facilitator settles on test networks only: a mainnet route behind it cannot be
+    paid, which is a 503 naming the network (the operator's configuration), never a 500."""
+    testnet_only = {"kinds": [{"x402Version": 2, "scheme": "exact", "network": "eip155:84532"}], "extensions": []}
+    respx_mock.get(f"{FACILITATOR}/supported").respond(json=testnet_only)
+    async with app_client(settings, facilitator="remote", facilitator_url=FACILITATOR) as c:
+        r = await c.get("/bikes/api/pro/item?n=2")
+    assert r.status_code == 503 and r.headers["retry-after"] == "300"
+    assert r.json()["type"].endswith("/facilitator-unavailable")
+    assert "does not settle on eip155:8453" in r.json()["detail"]
+
+
 async def test_402_publishes_bazaar_discovery_with_the_route_schemas(settings):
     from x402.extensions.bazaar import validate_discovery_extension
 

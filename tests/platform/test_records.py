@@ -78,3 +78,19 @@ def test_a_bad_data_file_fails_seed_naming_file_record_and_field(tmp_path, fresh
         assert cli.main(["seed"]) == 0  # the shipped data seeds
     finally:
         get_settings.cache_clear()
+
+
+def test_the_fast_yaml_loader_reads_every_data_file_as_the_python_one_does():
+    """Data files are read with libyaml's parser (CSafeLoader) where PyYAML has it: it must give
+    exactly what the pure-Python SafeLoader gives, for every file shipped."""
+    import yaml
+
+    from twlookup.bundled import data_dir
+    from twlookup.platform.records import SAFE_LOADER, read_data_file
+
+    assert SAFE_LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    files = sorted(data_dir().rglob("*.yaml"))
+    assert len(files) > 50
+    for path in files:
+        with path.open(encoding="utf-8") as fh:
+            assert read_data_file(path) == yaml.load(fh, Loader=yaml.SafeLoader), path

@@ -179,3 +179,67 @@ def test_processes_starting_together_on_one_sqlite_file(tmp_path):
 
 def test_processes_starting_together_on_postgres(pg_url):
     _ready_together(pg_url)
+
+
+def test_replace_rows_updates_inserts_and_deletes(tmp_path, settings):
+    """The table becomes the rows given: kept keys updated, new ones inserted, the rest deleted."""
+    from sqlalchemy import select
+
+    from twlookup.platform.store.meta import StoreMeta
+    from twlookup.platform.store.migrate import upgrade
+    from twlookup.platform.store.seed import replace_rows
+
+    url = f"sqlite:///{tmp_path}/r.db"
+    upgrade(url)
+    try:
+        with store_engine.session() as session, session.begin():
+            session.execute(StoreMeta.__table__.delete())
+            session.add_all([StoreMeta(key="a", value="1"), StoreMeta(key="b", value="2")])
+        with store_engine.session() as session, session.begin():
+            n = replace_rows(session, StoreMeta, [StoreMeta(key="b", value="20"), StoreMeta(key="c", value="3")])
+        assert n == 2
+        with store_engine.session() as session:
+            assert dict(session.execute(select(StoreMeta.key, StoreMeta.value)).all()) == {"b": "20", "c": "3"}
+    finally:
+        store_engine.configure(settings.database_url)
+
+
+def test_upgrade_skips_alembic_only_while_the_store_is_where_it_left_it(tmp_path, settings, monkeypatch):
+    """A store upgraded with these migrations is not migrated again at start; a store moved to
+    another revision by hand, or one whose record is gone, is."""
+    from alembic import command
+
+    from twlookup.platform.store import migrate
+
+    url = f"sqlite:///{tmp_path}/s.db"
+    calls = []
+    real = command.upgrade
+    monkeypatch.setattr(command, "upgrade", lambda cfg, rev: calls.append(rev) or real(cfg, rev))
+    try:
+        migrate.upgrade(url)
+        assert calls == ["heads"] and migrate.is_current()
+        migrate.upgrade(url)
+        assert calls == ["heads"], "a current store does not run Alembic"
+        command.downgrade(migrate.alembic_config(url), "-1")
+        assert not migrate.is_current()
+        migrate.upgrade(url)
+        assert calls == ["heads", "heads"] and migrate.is_current()
+        with store_engine.get_engine().begin() as conn:
+            conn.execute(text("delete from store_meta where key = 'schema_fingerprint'"))
+        assert not migrate.is_current()
+        migrate.upgrade(url)
+        assert calls == ["heads"] * 3 and migrate.is_current()
+        monkeypatch.setattr(migrate, "migrations_digest", lambda: "another set of migrations")
+        assert not migrate.is_current()
+        migrate.upgrade(url)
+        assert calls == ["heads"] * 4 and migrate.is_current()
+    finally:
+        store_engine.configure(settings.database_url)
+
+
+def test_the_seed_fingerprint_needs_only_the_service_names():
+    """`serve` checks the seed against the names in IMPLEMENTED, without importing a service:
+    they must be the names the services give themselves."""
+    from twlookup.services import IMPLEMENTED
+
+    assert [s.name for s in load_services()] == IMPLEMENTED

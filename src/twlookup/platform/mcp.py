@@ -13,16 +13,21 @@ request without MCP-Protocol-Version, which the transport says to read as 2025-0
 for later ones; an `id` must be a string or a number (not a boolean, not null); `arguments` of
 `tools/call` must be an object; 202 answers carry no body and no content type. Each tool's
 description opens with its summary (what it does), then any further notes.
+
+The SDK's types (a large set of pydantic models) are imported, and each service's tool list
+built, when the first MCP request reaches that service, in a worker thread: a process that
+serves no agent does not load them.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from types import SimpleNamespace
 from typing import Any
 
-import mcp.types as types
 import orjson
-from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+from anyio import to_thread
 
 from twlookup import __version__
 from twlookup.platform.errors import Problem
@@ -35,6 +40,23 @@ log = logging.getLogger("twlookup.mcp")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 BATCH_VERSIONS = ("2024-11-05", "2025-03-26")  # the revisions whose transport carries JSON-RPC batches
 MAX_BATCH = 50
+_lock = threading.Lock()
+_sdk: SimpleNamespace | None = None
+
+
+def sdk() -> SimpleNamespace:
+    """The SDK's types and protocol versions, imported on first use."""
+    global _sdk
+    if _sdk is None:
+        with _lock:
+            if _sdk is None:
+                import mcp.types as types
+                from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+
+                _sdk = SimpleNamespace(
+                    types=types, versions=HANDSHAKE_PROTOCOL_VERSIONS, latest=LATEST_HANDSHAKE_VERSION
+                )
+    return _sdk
 
 
 def _valid_id(ident: Any) -> bool:
@@ -70,6 +92,24 @@ class MCPEndpoint:
         self.max_body = max_body
         self.origins = origins or OriginPolicy(["*"])
         self.by_tool: dict[str, Operation] = {op.tool: op for op in service.tools if op.tool}
+        instructions = service.description + (f" {service.notice}" if service.notice else "")
+        self.instructions = instructions
+        self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
+
+    @property
+    def tools_result(self) -> dict[str, Any]:
+        """The answer to tools/list: every tool with its JSON schemas."""
+        return self._build()[0]
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        return self._build()[1]
+
+    def _build(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        if self._built is not None:
+            return self._built
+        types = sdk().types
+        service = self.service
         tools = [
             types.Tool(
                 name=op.tool,
@@ -84,12 +124,11 @@ class MCPEndpoint:
             for op in service.tools
             if op.tool
         ]
-        self.tools_result = {"tools": tools}
-        self.server_info = types.Implementation(
+        server_info = types.Implementation(
             name=f"twlookup-{service.name}", title=service.title, version=__version__
         ).model_dump(by_alias=True, exclude_none=True)
-        instructions = service.description + (f" {service.notice}" if service.notice else "")
-        self.instructions = instructions
+        self._built = ({"tools": tools}, server_info)
+        return self._built
 
     # -- HTTP ---------------------------------------------------------------------------------
 
@@ -108,13 +147,16 @@ class MCPEndpoint:
             body = Problem(405, "The MCP endpoint takes JSON-RPC messages by POST; this server offers no SSE stream.")
             await send_bytes(send, 405, body.render(), b"application/problem+json", [(b"allow", b"POST")])
             return
+        if self._built is None:  # the first MCP request here: load the SDK off the event loop
+            await to_thread.run_sync(self._build)
+        supported = sdk().versions
         version = header(scope, b"mcp-protocol-version")
-        if version is not None and version.decode("latin-1") not in HANDSHAKE_PROTOCOL_VERSIONS:
+        if version is not None and version.decode("latin-1") not in supported:
             err = _rpc_error(
                 None,
                 INVALID_REQUEST,
                 f"Unsupported MCP-Protocol-Version {version.decode('latin-1')!r}",
-                {"supported": list(HANDSHAKE_PROTOCOL_VERSIONS)},
+                {"supported": list(supported)},
             )
             await send_bytes(send, 400, orjson.dumps(err))
             return
@@ -204,7 +246,9 @@ class MCPEndpoint:
 
     def initialize(self, ident: Any, params: dict[str, Any]) -> dict[str, Any]:
         requested = params.get("protocolVersion")
-        version = requested if requested in HANDSHAKE_PROTOCOL_VERSIONS else LATEST_HANDSHAKE_VERSION
+        mcp = sdk()
+        types = mcp.types
+        version = requested if requested in mcp.versions else mcp.latest
         result = types.InitializeResult(
             protocol_version=version,
             capabilities=types.ServerCapabilities(tools=types.ToolsCapability(list_changed=False)),

@@ -77,7 +77,7 @@ class Operation:
     description: str
     params: type[Params]
     result: type[BaseModel]
-    allowed: dict[str, Any] = field(default_factory=dict)
+    _allowed: dict[str, Any] | None = field(default=None, repr=False)
     path_params: tuple[str, ...] = ()
     pattern: re.Pattern[str] | None = None  # for paths with {name} segments
     markdown: Callable[[Any], str] | None = None  # renders the result as the page at `<path>.md`
@@ -92,6 +92,14 @@ class Operation:
     @property
     def name(self) -> str:
         return self.fn.__name__
+
+    @property
+    def allowed(self) -> dict[str, Any]:
+        """What each parameter accepts (see `allowed_values`), worked out when first needed (a
+        422 or a page), not for every operation at start."""
+        if self._allowed is None:
+            self._allowed = allowed_values(self.params)
+        return self._allowed
 
     @property
     def paid(self) -> bool:
@@ -207,7 +215,6 @@ def build_operation(
         description=description.strip() or summary.strip(),
         params=params,
         result=result,
-        allowed=allowed_values(params),
         markdown=markdown,
         is_async=is_async,
         blocking=blocking,

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from twlookup.platform.service import Service
+if TYPE_CHECKING:  # the list itself is read without importing the platform (e.g. by `serve`'s parent)
+    from twlookup.platform.service import Service
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def load_services() -> list[Service]:
 def load_tables() -> None:
     """Import every implemented service's tables so that their metadata is complete."""
     import twlookup.domain.taiwan_calendar_tables
-    import twlookup.platform.payments.ledger
+    import twlookup.platform.payments.ledger_tables
     import twlookup.platform.review
     import twlookup.platform.store.meta  # noqa: F401
 

@@ -20,6 +20,9 @@ what was asked, verification and settlement by the facilitator, and the response
   sentence of ours; the facilitator's own message and exception text go to the log only.
 - 402 and paid answers carry `Cache-Control: no-store`; the challenge's resource URL is built
   from the configured public base URL, never from the request's Host header.
+- The x402 SDK (and the Ethereum and Solana libraries under it) is loaded when the first paid
+  request arrives, in a worker thread, not when the process starts: a process whose clients
+  never pay never loads it.
 
 Why the SDK's `x402ResourceServer` and not its HTTP wrapper `x402HTTPResourceServer`: the wrapper
 matches routes from its own route table and reads the request through a framework adapter, then
@@ -36,23 +39,13 @@ from __future__ import annotations
 
 import copy
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import jsonschema
+from anyio import to_thread
 from pydantic import BaseModel, ValidationError
-from x402 import PaymentPayload, ResourceConfig, ResourceInfo, x402ResourceServer
-from x402.extensions.bazaar import bazaar_resource_server_extension, declare_discovery_extension
-from x402.extensions.bazaar.resource_service import OutputConfig
-from x402.http.utils import (
-    decode_payment_signature_header,
-    encode_payment_required_header,
-    encode_payment_response_header,
-)
-from x402.mechanisms.evm.exact import ExactEvmServerScheme
-from x402.mechanisms.svm.exact import ExactSvmServerScheme
-from x402.schemas import SchemeNotFoundError
 
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, send_bytes
@@ -70,7 +63,12 @@ from twlookup.platform.payments.payload import check_payload, reason_text
 from twlookup.platform.store.errors import is_store_error
 from twlookup.settings import Settings
 
+if TYPE_CHECKING:
+    from x402 import PaymentPayload
+    from x402.extensions.bazaar.resource_service import OutputConfig
+
 log = logging.getLogger("twlookup.payments")
+_build_lock = threading.Lock()
 T = TypeVar("T")
 PAYMENT_HEADERS = (b"payment-signature", b"x-payment")
 NO_STORE = (b"cache-control", b"no-store")
@@ -104,25 +102,42 @@ class PaymentGate:
         self.private = private
         self.prices = prices  # paid path -> USD price ("$0.05")
         self.network = network
-        self.server = x402ResourceServer(facilitator)
-        self.server.register(network, ExactEvmServerScheme())
         # Where payment is accepted: (network, receiving address). USDC on Solana is a second
         # option (food, share) when a receiving address is configured; it is offered only where
         # the facilitator settles on Solana (the local ledger does not).
         self.options = [(network, settings.pay_to_evm)]
         if solana and settings.pay_to_svm:
-            self.server.register(settings.svm_mainnet, ExactSvmServerScheme())
             self.options.append((settings.svm_mainnet, settings.pay_to_svm))
-        self.server.register_extension(bazaar_resource_server_extension)
+        self.server: Any = None  # the SDK's resource server, built on the first paid request
         self._initialized = False
         self._discovery: dict[tuple[str, str], dict[str, Any]] = {}
         self._requirements: dict[tuple[str, str], list[Any]] = {}
+
+    def _build_server(self) -> Any:
+        """The SDK's resource server for this gate's networks (imports the SDK: call it off the loop)."""
+        with _build_lock:
+            if self.server is None:
+                from x402 import x402ResourceServer
+                from x402.extensions.bazaar import bazaar_resource_server_extension
+                from x402.mechanisms.evm.exact import ExactEvmServerScheme
+
+                server = x402ResourceServer(self.facilitator)
+                server.register(self.network, ExactEvmServerScheme())
+                if len(self.options) > 1:
+                    from x402.mechanisms.svm.exact import ExactSvmServerScheme
+
+                    server.register(self.settings.svm_mainnet, ExactSvmServerScheme())
+                server.register_extension(bazaar_resource_server_extension)
+                self.server = server
+            return self.server
 
     async def requirements(self, op: Operation, price: str | None = None) -> list[Any]:
         price = price or self.prices[op.path]
         if not self._initialized:
             try:
                 await self.facilitator.prepare()  # off the loop, bounded, remembered on failure
+                if self.server is None:
+                    await to_thread.run_sync(self._build_server)
                 self.server.initialize()  # now only reads the facilitator's cached answer
             except FacilitatorUnavailable as exc:
                 raise _unavailable(exc.retry_after) from None
@@ -132,6 +147,9 @@ class PaymentGate:
             self._initialized = True
         cached = self._requirements.get((op.path, price))
         if cached is None:
+            from x402 import ResourceConfig
+            from x402.schemas import SchemeNotFoundError
+
             cached = []
             for network, pay_to in self.options:
                 config = ResourceConfig(
@@ -145,7 +163,12 @@ class PaymentGate:
                     cached += self.server.build_payment_requirements(config)
                 except SchemeNotFoundError:
                     if network == self.network:  # the service's own network must be payable
-                        raise
+                        # a configuration problem (e.g. a testnet-only facilitator for a mainnet
+                        # service): nothing can be paid here, and saying so is a 503, not a 500
+                        log.warning("the facilitator does not settle on %s, the network of %s", network, op.path)
+                        raise _unavailable(
+                            300, f"The payment facilitator does not settle on {network}, the network of this route"
+                        ) from None
                     log.warning("the facilitator does not settle on %s; not offering it", network)
             self._requirements[(op.path, price)] = cached
         return cached
@@ -155,6 +178,8 @@ class PaymentGate:
         route with path parameters gets its `routeTemplate` and this request's `pathParams`."""
         cached = self._discovery.get((op.method, op.path))  # a path may be paid by GET and POST
         if cached is None:
+            from x402.extensions.bazaar import declare_discovery_extension
+
             output, final = await self._output(op)
             schema = op.params.model_json_schema()
             example = op.example or {}
@@ -190,6 +215,9 @@ class PaymentGate:
         (config, final): not final when the store could not answer (try again next time)."""
         if not op.example_output or (op.example is None and _required(op)):
             return None, True
+        import jsonschema
+        from x402.extensions.bazaar.resource_service import OutputConfig
+
         try:
             result = op.dump(await op.run(op.parse(op.example or {})))
         except Problem as problem:
@@ -208,10 +236,14 @@ class PaymentGate:
     async def challenge(
         self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None
     ) -> None:
+        accepts = await self.requirements(op, price)  # the SDK is loaded from here on
+        from x402 import ResourceInfo
+        from x402.http.utils import encode_payment_required_header
+
         url = self.resource_url(scope, query=not self.private)
         resource = ResourceInfo(url=url, description=op.summary, mime_type="application/json")
         required = await self.server.create_payment_required_response(
-            await self.requirements(op, price), resource, error, await self.discovery(scope, op)
+            accepts, resource, error, await self.discovery(scope, op)
         )
         body = b"" if scope["method"] == "HEAD" else required.model_dump_json(by_alias=True, exclude_none=True).encode()
         encoded = encode_payment_required_header(required).encode()
@@ -270,12 +302,17 @@ class PaymentGate:
             log.warning("x402 settle refused: %s %s", settled.error_reason, (settled.error_message or "")[:200])
             await refuse(_code(settled.error_reason, "unexpected_settle_error"))
             return
+        from x402.http.utils import encode_payment_response_header
+
         receipt = encode_payment_response_header(settled).encode()
         await send_bytes(send, 200, body, b"application/json", [(b"payment-response", receipt), NO_STORE])
 
 
 def _decode(raw: bytes) -> tuple[PaymentPayload | None, tuple[str, str]]:
     """The payment header as a version 2 payload, or the x402 reason and sentence why not."""
+    from x402 import PaymentPayload
+    from x402.http.utils import decode_payment_signature_header
+
     try:
         payload = decode_payment_signature_header(raw.decode("latin-1"))
     except RecursionError:
@@ -329,10 +366,10 @@ async def _at_facilitator(step: str, call: Awaitable[T]) -> T:
         raise _unavailable() from None
 
 
-def _unavailable(retry_after: int = 30) -> Problem:
+def _unavailable(retry_after: int = 30, why: str = "The payment facilitator is unavailable") -> Problem:
     return Problem(
         503,
-        "The payment facilitator is unavailable; nothing was served and nothing was charged. Try again later.",
+        f"{why}; nothing was served and nothing was charged. Try again later.",
         kind="facilitator-unavailable",
         headers={"Retry-After": str(retry_after)},
     )

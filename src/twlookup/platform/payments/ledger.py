@@ -48,12 +48,7 @@ from eth_account import Account
 from eth_account.messages import encode_typed_data
 from eth_utils import keccak, to_checksum_address
 from sqlalchemy import (
-    CheckConstraint,
-    DateTime,
     Engine,
-    Integer,
-    Numeric,
-    String,
     insert,
     or_,
     select,
@@ -63,8 +58,6 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
-from sqlalchemy.types import TypeDecorator
 from x402.mechanisms.evm.constants import (
     AUTHORIZATION_STATE_ABI,
     BALANCE_OF_ABI,
@@ -81,8 +74,9 @@ from x402.mechanisms.evm.types import AUTHORIZATION_TYPES, TransactionReceipt
 from x402.mechanisms.evm.utils import get_evm_chain_id, normalize_address
 from x402.mechanisms.evm.verify import verify_typed_data_strict
 
+# the tables live in ledger_tables, which the schema's metadata imports without the Ethereum libraries
+from twlookup.platform.payments.ledger_tables import LEDGER_TABLES, LedgerAuthorization, LedgerBalance, LedgerTransfer
 from twlookup.platform.store import engine as store_engine
-from twlookup.platform.store.base import Base
 
 ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
 MAX_AMOUNT = 2**63 - 1
@@ -94,80 +88,6 @@ DEFAULT_TREASURY_ADDRESS = to_checksum_address(keccak(b"twlookup local ledger fa
 
 # Placeholder bytecode reported for token and Multicall3 addresses (the SDK checks len > 0).
 _CONTRACT_CODE = bytes.fromhex("6080604052")
-
-
-# ---------------------------------------------------------------------------------------------
-# Tables
-# ---------------------------------------------------------------------------------------------
-
-
-class _ExactNumeric(Numeric):  # type: ignore[type-arg]
-    """NUMERIC whose values pass through the driver untouched: SQLite hands back its integers as
-    Python ints (SQLAlchemy's own Numeric would go through float there), psycopg a Decimal."""
-
-    def bind_processor(self, dialect):  # type: ignore[no-untyped-def]
-        return None
-
-    def result_processor(self, dialect, coltype):  # type: ignore[no-untyped-def]
-        return None
-
-
-class TokenAmount(TypeDecorator[int]):
-    """An integer token amount, NUMERIC(78, 0) in the schema (uint256 fits), an int in Python."""
-
-    impl = _ExactNumeric(78, 0)
-    cache_ok = True
-
-    def process_bind_param(self, value, dialect):  # type: ignore[no-untyped-def]
-        return None if value is None else int(value)
-
-    def process_result_value(self, value, dialect):  # type: ignore[no-untyped-def]
-        return None if value is None else int(value)
-
-
-class LedgerBalance(Base):
-    __tablename__ = "ledger_balance"
-    __table_args__ = (CheckConstraint("amount >= 0", name="amount_not_negative"),)
-
-    network: Mapped[str] = mapped_column(String(64), primary_key=True)
-    asset: Mapped[str] = mapped_column(String(42), primary_key=True)
-    address: Mapped[str] = mapped_column(String(42), primary_key=True)
-    amount: Mapped[int] = mapped_column(TokenAmount(), default=0)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class LedgerAuthorization(Base):
-    """A used EIP-3009 authorization. The primary key is the replay guard: the row is inserted in
-    the transaction that moves the balance, and a second insert of the same key fails."""
-
-    __tablename__ = "ledger_authorization"
-
-    network: Mapped[str] = mapped_column(String(64), primary_key=True)
-    asset: Mapped[str] = mapped_column(String(42), primary_key=True)
-    authorizer: Mapped[str] = mapped_column(String(42), primary_key=True)
-    nonce: Mapped[str] = mapped_column(String(66), primary_key=True)
-    tx_hash: Mapped[str] = mapped_column(String(66))
-    used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class LedgerTransfer(Base):
-    """The log: every funding (kind "fund", from the zero address) and every transfer."""
-
-    __tablename__ = "ledger_transfer"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tx_hash: Mapped[str] = mapped_column(String(66), unique=True)
-    network: Mapped[str] = mapped_column(String(64))
-    asset: Mapped[str] = mapped_column(String(42))
-    kind: Mapped[str] = mapped_column(String(16))
-    from_address: Mapped[str] = mapped_column(String(42), index=True)
-    to_address: Mapped[str] = mapped_column(String(42), index=True)
-    amount: Mapped[int] = mapped_column(TokenAmount())
-    nonce: Mapped[str | None] = mapped_column(String(66), default=None)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-LEDGER_TABLES = [LedgerBalance.__table__, LedgerAuthorization.__table__, LedgerTransfer.__table__]
 
 
 # ---------------------------------------------------------------------------------------------

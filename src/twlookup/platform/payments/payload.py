@@ -10,9 +10,10 @@ looked like its own fault (a 503). Here such a payment is the client's error: 40
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from x402 import PaymentPayload
+if TYPE_CHECKING:
+    from x402 import PaymentPayload
 
 ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 HEX = re.compile(r"^0x[0-9a-fA-F]*$")

@@ -5,20 +5,21 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
-from twlookup.platform.service import Seeder, Service
+from twlookup.platform.records import read_data_file
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta, bump_version
 
+if TYPE_CHECKING:
+    from twlookup.platform.service import Seeder, Service
+
 
 def load_yaml(path: Path) -> Any:
-    with path.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return read_data_file(path)
 
 
 def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
@@ -27,20 +28,27 @@ def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
     wanted = {}
     for row in rows:
         wanted[tuple(getattr(row, k) for k in key_cols)] = row
+    present = set()
     for existing in session.query(model).all():
-        if tuple(getattr(existing, k) for k in key_cols) not in wanted:
+        key = tuple(getattr(existing, k) for k in key_cols)
+        if key in wanted:
+            present.add(key)
+        else:
             session.delete(existing)
     session.flush()
-    for row in wanted.values():
-        session.merge(row)
+    for key, row in wanted.items():
+        if key in present:
+            session.merge(row)  # updates the loaded row in place
+        else:
+            session.add(row)  # known to be new: no lookup by key first (merge would SELECT it)
     session.flush()  # rows of tables that reference this one may follow in the same transaction
     return len(wanted)
 
 
-def fingerprint(services: Iterable[Service], data_dir: Path) -> str:
+def fingerprint(names: Iterable[str], data_dir: Path) -> str:
     """What a seed is made of: the services' names and every data file's bytes."""
     digest = hashlib.sha256()
-    for name in sorted(s.name for s in services):
+    for name in sorted(names):
         digest.update(name.encode() + b"\0")
     for path in sorted(data_dir.rglob("*")):
         if path.is_file():
@@ -68,7 +76,7 @@ def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
                     done.add(seeder)
             counts[service.name] = total
         bump_version(session)
-        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(services, data_dir)))
+        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint((s.name for s in services), data_dir)))
     from twlookup.platform.store.reference import Reference
 
     Reference.reset_all()

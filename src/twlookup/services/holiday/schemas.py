@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 from functools import cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import holidays
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, WithJsonSchema
@@ -27,6 +28,15 @@ COUNTRY_ALIASES = {"UK": "GB"}
 def supported_countries() -> tuple[str, ...]:
     """ISO 3166-1 alpha-2 codes the installed `holidays` package has a calendar for."""
     return tuple(sorted(c for c in holidays.list_supported_countries() if len(c) == 2 and c not in COUNTRY_ALIASES))
+
+
+@dataclass(frozen=True)
+class CountryCodeSchema:
+    """The JSON schema of a country code: the supported codes as an enum. Listing them loads every
+    calendar of the holidays package, so it is done when a schema is first asked for, not at import."""
+
+    def __get_pydantic_json_schema__(self, _core_schema: Any, _handler: Any) -> dict[str, Any]:
+        return {"type": "string", "enum": list(supported_countries())}
 
 
 def normalize_country(value: str) -> str:
@@ -63,7 +73,7 @@ CountryCode = Annotated[
     str,
     AfterValidator(normalize_country),
     # The schema lists the codes in upper case; lower case is accepted too.
-    WithJsonSchema({"type": "string", "enum": list(supported_countries())}),
+    CountryCodeSchema(),
     Field(description="ISO 3166-1 alpha-2 country code the holidays package supports, e.g. JP (any case)"),
 ]
 

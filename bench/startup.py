@@ -1,0 +1,171 @@
+"""Start-up benchmark: how long `twlookup serve` takes to answer, and how much memory it holds.
+
+- cold start: an empty SQLite store; from launching `twlookup serve` to the first 200 of a real
+  route (migrate + seed + imports + first answer);
+- warm start: the store the cold start seeded; launch to the first 200 of the same route;
+- resident memory (VmRSS of the server process) right after the warm start's first answer;
+- and, for information, the resident memory once every part has been loaded: every free GET
+  route without required parameters of every service, a Chinese-text search (the segmenter and
+  the Simplified-to-Traditional converter), an MCP tools/list (the MCP SDK) and a paid route's
+  402 (the x402 SDK and the Ethereum libraries).
+
+Besides the wall-clock times, the CPU time the server process used until its first answer is
+printed: on a machine shared with other work the wall clock stretches, the CPU time much less.
+Each figure is the best of several runs. The server runs with Python's bytecode cache, as an
+installed wheel does (PYTHONDONTWRITEBYTECODE is dropped from its environment). Targets (issue 15): cold < 3 s, warm < 1.5 s, RSS after
+start < 220 MB, with all twenty services.
+
+    .venv/bin/python bench/startup.py [--runs 3] [--python PATH]
+
+`--python` measures another installation, e.g. the wheel installed into a clean virtualenv as
+the container image does (`pip wheel --no-deps -w dist . && python -m venv /tmp/v &&
+/tmp/v/bin/pip install dist/twlookup-*.whl`, then `--python /tmp/v/bin/python`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import LOOKUP, free_port, rss_mb
+
+COLD_TARGET, WARM_TARGET, RSS_TARGET = 3.0, 1.5, 220.0
+SEARCH = "/glossary/api/term?q=大语言模型"  # Chinese text: loads jieba and OpenCC
+MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+PAID = "/models/api/pro/audit"  # POST without payment: the 402 challenge
+
+
+def launch(python: str, store: str, port: int, folder: Path) -> subprocess.Popen:
+    # PYTHONDONTWRITEBYTECODE (set on some machines) is dropped so that the server, like an
+    # installed wheel, starts from compiled bytecode rather than compiling its sources every time
+    drop = ("DATABASE_URL", "REDIS_URL", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TWLOOKUP_") and k not in drop}
+    env.update(TWLOOKUP_DATABASE_URL=store, TWLOOKUP_CREATOR_LIVE_REGISTER="0")
+    return subprocess.Popen(
+        [python, "-m", "twlookup", "serve", "--port", str(port), "--no-access-log", "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=folder,  # no .env of the checkout
+    )
+
+
+def first_answer(http: httpx.Client, url: str, proc: subprocess.Popen, began: float, timeout: float = 120) -> float:
+    """Seconds from `began` to the first 200 of `url`."""
+    while time.perf_counter() - began < timeout:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        try:
+            if http.get(url).status_code == 200:
+                return time.perf_counter() - began
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.01)
+    raise SystemExit(f"{url} did not answer within {timeout} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used (from /proc: fields 14 and 15, in clock ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def touch_everything(http: httpx.Client, base: str) -> int:
+    """Load every part a client can reach; returns how many requests answered 200."""
+    ok = 0
+    for service in http.get(f"{base}/").json()["services"]:
+        if service["state"] != "available":
+            continue
+        spec = http.get(f"{base}{service['base']}/openapi.json").json()
+        for path, methods in spec["paths"].items():
+            get = methods.get("get")
+            if not get or "/api/" not in path or "/api/pro" in path or "{" in path:
+                continue
+            if any(p.get("required") for p in get.get("parameters", [])):
+                continue
+            ok += http.get(f"{base}{service['base']}{path}", timeout=60).status_code == 200
+    ok += http.get(f"{base}{SEARCH}", timeout=60).status_code == 200
+    ok += http.post(f"{base}/models/mcp", json=MCP_LIST, timeout=60).status_code == 200
+    ok += http.post(f"{base}{PAID}", json={"ids": ["gpt-4-0613"]}, timeout=60).status_code == 402
+    return ok
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def one_run(http: httpx.Client, python: str, folder: Path) -> dict[str, float]:
+    store = f"sqlite:///{folder}/startup.db"
+    result: dict[str, float] = {}
+    for kind in ("cold", "warm"):
+        port = free_port()
+        began = time.perf_counter()
+        proc = launch(python, store, port, folder)
+        try:
+            result[kind] = first_answer(http, f"http://127.0.0.1:{port}{LOOKUP}", proc, began)
+            result[f"{kind}_cpu"] = cpu_seconds(proc.pid)
+            if kind == "warm":
+                result["rss"] = rss_mb(proc.pid)
+                result["touched"] = touch_everything(http, f"http://127.0.0.1:{port}")
+                result["rss_all"] = rss_mb(proc.pid)
+        finally:
+            stop(proc)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="runs; the best of each figure is kept")
+    parser.add_argument("--python", default=sys.executable, help="the interpreter whose twlookup is measured")
+    args = parser.parse_args()
+    runs = []
+    with httpx.Client(timeout=5) as http:
+        for n in range(args.runs):
+            folder = Path(tempfile.mkdtemp(prefix="twlookup-startup-"))
+            try:
+                runs.append(one_run(http, args.python, folder))
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+            r = runs[-1]
+            print(
+                f"run {n + 1}: cold {r['cold']:.2f} s (CPU {r['cold_cpu']:.2f} s), warm {r['warm']:.2f} s"
+                f" (CPU {r['warm_cpu']:.2f} s), RSS {r['rss']:.0f} MB after start,"
+                f" {r['rss_all']:.0f} MB after {r['touched']:.0f} requests reaching every part",
+                flush=True,
+            )
+    best = {key: min(r[key] for r in runs) for key in runs[0]}
+    verdict = {True: "ok", False: "MISSED"}
+    print(f"best of {len(runs)} runs ({args.python}; first answer of {LOOKUP}):")
+    print(
+        f"  cold start (empty store to first answer): {best['cold']:.2f} s, CPU {best['cold_cpu']:.2f} s"
+        f"  (target < {COLD_TARGET} s) {verdict[best['cold'] < COLD_TARGET]}"
+    )
+    print(
+        f"  warm start (seeded store to first answer): {best['warm']:.2f} s, CPU {best['warm_cpu']:.2f} s"
+        f"  (target < {WARM_TARGET} s) {verdict[best['warm'] < WARM_TARGET]}"
+    )
+    print(
+        f"  resident memory after start: {best['rss']:.0f} MB  (target < {RSS_TARGET:.0f} MB)"
+        f" {verdict[best['rss'] < RSS_TARGET]}"
+    )
+    print(f"  resident memory with every part loaded (search segmenter, MCP SDK, x402 SDK): {best['rss_all']:.0f} MB")
+    return 0 if best["cold"] < COLD_TARGET and best["warm"] < WARM_TARGET and best["rss"] < RSS_TARGET else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

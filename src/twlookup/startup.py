@@ -1,0 +1,30 @@
+"""Start-up without the cyclic garbage collector.
+
+Importing twenty services creates a few hundred thousand objects (models, schemas, routes) that
+live as long as the process; while they are being created the collector would scan them over and
+over, for about a sixth of the start-up's CPU time and little to free. `serve` pauses it until
+the app is built (`resume_gc` at the end of `create_app`, or before uvicorn starts worker
+processes), then the collector runs as usual. Nothing else changes: a paused collector only
+delays freeing reference cycles (the next full collection frees what start-up left).
+"""
+
+from __future__ import annotations
+
+import gc
+
+_paused = False
+
+
+def pause_gc() -> None:
+    global _paused
+    if gc.isenabled():
+        gc.disable()
+        _paused = True
+
+
+def resume_gc() -> None:
+    """Run the collector again (a no-op unless `pause_gc` paused it)."""
+    global _paused
+    if _paused:
+        _paused = False
+        gc.enable()
