@@ -23,3 +23,15 @@ class Source(BaseModel):
 def today_taipei() -> date:
     """Today's date in Taiwan, which is what dates in these services are relative to."""
     return datetime.now(TAIPEI).date()
+
+
+# A text parameter with something besides whitespace in it, as a JSON Schema `pattern` (unanchored:
+# one such character anywhere). Spelled out rather than `\S`, whose meaning differs between
+# ECMAScript (OpenAPI clients), Rust (pydantic) and Python (`str.strip`): these are the characters
+# any of the three counts as whitespace.
+WHITESPACE_CHARS = "".join(
+    chr(c)
+    for c in (9, 10, 11, 12, 13, 32, *range(0x1C, 0x20), 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B))
+    + (0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF)
+)
+NON_BLANK = "[^" + "".join(f"\\u{ord(c):04x}" for c in WHITESPACE_CHARS) + "]"

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
+from twlookup.platform.schemas import NON_BLANK, WHITESPACE_CHARS
 from twlookup.services.share.logic import FORMULA, Period
 
 PlatformId = Literal[
@@ -37,15 +38,16 @@ class NewQuery(Params):
 
 class SearchQuery(Params):
     q: str = Field(
-        min_length=1, max_length=100, description="Words to find in titles and descriptions (1 to 100 characters)"
+        min_length=1,
+        max_length=100,
+        pattern=NON_BLANK,
+        description="Words to find in titles and descriptions (1 to 100 characters, not only spaces)",
     )
 
     @field_validator("q")
     @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must contain something other than spaces")
-        return value.strip()
+    def _trimmed(cls, value: str) -> str:
+        return value.strip(WHITESPACE_CHARS)
 
 
 class ShareQuery(Params):
