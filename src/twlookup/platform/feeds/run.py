@@ -308,7 +308,7 @@ class Refresher:
     store: Store = field(default_factory=Store)
     sleep: Callable[[float], None] | None = None
     clock: Callable[[], datetime] = utcnow
-    today: Callable[[], Any] = today_taipei
+    today: Callable[[], Any] | None = None  # Taiwan's today (for feeds whose files are by day or month)
 
     @classmethod
     def from_settings(cls, settings: Any, **kwargs: Any) -> Refresher:
@@ -319,7 +319,8 @@ class Refresher:
     def parts(self, feed: Feed) -> list[Part]:
         assert feed.parts is not None
         with self.store.session() as session:
-            return feed.parts(PartsContext(today=self.today(), session=session))
+            today = self.today() if self.today is not None else today_taipei()
+            return feed.parts(PartsContext(today=today, session=session))
 
     def refresh(self, feed: Feed, *, force: bool = False) -> list[Outcome]:
         """Every part of one feed; a feed another process is refreshing is skipped (outcome busy)."""

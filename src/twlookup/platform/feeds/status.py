@@ -3,7 +3,8 @@ last tried, last checked good, last imported, its last error, and how old its da
 
 A feed is `stale` when its data is older than the feed's `stale_after` (feeds whose records carry a
 date: receipts, draws, prices, rates, closes), or, for feeds whose files carry no useful date
-(crawler ranges, ban list, support data, register), when no check has succeeded within it. A feed
+(crawler ranges, ban list, support data, register), when no check has succeeded within it. File
+feeds (nothing to refresh from) are never called stale: their data is the operator's last file. A feed
 is `failing` when its last attempt failed; the data it serves is then the last good import.
 `/healthz` does not look at any of this: it says whether the process and its store answer.
 """
@@ -132,7 +133,9 @@ def feed_status(
     else:
         age = None
     limit = feed.stale_after
-    if feed.stale_by == "data":
+    if not feed.refreshable:  # a file feed: its data is as new as the operator's last file; nothing is behind
+        stale = False
+    elif feed.stale_by == "data":
         stale = age is None or age > limit.days
     else:
         stale = last_success is None or now - last_success > limit
