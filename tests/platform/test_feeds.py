@@ -584,3 +584,36 @@ async def test_stale_answers_keep_saying_so_after_a_refresh(store, monkeypatch):
         draws = (await c.get("/life/api/lottery/latest")).json()
         assert draws["stale_note"] is None  # every game drew within the week before the 24th
         assert status["life.lottery"]["stale"] is False and status["life.lottery"]["data_date"] == "2026-11-19"
+
+
+def test_library_refresh_keeps_what_the_registry_document_lacks(store):
+    """npm's version document has no tarball size or publish date: a version already held keeps them."""
+    from twlookup.services.motion.data import CATALOGUE
+
+    with respx.mock as router:
+        mock_publishers(router)
+        assert [o.outcome for o in refresher().refresh(FEEDS["motion.libraries"])] == ["imported"]
+    libraries = {lib.name: lib for lib in CATALOGUE.get().libraries}
+    motion = libraries["motion"]  # the registry document serves the version data/motion/libraries.yaml holds
+    assert motion.version == "14.14.0" and motion.tarball_bytes == 261267 and str(motion.released) == "2026-11-13"
+    assert motion.unpacked_bytes == 1017611 and motion.sample is False
+    assert "Web Animations API (built into browsers)" in libraries  # not an npm package: kept as it was
+
+
+def test_a_download_is_named_by_the_part_unless_the_publisher_name_is_wanted(store):
+    """An operator's server naming its range file otherwise does not change which file it replaces;
+    the bank's name is kept, since it carries the posting time."""
+    with respx.mock as router:
+        routes = mock_publishers(router)
+        routes["seo.oai-searchbot"].mock(
+            return_value=httpx.Response(
+                200,
+                json={"creationTime": "2026-11-23T00:00:00", "prefixes": [{"ipv4Prefix": "192.0.2.0/24"}]},
+                headers={"Content-Disposition": "attachment; filename=searchbot.json"},
+            )
+        )
+        outcomes = {o.part: o.outcome for o in refresher().refresh(FEEDS["seo.ipranges"])}
+        assert outcomes["oai-searchbot"] == "imported"
+        router.get(BOARD_CSV).mock(return_value=httpx.Response(200, content=FX_FILE.read_bytes()))
+        (fx,) = refresher().refresh(FX)  # no Content-Disposition: the posting time is unknown
+    assert fx.outcome == "failed" and "the posting time is unknown" in fx.message

@@ -57,14 +57,16 @@ CompositeFetch = Callable[["Fetcher", "Part"], Fetched]
 
 @dataclass(frozen=True)
 class Part:
-    """One file the publisher keeps: a key (stable), its URL, and the file name given to the importer
-    (a download's Content-Disposition name wins where the publisher sends one). `fetch` is for a
-    file assembled from several requests; those are not conditional (no single validator)."""
+    """One file the publisher keeps: a key (stable), its URL, and the file name given to the importer.
+    `publisher_name`: the name the publisher gives the download (Content-Disposition) is used
+    instead, where it sends one (the bank's board carries its posting time in it). `fetch` is for
+    a file assembled from several requests; those are not conditional (no single validator)."""
 
     key: str
     url: str
     filename: str
     fetch: CompositeFetch | None = None
+    publisher_name: bool = False
 
 
 @dataclass(frozen=True)

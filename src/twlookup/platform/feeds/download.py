@@ -170,14 +170,17 @@ class Fetcher:
             filename=_disposition_name(response.headers.get("content-disposition")),
         )
 
-    def fetch_one(self, url: str, filename: str, etag: str | None, last_modified: str | None) -> Fetched | None:
-        """The file at `url`, or None when the publisher says it is not modified."""
+    def fetch_one(
+        self, url: str, filename: str, etag: str | None, last_modified: str | None, publisher_name: bool = False
+    ) -> Fetched | None:
+        """The file at `url`, or None when the publisher says it is not modified. It is named
+        `filename`, or with `publisher_name` the name its Content-Disposition gives, if any."""
         answer = self.get(url, etag=etag, last_modified=last_modified)
         if answer.status == 304:
             return None
         return Fetched(
             body=answer.body,
-            filename=answer.filename or filename,
+            filename=(answer.filename if publisher_name else None) or filename,
             etag=answer.etag,
             last_modified=answer.last_modified,
             url=answer.url,

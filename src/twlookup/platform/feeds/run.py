@@ -361,7 +361,7 @@ class Refresher:
                         row = session.get(FeedStateRow, (name, part.key))
                         if row is not None and row.last_import is not None:
                             etag, last_modified = row.etag, row.last_modified
-                fetched = fetcher.fetch_one(part.url, part.filename, etag, last_modified)
+                fetched = fetcher.fetch_one(part.url, part.filename, etag, last_modified, part.publisher_name)
         except DownloadError as exc:
             return self._failed(name, part, str(exc), now)
         except ValueError as exc:  # a composite part found an answer not in the publisher's format

@@ -44,7 +44,7 @@ FX = Feed(
     changes="the bank posts boards during business days (the file name carries the posting time)",
     importer=import_fx,
     stamp=fx_stamp,
-    parts=static_parts(Part("board", BOARD_CSV, "ExchangeRate.csv")),
+    parts=static_parts(Part("board", BOARD_CSV, "ExchangeRate.csv", publisher_name=True)),
     urls=(BOARD_CSV,),
     every=timedelta(hours=1),
     stale_after=timedelta(days=4),  # a Friday board is still the newest on Monday morning
