@@ -377,11 +377,45 @@ def test_ingest_refuses_an_older_file_and_allow_older_adds_history(store, monkey
 # ---------------------------------------------------------------- one process per feed
 
 
-def test_two_processes_racing_for_a_feed(store):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def race_store(request, store):
+    """The store two processes share: the test's SQLite copy, or a PostgreSQL database of this
+    test's own (when TWLOOKUP_TEST_DATABASE_URL names a server)."""
+    if request.param == "sqlite":
+        yield store
+        return
+    import os
+
+    from sqlalchemy import create_engine, text
+
+    from tests.conftest import DATA, postgres_url
+    from twlookup.cli import ensure_ready
+
+    base = postgres_url()
+    if not base:
+        pytest.skip("TWLOOKUP_TEST_DATABASE_URL is not set")
+    name = f"twlookup_feeds_{os.getpid()}"
+    admin = create_engine(base.rsplit("/", 1)[0] + "/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'drop database if exists "{name}" with (force)'))
+        conn.execute(text(f'create database "{name}"'))
+    url = base.rsplit("/", 1)[0] + "/" + name
+    try:
+        ensure_ready(url, DATA)
+        store_engine.configure(url)
+        yield url
+    finally:
+        store_engine.configure(store)
+        with admin.connect() as conn:
+            conn.execute(text(f'drop database if exists "{name}" with (force)'))
+        admin.dispose()
+
+
+def test_two_processes_racing_for_a_feed(race_store):
     """Two refreshers with engines of their own start together: one refreshes, the other skips."""
     from twlookup.platform.store.engine import make_engine
 
-    engines = [make_engine(store), make_engine(store)]
+    engines = [make_engine(race_store), make_engine(race_store)]
     gate = threading.Barrier(2)
     results: dict[int, list] = {}
     downloading = threading.Event()
@@ -617,3 +651,22 @@ def test_a_download_is_named_by_the_part_unless_the_publisher_name_is_wanted(sto
         router.get(BOARD_CSV).mock(return_value=httpx.Response(200, content=FX_FILE.read_bytes()))
         (fx,) = refresher().refresh(FX)  # no Content-Disposition: the posting time is unknown
     assert fx.outcome == "failed" and "the posting time is unknown" in fx.message
+
+
+def test_a_feed_whose_files_cannot_be_listed_fails_until_they_can(store):
+    from dataclasses import replace
+
+    from twlookup.platform.feeds.status import service_status
+
+    def unlisted(_ctx):
+        raise RuntimeError("store read failed")
+
+    (outcome,) = refresher().refresh(replace(CLOSES, parts=unlisted))
+    assert outcome.outcome == "failed" and "could not list the files to fetch" in outcome.message
+    assert service_status("stocks", [CLOSES]).feeds[0].failing is True
+    with respx.mock as router:
+        router.get(TWSE_URL).mock(return_value=httpx.Response(200, content=TWSE.read_bytes()))
+        router.get(TPEX_URL).mock(return_value=httpx.Response(200, content=TPEX.read_bytes()))
+        assert {o.outcome for o in refresher().refresh(CLOSES)} == {"imported"}
+    status = service_status("stocks", [CLOSES]).feeds[0]
+    assert status.failing is False and "store read failed" in status.last_error  # the error is kept, not current

@@ -339,6 +339,15 @@ class Refresher:
             message = f"could not list the files to fetch: {type(exc).__name__}: {exc}"
             record(self.store, feed.full_name, "*", outcome="failed", message=message, success=False, when=self.clock())
             return [Outcome(feed.full_name, "*", "failed", message)]
+        if any(r.part == "*" and r.last_outcome == "failed" for r in states(self.store, feed.full_name)):
+            record(
+                self.store,
+                feed.full_name,
+                "*",
+                outcome="listed",
+                message="the files to fetch were listed",
+                success=True,
+            )
         outcomes = []
         kwargs: dict[str, Any] = {"max_bytes": feed.max_bytes}
         if self.sleep is not None:
