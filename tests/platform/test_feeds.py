@@ -670,3 +670,39 @@ def test_a_feed_whose_files_cannot_be_listed_fails_until_they_can(store):
         assert {o.outcome for o in refresher().refresh(CLOSES)} == {"imported"}
     status = service_status("stocks", [CLOSES]).feeds[0]
     assert status.failing is False and "store read failed" in status.last_error  # the error is kept, not current
+
+
+def test_scheduler_command_once(store, monkeypatch, capsys):
+    """`twlookup scheduler --once` refreshes what is due and exits; right after, nothing is due."""
+    monkeypatch.setenv("TWLOOKUP_DATABASE_URL", store)
+    monkeypatch.setenv("TWLOOKUP_FEEDS_DISABLED", '["life", "seo", "creator", "motion", "cardgame", "price", "stocks"]')
+    get_settings.cache_clear()
+    try:
+        with respx.mock as router:
+            mock_publishers(router)
+            assert main(["scheduler", "--once"]) == 0
+            assert "trip.fx [board]: imported" in capsys.readouterr().out
+            assert main(["scheduler", "--once"]) == 0
+            assert "no feed is due" in capsys.readouterr().out
+    finally:
+        get_settings.cache_clear()
+
+
+def test_scheduler_thread_stops_when_asked(store):
+    """`serve --refresh` runs the schedule in a thread of the serving process, stopped by an event."""
+    from twlookup.cli import build_parser
+    from twlookup.platform.feeds.schedule import start_thread
+
+    assert build_parser().parse_args(["serve", "--refresh"]).refresh is True
+    looked = threading.Event()
+
+    class Once(Scheduler):
+        def run_pending(self):
+            looked.set()
+            return []
+
+    thread, stop = start_thread(Once(feeds=[], refresher=refresher(), poll=3600))
+    assert looked.wait(5)
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive()

@@ -48,13 +48,13 @@ class Scheduler:
     def cadence(self, feed: Feed) -> timedelta:
         return self.every.get(feed.full_name) or feed.every or timedelta(days=1)
 
-    def next_due(self, feed: Feed) -> datetime:
+    def next_due(self, feed: Feed, now: datetime | None = None) -> datetime:
         """When the feed is next due: its last attempt plus its cadence (or the retry delay, if
         sooner, when a part failed on its last attempt); never tried: now."""
         rows = states(self.refresher.store, feed.full_name)
         attempts = [as_utc(r.last_attempt) for r in rows if r.last_attempt is not None]
         if not attempts:
-            return self.clock()
+            return now or self.clock()
         last = max(a for a in attempts if a is not None)
         wait = self.cadence(feed)
         if any(r.last_outcome == "failed" for r in rows):
@@ -63,7 +63,7 @@ class Scheduler:
 
     def due(self) -> list[Feed]:
         now = self.clock()
-        return [f for f in self.feeds if self.next_due(f) <= now]
+        return [f for f in self.feeds if self.next_due(f, now) <= now]
 
     def run_pending(self) -> list[Outcome]:
         """Refresh every feed that is due now; an error in one feed does not stop the others."""
@@ -85,7 +85,7 @@ class Scheduler:
             return self.poll
         now = self.clock()
         try:
-            soonest = min(self.next_due(f) for f in self.feeds)
+            soonest = min(self.next_due(f, now) for f in self.feeds)
         except Exception:  # the store is away: look again after the poll interval
             return self.poll
         return max(1.0, min(self.poll, (soonest - now).total_seconds()))
