@@ -706,3 +706,14 @@ def test_scheduler_thread_stops_when_asked(store):
     stop.set()
     thread.join(5)
     assert not thread.is_alive()
+
+
+def test_a_store_that_does_not_answer_fails_the_refresh_without_fetching(tmp_path):
+    from sqlalchemy import create_engine
+
+    engine = create_engine(f"sqlite:///{tmp_path}/not-migrated.db")  # no feed tables: every query fails
+    with respx.mock as router:
+        twse = router.get(TWSE_URL).mock(return_value=httpx.Response(200, content=TWSE.read_bytes()))
+        (outcome,) = refresher(Store(engine)).refresh(CLOSES)
+    assert outcome.outcome == "failed" and "the store did not answer" in outcome.message and twse.call_count == 0
+    engine.dispose()

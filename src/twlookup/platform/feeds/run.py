@@ -331,6 +331,9 @@ class Refresher:
                 return self._refresh_locked(feed, force)
         except Busy as exc:
             return [Outcome(feed.full_name, "*", "busy", str(exc))]
+        except Exception as exc:  # the store could not be reached for the lock: nothing was fetched
+            log.exception("refresh of %s could not start", feed.full_name)
+            return [Outcome(feed.full_name, "*", "failed", f"the store did not answer: {type(exc).__name__}: {exc}")]
 
     def _refresh_locked(self, feed: Feed, force: bool) -> list[Outcome]:
         try:
