@@ -117,6 +117,20 @@ class Settings(BaseSettings):
         False, description="verify-ip also confirms a crawler by reverse and forward DNS (needs a reachable resolver)"
     )
     seo_dns_timeout_seconds: float = Field(3.0, gt=0, le=30, description="bound on the DNS confirmation of verify-ip")
+    # creator service: the company register (data.gcis.nat.gov.tw)
+    creator_live_register: bool = Field(
+        True,
+        description="creator asks the company register live for a business ID not in the store (false: store only)",
+    )
+    creator_register_timeout_seconds: float = Field(
+        5.0, gt=0, le=60, description="bound on one live company-register request"
+    )
+    # opinions: live search of Hacker News (Algolia) and the Stack Exchange API, through the safe fetcher
+    opinions_live: bool = Field(False, description="opinions /api/search also asks the two communities' search APIs")
+    opinions_live_timeout_seconds: float = Field(5.0, gt=0, le=30, description="bound on each live community request")
+    opinions_live_max_bytes: int = Field(
+        1_048_576, ge=16_384, le=10_485_760, description="largest live community answer read (cut off beyond)"
+    )
     # Knowledge-base lookups (sports, movie, games: Wikidata and Wikipedia)
     kb_timeout_seconds: float = Field(4.0, gt=0, le=30, description="bound on each Wikidata/Wikipedia request")
     kb_cache_seconds: int = Field(

@@ -125,6 +125,8 @@ async def test_submit_approve_reject_over_http(demo):
         "/demo/api/review/decide", json={"ids": [first["id"]], "decision": "reject", "reason": "x"}, headers=auth(ALICE)
     )
     assert r.status_code == 409 and "already approved" in r.json()["detail"]
+    # the problem's own status stays the HTTP status; the submission's state has its own member
+    assert r.json()["status"] == 409 and r.json()["submission_status"] == "approved"
     log = review.decisions("demo")
     assert [(d.submission_id, d.decision, d.operator, d.reason) for d in log] == [
         (first["id"], "approved", "alice", None),
@@ -163,6 +165,7 @@ async def test_validation_duplicates_and_rate_limit(demo):
     first = (await demo.post("/demo/api/note", json={"text": "same"})).json()["submission"]
     r = await demo.post("/demo/api/note", json={"text": "same"})
     assert r.status_code == 409 and r.json()["id"] == first["id"]
+    assert r.json()["status"] == 409 and r.json()["submission_status"] == "submitted"
     for i in range(3):
         assert (await demo.post("/demo/api/note", json={"text": f"note {i}"})).status_code == 200
     r = await demo.post("/demo/api/note", json={"text": "one too many"})  # 4 accepted + 1 duplicate refused ... 5th

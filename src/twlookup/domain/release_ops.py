@@ -13,7 +13,16 @@ from pydantic import BaseModel
 from twlookup.domain import knowledge_base
 from twlookup.domain.knowledge_base import Domain, KnowledgeResult
 from twlookup.domain.release_dates import When, countdown
-from twlookup.domain.release_schemas import CatalogueMatch, CountdownOut, DelayOut, LookupOut, WatchEntry, Watchlist
+from twlookup.domain.release_schemas import (
+    CatalogueMatch,
+    CountdownOut,
+    DelayEntry,
+    DelayOut,
+    Delays,
+    LookupOut,
+    WatchEntry,
+    Watchlist,
+)
 from twlookup.domain.release_tracker import Catalogue, Delay, MatchedAs, TrackedItem
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.schemas import Source
@@ -47,6 +56,17 @@ def delay_out(delay: Delay, checked: date) -> DelayOut:
         note=delay.note,
         source=Source(url=delay.source, title=delay.source_title, checked=checked),
     )
+
+
+def delay_history(catalogue: Catalogue[ItemT], today: date) -> Delays:
+    """Every recorded change of an item's announced date, newest announcement first."""
+    entries = [
+        DelayEntry(**delay_out(d, item.checked).model_dump(), id=item.id, name=item.name, name_zh=item.name_zh)
+        for item in catalogue.items.values()
+        for d in getattr(item, "delays", ())
+    ]
+    entries.sort(key=lambda e: (e.announced, e.id), reverse=True)
+    return Delays(as_of=today, count=len(entries), delays=entries)
 
 
 def _match(item: TrackedItem, how: MatchedAs) -> CatalogueMatch:

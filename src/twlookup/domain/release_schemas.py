@@ -75,6 +75,18 @@ class DelayOut(BaseModel):
     source: Source
 
 
+class DelayEntry(DelayOut):
+    id: str
+    name: str
+    name_zh: str | None
+
+
+class Delays(BaseModel):
+    as_of: date
+    count: int
+    delays: list[DelayEntry] = Field(description="Newest announcement first")
+
+
 class CountdownOut(BaseModel):
     as_of: date = Field(description="Today in Asia/Taipei, the day counted from")
     target: date | None = Field(description="The day counted to: the date, or a window's earliest day; null for tba")

@@ -21,6 +21,21 @@ class DayOff:
 
 
 @dataclass(frozen=True)
+class LaborLawDay:
+    """A day off for workers under the Labor Standards Act that the government office calendar has as
+    a workday (Labor Day, May 1, before 2026). `is_day_off` does not count it: the calendar is the
+    government's; answers that report a date say it separately."""
+
+    date: date
+    name_zh: str
+    name_en: str
+    note: str
+    source: str
+    source_title: str | None
+    checked: date
+
+
+@dataclass(frozen=True)
 class YearSource:
     year: int
     source: str
@@ -56,6 +71,20 @@ class TaiwanCalendar:
     years: dict[int, YearSource]
     days_off: dict[date, DayOff]
     makeup_workdays: dict[date, date | None] = field(default_factory=dict)  # workday -> day it pays back
+    labor_law_days: dict[date, LaborLawDay] = field(default_factory=dict)  # off under the LSA only
+
+    def labor_law_precedent(self, day: date) -> LaborLawDay | None:
+        """For a holiday on the calendar, an earlier year's labor-law-only day of the same name and
+        day of the year: the day was off for workers alone then and is off for everyone now."""
+        holiday = self.days_off.get(day)
+        if holiday is None:
+            return None
+        earlier = [
+            d
+            for d in self.labor_law_days.values()
+            if d.date < day and (d.date.month, d.date.day, d.name_en) == (day.month, day.day, holiday.name_en)
+        ]
+        return max(earlier, key=lambda d: d.date, default=None)
 
     def covers(self, year: int) -> bool:
         return year in self.years

@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlalchemy import Date, ForeignKey, String, Text, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from twlookup.domain.taiwan_calendar import DayOff, TaiwanCalendar, YearSource
+from twlookup.domain.taiwan_calendar import DayOff, LaborLawDay, TaiwanCalendar, YearSource
 from twlookup.platform.store.base import Base, Provenance
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
@@ -40,9 +40,21 @@ class CalendarMakeupWorkday(Base):
     pays_back: Mapped[date | None] = mapped_column(Date, default=None)
 
 
+class CalendarLaborLawDay(Provenance, Base):
+    """A day off under the Labor Standards Act that the government calendar of its year has as a workday."""
+
+    __tablename__ = "calendar_labor_law_day"
+
+    date: Mapped[date] = mapped_column(Date, primary_key=True)
+    year: Mapped[int] = mapped_column(ForeignKey("calendar_year.year"))
+    name_zh: Mapped[str] = mapped_column(String(100))
+    name_en: Mapped[str] = mapped_column(String(150))
+    note: Mapped[str] = mapped_column(Text)
+
+
 def seed_calendar(session: Session, data_dir: Path) -> int:
     doc = load_yaml(data_dir / "calendar" / "taiwan.yaml")
-    years, days, makeups = [], [], []
+    years, days, makeups, labor = [], [], [], []
     for year, spec in doc["years"].items():
         years.append(
             CalendarYear(
@@ -66,14 +78,30 @@ def seed_calendar(session: Session, data_dir: Path) -> int:
             )
         for item in spec.get("makeup_workdays") or []:
             makeups.append(CalendarMakeupWorkday(date=item["date"], year=int(year), pays_back=item.get("for")))
+        for item in spec.get("labor_law_days_off") or []:
+            if item["date"] in {d.date for d in days}:
+                raise ValueError(f"{item['date']} is on the government calendar; it is no labor-law-only day off")
+            labor.append(
+                CalendarLaborLawDay(
+                    date=item["date"],
+                    year=int(year),
+                    name_zh=item["name_zh"],
+                    name_en=item["name_en"],
+                    note=item["note"],
+                    source=item["source"],
+                    source_title=item.get("source_title"),
+                    checked=item.get("checked", spec["checked"]),
+                )
+            )
     # Children reference their year: clear them, upsert the years, then add the children back.
+    session.query(CalendarLaborLawDay).delete()
     session.query(CalendarMakeupWorkday).delete()
     session.query(CalendarDayOff).delete()
     session.flush()
     count = replace_rows(session, CalendarYear, years)
-    session.add_all([*days, *makeups])
+    session.add_all([*days, *makeups, *labor])
     session.flush()
-    return count + len(days) + len(makeups)
+    return count + len(days) + len(makeups) + len(labor)
 
 
 def _load(session: Session) -> TaiwanCalendar:
@@ -83,7 +111,11 @@ def _load(session: Session) -> TaiwanCalendar:
     }
     days = {d.date: DayOff(d.date, d.name_zh, d.name_en, d.kind) for d in session.scalars(select(CalendarDayOff))}
     makeups = {m.date: m.pays_back for m in session.scalars(select(CalendarMakeupWorkday))}
-    return TaiwanCalendar(years, days, makeups)
+    labor = {
+        d.date: LaborLawDay(d.date, d.name_zh, d.name_en, d.note, d.source, d.source_title, d.checked)
+        for d in session.scalars(select(CalendarLaborLawDay))
+    }
+    return TaiwanCalendar(years, days, makeups, labor)
 
 
 TAIWAN_CALENDAR: Reference[TaiwanCalendar] = Reference(_load)

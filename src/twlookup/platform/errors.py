@@ -28,6 +28,9 @@ TITLES = {
 }
 
 
+STANDARD_MEMBERS = frozenset({"type", "title", "status", "detail", "instance", "errors"})
+
+
 class Problem(Exception):
     """An error a client can act on. `kind` becomes the last segment of the `type` URI."""
 
@@ -62,7 +65,8 @@ class Problem(Exception):
             out["instance"] = instance
         if self.errors:
             out["errors"] = self.errors
-        out.update(self.extra)
+        # extension members never replace the RFC 9457 members (a submission's "status" once did)
+        out.update({k: v for k, v in self.extra.items() if k not in STANDARD_MEMBERS})
         return out
 
     def render(self, instance: str | None = None) -> bytes:

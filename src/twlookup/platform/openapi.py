@@ -41,6 +41,8 @@ def _text(media_type: str, description: str) -> dict[str, Any]:
 
 
 def build_openapi(service: Service, server_url: str, prices: dict[str, str] | None = None) -> dict[str, Any]:
+    from twlookup.platform.review import Receipt  # a submission route answers with a review receipt
+
     prices = prices or {}
     models = []
     for op in service.operations:
@@ -71,6 +73,9 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
             item["responses"]["401"] = _problem("No operator token, or not a valid one.")
             item["responses"]["403"] = _problem("The token is another service's operator token.")
             item["responses"]["409"] = _problem("A submission named was already decided.")
+        if op.result is Receipt:  # platform/review.py submissions: deduplicated, limited per client
+            item["responses"]["409"] = _problem("The same submission was already received; the body names it.")
+            item["responses"]["429"] = _problem("Rate limit or this client's hourly submission limit; see Retry-After.")
         if op.paid:
             price = prices.get(op.path, op.price)
             item["x-price-usd"] = price

@@ -18,6 +18,7 @@ store is unreachable, the answer is a 503 problem with Retry-After.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -26,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from anyio import fail_after, to_thread
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from twlookup.platform.errors import Problem, from_validation_error
 from twlookup.platform.store.errors import is_store_error, store_unavailable
@@ -34,13 +36,34 @@ from twlookup.platform.store.reference import Reference, group_of
 
 
 class Params(BaseModel):
-    """Base of every operation's parameter model: unknown parameters are an error, not ignored."""
+    """Base of every operation's parameter model: unknown parameters are an error, not ignored,
+    and JSON `true`/`false` is not taken for a number or a string (pydantic's lax mode would read
+    `{"id": true}` as id 1)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_booleans_for_other_types(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool) and info.field_name and not _takes_bool(cls, info.field_name):
+            raise PydanticCustomError("bool_not_allowed", "must not be true or false here")
+        return value
 
 
 class NoParams(Params):
     pass
+
+
+@functools.cache
+def _takes_bool(model: type[BaseModel], name: str) -> bool:
+    """Whether the field's type admits a bool anywhere at its top level (bool, bool | None, Any)."""
+    pending = [model.model_fields[name].annotation]
+    while pending:
+        hint = pending.pop()
+        if hint is bool or hint is Any:
+            return True
+        pending.extend(typing.get_args(hint))
+    return False
 
 
 @dataclass

@@ -263,7 +263,7 @@ def _duplicate(existing: Submission | None) -> Problem:
         409,
         f"The same submission was already received (id {ident}, {state}); it is not recorded twice.",
         kind="duplicate-submission",
-        extra={"id": ident, "status": state},
+        extra={"id": ident, "submission_status": state},
     )
 
 
@@ -316,7 +316,7 @@ def decide(
                     409,
                     f"Submission {ident} was already {row.status} by {row.decided_by}; a decision is final.",
                     kind="already-decided",
-                    extra={"id": ident, "status": row.status},
+                    extra={"id": ident, "submission_status": row.status},
                 )
             rows.append(row)
         for row in rows:
@@ -439,5 +439,5 @@ def operator_routes(service: Any) -> None:
 
     for fn in (review_queue, review_decide):
         fn.__twlookup_auth__ = "operator"  # type: ignore[attr-defined]  # OpenAPI lists 401/403 for it
-    service.operation("GET", "/api/review/queue")(review_queue)
-    service.operation("POST", "/api/review/decide")(review_decide)
+    service.operation("GET", "/api/review/queue", blocking=True)(review_queue)
+    service.operation("POST", "/api/review/decide", blocking=True)(review_decide)

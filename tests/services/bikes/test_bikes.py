@@ -55,11 +55,16 @@ def auth(token: str = TOKEN) -> dict[str, str]:
 
 async def test_models_and_specs_as_the_sources_state(bikes):
     listing = (await bikes.get("/bikes/api/models")).json()
-    assert (
-        listing["count"] == len(listing["models"])
-        and listing["target"] == 42
-        and "not listed rather than guessed" in listing["note"]
-    )
+    assert listing["count"] == len(listing["models"]) == listing["target"] == 42
+    assert len({m["slug"] for m in listing["models"]}) == 42  # 42 different models
+    assert "not listed" not in listing["note"] and "source_kind" in listing["note"]
+    # every model says what its spec rests on, and the counts add up
+    kinds = {m["source_kind"] for m in listing["models"]}
+    assert kinds <= {"maker", "manual", "encyclopedia", "press", "spec-database", "catalogue", "website"}
+    assert sum(listing["by_source_kind"].values()) == 42
+    assert listing["by_source_kind"]["encyclopedia"] == 1  # the Suzuki T20 (Wikipedia)
+    # Taiwan's own maker is among them: Kymco's two-stroke Super 9
+    assert any(m["maker"].startswith("Kymco") for m in listing["models"])
     body = (await bikes.get("/bikes/api/model/yamaha-rd350lc-1980")).json()
     spec = body["spec"]
     # motorcyclespecs.co.za, RD350LC 1980-81: 347 cc, 64 x 54 mm, Autolube, 47 hp @ 8500, 143 kg dry, 16.5 L
@@ -77,6 +82,29 @@ async def test_models_and_specs_as_the_sources_state(bikes):
         body["spec_source"]["url"].startswith("http://www.motorcyclespecs.co.za/")
         and "facts" in body["spec_source"]["licence"]
     )
+    assert body["source_kind"] == "spec-database" and "third party" in body["source_kind_meaning"]
+    # autoby.jp (Motor Magazine), RZ250 1980: 247 cc, 54 x 54 mm, 35 PS, 3.0 kgf·m = 29.4 N·m, 139 kg dry
+    rz = (await bikes.get("/bikes/api/model/yamaha-rz250-1980")).json()
+    assert rz["source_kind"] == "press" and rz["spec_source"]["url"] == "https://autoby.jp/_ct/17365054"
+    assert pytest.approx(rz["spec"]["displacement_cc"], abs=0.5) == 2 * 3.14159265 / 4 * 5.4**2 * 5.4  # 247.3
+    assert rz["spec"]["torque_nm"] == pytest.approx(3.0 * 9.80665, abs=0.05) and "kgf·m" in rz["spec"]["torque_note"]
+    assert [(s["market"], s["currency"], s["low"], s["date"]) for s in rz["sales"]] == [
+        ("Japan", "JPY", 354000, "1980-06-01")
+    ]
+    # motorcyclespecs.co.za, GT750M: three cylinders of 70 x 64 mm = 738.9 cc, as stated (738)
+    gt = (await bikes.get("/bikes/api/model/suzuki-gt750-1975")).json()["spec"]
+    assert pytest.approx(gt["displacement_cc"], abs=1) == 3 * 3.14159265 / 4 * 7.0**2 * 6.4
+    # the Wikipedia record carries Wikipedia's licence; a page that gives no figure leaves it absent
+    t20 = (await bikes.get("/bikes/api/model/suzuki-t20-1966")).json()
+    assert t20["source_kind"] == "encyclopedia" and "CC BY-SA" in t20["spec_source"]["licence"]
+    assert t20["spec"]["oil_system"] == "Posi-Force" and t20["spec"]["stroke_mm"] is None
+    a1 = (await bikes.get("/bikes/api/model/kawasaki-a1-samurai-1967")).json()
+    assert a1["spec"]["displacement_cc"] is None and a1["spec"]["power_hp"] == 31
+    # the one maker's page found: Honda's 1988 press release, for the 1989 NSR250R's price
+    mc18 = (await bikes.get("/bikes/api/model/honda-nsr250r-mc18")).json()
+    assert [(s["low"], s["date"], s["source"]["url"]) for s in mc18["sales"]] == [
+        (599000, "1989-02-10", "http://www.honda.co.jp/news/1988/2881227.html")
+    ]
     h2 = (await bikes.get("/bikes/api/model/kawasaki-h2-mach4-1973")).json()
     assert [(s["market"], s["currency"], s["kind"], s["date"]) for s in h2["sales"]] == [
         ("United States", "USD", "new", "1975-01-01"),
@@ -89,8 +117,23 @@ async def test_models_and_specs_as_the_sources_state(bikes):
 
 async def test_search_parts_and_maintenance(bikes):
     found = (await bikes.get("/bikes/api/search", params={"q": "rgv 250"})).json()
+    assert [m["slug"] for m in found["models"]] == [  # catalogue order
+        "suzuki-rgv250-vj22",
+        "suzuki-rgv250-vj21-1988",
+        "suzuki-rgv250-sp-1996",
+    ]
+    found = (await bikes.get("/bikes/api/search", params={"q": "rgv 250 vj22"})).json()
     assert [m["slug"] for m in found["models"]] == ["suzuki-rgv250-vj22"]
-    assert (await bikes.get("/bikes/api/search", params={"q": "NSR250R"})).json()["count"] == 3
+    nsr = (await bikes.get("/bikes/api/search", params={"q": "NSR250R"})).json()["models"]
+    assert [m["slug"] for m in nsr] == [
+        "honda-nsr250r-mc16",
+        "honda-nsr250r-mc18",
+        "honda-nsr250r-mc21",
+        "honda-nsr250r-mc28",
+    ]
+    assert [m["slug"] for m in (await bikes.get("/bikes/api/search", params={"q": "kymco"})).json()["models"]] == [
+        "kymco-super9-2007"
+    ]
     parts = (await bikes.get("/bikes/api/parts", params={"q": "br-9"})).json()
     assert sorted(p["number"] for p in parts["parts"]) == ["BR9ECM", "BR9HS"]
     assert parts["models"] == ["aprilia-rs250-2000", "yamaha-rd500lc-1985"]

@@ -25,6 +25,6 @@ CROSS_PARAMETER_RULES = {
     "/api/profit",  # platform=custom needs fee_rate; all rates together below 100%
     "/api/company",  # exactly one of ban or name
     "/api/withholding",  # the minimum wage is known from 2026-01-01
-    "/api/tax-check",  # thresholds are known from 2014-01-01
+    "/api/tax-check",  # thresholds are known from 2023-01-01
     "/api/pro/campaign-review",  # copy needs categories
 }

@@ -22,11 +22,35 @@ async def test_cosmetic_annex_terms_after_simplified_and_spacing(client):
 async def test_food_medical_and_exaggeration_with_penalties_and_rewording(client):
     r = await client.post("/creator/api/ad-check", json={"text": "幫助消化，還能降血壓、排毒！", "category": "food"})
     findings = {f["words"]: f for f in r.json()["findings"]}
-    assert (findings["降血壓"]["penalty"]["min_twd"], findings["降血壓"]["penalty"]["max_twd"]) == (600000, 5000000)
-    assert "第28條第2項" in findings["降血壓"]["article"] and findings["降血壓"]["suggestion"] is None
-    assert (findings["排毒"]["penalty"]["min_twd"], findings["排毒"]["penalty"]["max_twd"]) == (40000, 4000000)
-    assert findings["排毒"]["suggestion"] == "調節生理機能"
+    # 降血壓 is one of the Ministry's own examples of a medical-efficacy claim (2014 認定基準)
+    med = findings["降血壓"]
+    assert (med["penalty"]["min_twd"], med["penalty"]["max_twd"]) == (600000, 5000000)
+    assert "第28條第2項" in med["article"] and med["suggestion"] is None and med["basis"] == "official-example"
+    assert "1021250977" in med["source"]["title"]
+    # 排毒 is matched as the official example 排毒素 (exaggeration: a physiological function)
+    ex = findings["排毒素"]
+    assert (ex["penalty"]["min_twd"], ex["penalty"]["max_twd"]) == (40000, 4000000)
+    assert ex["suggestion"] == "調節生理機能" and "第28條第1項" in ex["article"]
     assert [a["words"] for a in r.json()["allowed_phrases"]] == ["幫助消化"]
+
+
+async def test_food_examples_from_each_official_category(client):
+    """One example of each category the 2014 基準 lists, one health-food efficacy item, one category word."""
+    text = "本品補腎健脾、解肝毒，能豐胸、防止口臭，護肝又抗癌"
+    body = (await client.post("/creator/api/ad-check", json={"text": text, "category": "food"})).json()
+    found = {f["words"]: f for f in body["findings"]}
+    assert set(found) == {"補腎", "健脾", "解肝毒", "豐胸", "防止口臭", "護肝", "抗癌"}
+    assert found["補腎"]["group"] == "醫療效能：涉及中藥材之效能"
+    assert found["防止口臭"]["suggestion"] == "使口氣芬芳"  # an annex phrase the rule allows
+    assert (
+        found["護肝"]["rule"].startswith("未經許可不得標示或廣告為「健康食品」")
+        and found["護肝"]["penalty"]["min_twd"] is None
+    )
+    assert "1031304312" in found["護肝"]["source"]["title"]
+    assert found["抗癌"]["basis"] == "category" and "非官方例句" in found["抗癌"]["source"]["title"]
+    # 增強抵抗力 is an exaggeration example in the 基準, not a medical-efficacy one
+    r = await client.post("/creator/api/ad-check", json={"text": "增強抵抗力", "category": "food"})
+    assert r.json()["findings"][0]["penalty"]["max_twd"] == 4000000
 
 
 async def test_allowed_phrases_alone_are_ok(client):
@@ -39,12 +63,12 @@ async def test_allowed_phrases_alone_are_ok(client):
 
 async def test_full_width_is_folded(client):
     assert normalise("ＳＵＰＥＲ　減肥１００％有效") == "SUPER減肥100%有效"
-    r = await client.post("/creator/api/ad-check", json={"text": "１００％有效", "category": "food"})
-    assert [f["words"] for f in r.json()["findings"]] == ["100%有效"]
+    r = await client.post("/creator/api/ad-check", json={"text": "ＳＵＰＥＲ　纖 體", "category": "food"})
+    assert [f["words"] for f in r.json()["findings"]] == ["纖體"]
 
 
 def test_a_prohibited_word_inside_an_allowed_phrase_is_not_flagged():
-    common = {"source": "https://example.gov.tw/annex", "checked": date(2026, 11, 23), "rule": "r"}
+    common = {"source": "https://example.gov.tw/annex", "checked": date(2026, 11, 23), "rule": "r", "basis": "annex"}
     terms = [
         AdTerm(
             id="a", category="food", list="allowed", group="g", term="促進新陳代謝", match=["促進新陳代謝"], **common

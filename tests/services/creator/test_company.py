@@ -36,7 +36,32 @@ ROW = {
 
 @pytest.fixture
 def live(monkeypatch):
-    monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "1")
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "creator_live_register", True)
+
+
+def test_live_register_is_a_setting(monkeypatch):
+    import pydantic
+
+    from twlookup.services.creator import register
+    from twlookup.settings import Settings, get_settings
+
+    monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "false")
+    monkeypatch.setenv("TWLOOKUP_CREATOR_REGISTER_TIMEOUT_SECONDS", "2.5")
+    s = Settings(_env_file=None)
+    assert s.creator_live_register is False and s.creator_register_timeout_seconds == 2.5
+    monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "true")
+    assert Settings(_env_file=None).creator_live_register is True
+    monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "sometimes")
+    with pytest.raises(pydantic.ValidationError, match="creator_live_register"):
+        Settings(_env_file=None)
+    monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "0")
+    # the service reads the process settings, not the environment directly
+    monkeypatch.setattr(get_settings(), "creator_live_register", False)
+    assert register.live_lookup_enabled() is False
+    monkeypatch.setattr(get_settings(), "creator_live_register", True)
+    assert register.live_lookup_enabled() is True
 
 
 def test_roc_dates():

@@ -53,8 +53,8 @@ async def test_campaign_review_orders_by_risk(client, monkeypatch):
     checks = {t.check for t in review.todo}
     assert {"ad-check", "profit", "tax-check", "company", "listing"} <= checks
     assert (
-        review.tax and review.tax.must_register and review.profit and review.profit.profit == -3
-    )  # 300 − 295 − 8 (2.8% of 300, rounded)
+        review.tax and review.tax.must_register and review.profit and review.profit.profit == -4
+    )  # 300 − 295 − 9 (ECPay 2.75% of 300 = 8.25, plus 5% tax = 8.66, rounded)
     assert review.supplier and not review.supplier.found
 
 

@@ -123,8 +123,8 @@ async def test_tax_check_today_and_errors(client, monkeypatch):
     assert (await client.get("/creator/api/tax-check", params={"monthly": 90000})).json()["must_register"] is True
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2025, 7, 1))
     assert (await client.get("/creator/api/tax-check", params={"monthly": 90000})).json()["must_register"] is False
-    r = await client.get("/creator/api/tax-check", params={"monthly": 90000, "date": "2013-12-31"})
-    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "date"
+    r = await client.get("/creator/api/tax-check", params={"monthly": 90000, "date": "2022-12-31"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "date" and "2023-01-01" in r.text
     r = await client.get("/creator/api/tax-check", params={"monthly": -1})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "monthly"
 
@@ -155,6 +155,31 @@ async def test_profit_hand_worked(client):
     )
     body = r.json()
     assert (Decimal(body["platform_fee"]), Decimal(body["payment_fee"]), Decimal(body["profit"])) == (14, 6, 130)
+
+
+async def test_profit_own_site_uses_ecpay_fee_with_minimum_and_tax(client):
+    """ECPay individual members: 2.75% per credit-card order, at least NT$5, both before 5% tax."""
+    r = await client.get(
+        "/creator/api/profit", params={"price": 1000, "cost": 500, "platform": "own-site", "commission": 10}
+    )
+    body = r.json()
+    # 1000 × 2.75% = 27.5, × 1.05 = 28.875 → 29; commission 100; 1000 − 500 − 29 − 100 = 371
+    assert (Decimal(body["payment_fee"]), Decimal(body["commission"]), Decimal(body["profit"])) == (29, 100, 371)
+    # break-even 500 / (1 − 0.028875 − 0.1) = 573.97 → 574 (fee above the minimum there)
+    assert Decimal(body["break_even_price"]) == 574 and body["sample"] is False and "5%營業稅" in body["note"]
+    assert body["source"]["url"] == "https://www.ecpay.com.tw/Business/Payment_Fees"
+    # a small order pays the minimum: 100 × 2.75% = 2.75 < 5, so 5 × 1.05 = 5.25 → 5; profit 45
+    small = (await client.get("/creator/api/profit", params={"price": 100, "cost": 50, "platform": "own-site"})).json()
+    assert Decimal(small["payment_fee"]) == 5 and Decimal(small["profit"]) == 45 and "最低5元" in small["note"]
+    # break-even with the minimum: 50 / 0.971125 = 51.49 would pay 1.42 < 5, so (50 + 5.25) / 1 = 55.25 → 56
+    assert Decimal(small["break_even_price"]) == 56
+    # a caller's own payment rate replaces ECPay's, minimum and tax included
+    own = (
+        await client.get(
+            "/creator/api/profit", params={"price": 100, "cost": 50, "platform": "own-site", "payment_rate": 2}
+        )
+    ).json()
+    assert Decimal(own["payment_fee"]) == 2 and Decimal(own["profit"]) == 48
 
 
 async def test_profit_with_a_sample_platform_says_so(client):

@@ -31,9 +31,15 @@ async def test_deities_meals_and_categories(client):
     assert r.status_code == 200 and body["count"] == 10
     by_id = {d["id"]: d for d in body["deities"]}
     assert by_id["guanyin"]["vegetarian"] and by_id["yuhuang"]["vegetarian"]
-    for d in body["deities"]:  # a custom is stated only with the page it comes from
-        assert (d["custom"] is None) == (d["custom_source"] is None)
-    assert by_id["guangong"]["custom"] is None
+    for d in body["deities"]:  # a custom is stated only with the page it comes from, and what kind of page
+        assert (d["custom"] is None) == (d["custom_source"] is None) == (d["custom_source_kind"] is None)
+        assert d["custom_note"]
+    assert by_id["guangong"]["custom"] is None and "不寫" in by_id["guangong"]["custom_note"]
+    # a custom resting only on a private website says it is weak; a temple's own word says so
+    assert by_id["guanyin"]["custom_source_kind"] == "website" and "較弱" in by_id["guanyin"]["custom_note"]
+    assert by_id["yuelao"]["custom_source_kind"] == "temple" and "霞海城隍廟" in by_id["yuelao"]["custom"]
+    assert by_id["tudigong"]["custom_source"]["url"] == "https://news.ltn.com.tw/news/life/breakingnews/5331681"
+    assert by_id["mazu"]["custom_source_kind"] == "news" and "新聞報導" in by_id["mazu"]["custom_note"]
     meals = (await client.get("/food/api/meals")).json()
     assert [m["id"] for m in meals["meals"]] == ["breakfast", "lunch", "afternoon", "dinner", "late_night"]
     assert meals["meals"][4] == {"id": "late_night", "name": "宵夜", "hours": "21:00–05:00"}

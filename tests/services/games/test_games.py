@@ -26,7 +26,7 @@ def today(monkeypatch):
 async def test_list_filters_by_platform_status_and_upcoming(client, today):
     r = await client.get("/games/api/games")
     body = r.json()
-    assert r.status_code == 200 and body["count"] == len(body["games"]) >= 25
+    assert r.status_code == 200 and body["count"] == len(body["games"]) >= 40
     assert sum(body["counts_by_status"].values()) == body["count"]
     assert all(g["source"]["url"].startswith("http") and g["source"]["checked"] for g in body["games"])
     ps5 = (await client.get("/games/api/games", params={"platform": "ps5"})).json()["games"]
@@ -34,6 +34,8 @@ async def test_list_filters_by_platform_status_and_upcoming(client, today):
     windows = (await client.get("/games/api/games", params={"status": "window"})).json()["games"]
     assert {"fable", "pokemon-winds-waves"} <= {g["id"] for g in windows}
     assert all(g["status"] == "window" and g["precision"] != "day" for g in windows)
+    tba = (await client.get("/games/api/games", params={"status": "tba"})).json()["games"]
+    assert [g["id"] for g in tba] == ["splatoon-raiders"] and tba[0]["days_until"] is None
     released = (await client.get("/games/api/games", params={"status": "released"})).json()["games"]
     assert {g["id"] for g in released} >= {"arknights-endfield", "marathon"}
 
@@ -94,7 +96,9 @@ async def test_delays_newest_announcement_first(client, today):
     body = (await client.get("/games/api/delays")).json()
     announced = [d["announced"] for d in body["delays"]]
     assert announced == sorted(announced, reverse=True) and body["count"] == len(announced) >= 4
-    assert {"gta-6", "saros", "marvels-wolverine"} <= {d["id"] for d in body["delays"]}
+    assert {"gta-6", "saros", "marvels-wolverine", "007-first-light"} <= {d["id"] for d in body["delays"]}
+    bond = next(d for d in body["delays"] if d["id"] == "007-first-light")
+    assert (bond["old"], bond["new"], bond["announced"]) == ("2026-03-27", "2026-05-27", "2025-12-23")
 
 
 @pytest.mark.parametrize(
@@ -176,6 +180,6 @@ async def test_watchlist_is_503_when_the_knowledge_base_is_down(client, today, r
 
 async def test_export_has_every_game_with_delays_and_sources(client, today):
     out = (await OPS["/api/pro/export"].call({})).model_dump(mode="json")
-    assert out["count"] == len(out["games"]) >= 25
+    assert out["count"] == len(out["games"]) >= 40
     assert all(g["source"]["url"] and g["source"]["checked"] == "2026-11-23" for g in out["games"])
     assert any(g["delays"] for g in out["games"])

@@ -151,3 +151,49 @@ async def test_intent(client, q, intent, shape):
 async def test_cross_origin(client):
     r = await client.get(f"{G}/terms", headers={"Origin": "https://example.org"})
     assert r.headers.get("access-control-allow-origin") in ("*", "https://example.org")
+
+
+async def test_a_term_says_its_citation_was_verified_and_how_its_chinese_name_was_checked(client):
+    body = (await client.get(f"{G}/term", params={"id": "transformer"})).json()["term"]
+    assert body["source"]["url"] == "https://arxiv.org/abs/1706.03762"
+    assert body["source"]["title"].startswith("Vaswani et al. (2017)")
+    cit = body["citation"]
+    assert cit["verified"] is True and cit["verified_on"] == "2026-11-23"
+    assert "Vaswani" in cit["evidence"] and "並非逐句比對原文" in cit["note"]
+    usage = (await client.get(f"{G}/term", params={"id": "large-language-model"})).json()["term"]["name_zh_usage"]
+    assert usage["checked"] is True
+    assert "https://huggingface.co/taide/TAIDE-LX-7B" in {s["url"] for s in usage["sources"]}
+    assert all(s["checked"] for s in usage["sources"])
+    unchecked = (await client.get(f"{G}/term", params={"id": "hallucination"})).json()["term"]["name_zh_usage"]
+    assert unchecked == {"checked": False, "sources": [], "note": unchecked["note"]}
+    assert "尚未對照" in unchecked["note"] and "幻覺" in unchecked["note"]
+
+
+async def test_comparisons_howtos_and_search_hits_carry_the_citation_check(client):
+    comp = (await client.get(f"{G}/compare", params={"id": "fine-tuning-vs-rag"})).json()
+    assert comp["citation"]["verified"] is True
+    derived = (await client.get(f"{G}/compare", params={"a": "BM25", "b": "幻覺"})).json()
+    assert derived["written"] is False and derived["citation"] is None
+    assert derived["a"]["citation"]["verified"] is True
+    howto = (await client.get(f"{G}/howto", params={"id": "cosine-similarity"})).json()
+    assert howto["citation"]["verified"] is True
+    hits = (await client.get(f"{G}/search", params={"q": "LoRA"})).json()["results"]
+    assert hits and all(h["citation_verified"] is True for h in hits)
+
+
+@pytest.mark.parametrize(
+    ("q", "first"),
+    [
+        ("過擬合", "overfitting"),
+        ("向量数据库", "vector-database"),
+        ("lora微調", "lora"),
+        ("提示詞工程", "prompt-engineering"),
+        ("ＲＡＧ是什麼", "rag"),
+        ("幻觉", "hallucination"),
+        ("embeding", "embedding"),  # typo
+    ],
+)
+async def test_more_queries_people_type(client, q, first):
+    r = await client.get(f"{G}/term", params={"q": q})
+    assert r.status_code == 200, r.text
+    assert r.json()["term"]["id"] == first

@@ -48,11 +48,13 @@ SERVER = textwrap.dedent(
     """
 )
 
-# Markers: values no log line would contain by chance. Numbers are checked as sent and encoded.
+# Markers: values no log line would contain by chance. Numbers are checked as sent and encoded, and
+# against the whole store file, so none may occur in the shipped reference data either (187.3 did:
+# OpenAI's ChatGPT-User range 57.154.187.32/28 in data/seo/ipranges.yaml).
 MEAL = "ZQXMEALMARKER 香腸"
 BP = "173/97,171/93"
 BP_REPORT = "m:167/91,e:163/89"
-GLUCOSE = "187.3"
+GLUCOSE = "193.7"
 GLUCOSE_REPORT = "f:143.7,a:219.3,r:61.4"
 PACK_YEARS = "23.75"
 BAD = "ZQXBADMARKER/1"
@@ -65,7 +67,7 @@ MARKERS = [
     "171/93",
     "167/91",
     "163/89",
-    "187.3",
+    "193.7",
     "f:143.7",
     "a:219.3",
     "23.75",

@@ -113,6 +113,21 @@ async def test_abroad_with_peak_data(client):
     assert_sources(body["sources"])
 
 
+async def test_abroad_peaks_and_holidays_agree(client):
+    """A holiday-break peak answers the calendar's days and names them; a season answers its source's."""
+    for country in ("KR", "HK"):
+        body = (await client.get(f"{BASE}/abroad", params={"country": country})).json()
+        peak = next(p for p in body["peak_seasons"] if "New Year" in p["name_en"])
+        assert (peak["start"], peak["end"], peak["dates_from"]) == ("2027-02-06", "2027-02-09", "holidays calendar")
+        listed = {h["date"] for h in body["holidays"]}
+        assert {h["date"] for h in peak["holidays"]} <= listed
+        assert "2027-02-09" in listed  # KR: substitute day; HK: the fourth day of Lunar New Year
+        season = next(p for p in body["peak_seasons"] if p["dates_from"] == "source")
+        assert season["holidays"] == []
+    hk = (await client.get(f"{BASE}/abroad", params={"country": "HK"})).json()
+    assert {"Good Friday", "The day following Good Friday"} <= {h["name"] for h in hk["holidays"]}  # Cap. 149
+
+
 async def test_abroad_without_peak_data_says_so(client):
     body = (await client.get(f"{BASE}/abroad", params={"country": "DE"})).json()
     assert body["peak_data"] is False and body["peak_seasons"] == []

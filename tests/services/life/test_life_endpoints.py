@@ -81,6 +81,25 @@ async def test_is_holiday(client):
     assert_sources(body["sources"])
 
 
+async def test_is_holiday_labor_day_before_and_from_2026(client):
+    """Labor Day 2025 (a Thursday): a workday on the government calendar, a day off for workers under
+    the Labor Standards Act. From 2026 it is on the government calendar for everyone."""
+    before = (await client.get(f"{BASE}/is-holiday", params={"date": "2025-05-01"})).json()
+    assert before["off"] is False and before["reason"] is None and before["holiday"] is None
+    assert before["labor_law_day_off"] is True
+    assert "Labor Standards Act" in before["note"] and "Art. 37" in before["note"]
+    assert before["sources"][1]["url"] == "https://law.moj.gov.tw/SmartSearch/Theme.aspx?O=2.1&T=22"
+    assert before["sources"][1]["checked"] == "2026-11-23"
+    assert_sources(before["sources"])
+    for day in ("2026-05-01", "2027-05-01"):  # a Friday; a Saturday made up on Friday 30 April
+        after = (await client.get(f"{BASE}/is-holiday", params={"date": day})).json()
+        assert after["off"] is True and after["holiday"]["name_en"] == "Labor Day"
+        assert after["labor_law_day_off"] is False
+        assert "for everyone" in after["note"] and "2025 and before" in after["note"]
+    other = (await client.get(f"{BASE}/is-holiday", params={"date": "2025-05-02"})).json()
+    assert other["labor_law_day_off"] is False and other["note"] is None and len(other["sources"]) == 1
+
+
 @pytest.mark.parametrize("value", ["2031-01-01", "2026-02-30", "tomorrow", ""])
 async def test_is_holiday_errors(client, value):
     body = assert_problem(await client.get(f"{BASE}/is-holiday", params={"date": value}), 422, "date")

@@ -22,11 +22,11 @@ def today(monkeypatch):
 
 async def test_list_filters_type_platform_keyword_and_upcoming(client, today):
     body = (await client.get("/movie/api/titles")).json()
-    assert body["count"] == len(body["titles"]) >= 30
+    assert body["count"] == len(body["titles"]) >= 40
     anime = (await client.get("/movie/api/titles", params={"type": "anime-series"})).json()["titles"]
     assert anime and all(t["type"] == "anime-series" for t in anime)
     netflix = (await client.get("/movie/api/titles", params={"platform": "NETFLIX"})).json()["titles"]
-    assert [t["id"] for t in netflix] == ["bridgerton-s4"]
+    assert [t["id"] for t in netflix] == ["bridgerton-s4", "one-piece-s2"]  # by release: 29 Jan, 10 Mar 2026
     hbo = {t["id"] for t in (await client.get("/movie/api/titles", params={"platform": "hbo"})).json()["titles"]}
     assert hbo == {"euphoria-s3", "a-knight-of-the-seven-kingdoms"}
 
@@ -61,6 +61,17 @@ async def test_taiwan_release_applies_where_given(client, today):
     assert c["region"] == "TW" and c["precision"] == "month" and c["target"] == "2025-11-01"
     c = (await client.get("/movie/api/countdown", params={"q": "Frozen 3"})).json()
     assert c["region"] == "origin" and c["target"] == "2027-11-24" and c["days"] == 366
+
+
+async def test_several_date_changes_are_kept_in_order(client, today):
+    t = (await client.get("/movie/api/title", params={"q": "Beyond the Spider-Verse"})).json()["title"]
+    assert [(d["old"], d["new"], d["announced"]) for d in t["delays"]] == [
+        ("2027-06-04", "2027-06-25", "2025-07-18"),
+        ("2027-06-25", "2027-06-18", "2025-09-25"),
+    ]
+    assert t["release"] == "2027-06-18" and t["days_until"] == 207  # 2026-11-23 to 2027-06-18
+    t = (await client.get("/movie/api/title", params={"q": "功夫"})).json()["title"]
+    assert t["origin"] == "TW" and t["released"] is True and t["check_note"] is None
 
 
 async def test_a_passed_unconfirmed_date_is_reported(client, today):
@@ -113,4 +124,4 @@ async def test_unknown_title_is_404(client, today):
 
 async def test_export_is_every_title(client, today):
     out = (await OPS["/api/pro/export"].call({})).model_dump(mode="json")
-    assert out["count"] == len(out["titles"]) >= 30 and all(t["source"]["url"] for t in out["titles"])
+    assert out["count"] == len(out["titles"]) >= 40 and all(t["source"]["url"] for t in out["titles"])

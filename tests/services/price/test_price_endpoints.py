@@ -58,6 +58,14 @@ async def test_categories(client):
         == {"vegetables": ("N04", 7), "fruits": ("N05", 5)}
     )
     assert body["sample"] is True
+    for c in body["categories"]:  # every shipped price is sample: each count says so, and where they come from
+        assert c["sample"] is True and c["sample_products"] == c["product_count"]
+        assert [(s["url"], s["sample"]) for s in c["prices_sources"]] == [
+            ("https://data.moa.gov.tw/Service/OpenData/FromM/FarmTransData.aspx", True)
+        ]
+        assert c["source"]["sample"] is False  # the category itself is the feed's, not a sample
+    md = (await client.get(f"{BASE}/categories.md")).text
+    assert "**Sample data**" in md and "| With sample prices |" in md and "| 7 | 7 |" in md
     assert body["categories"][0]["source"]["url"] == "https://data.gov.tw/dataset/8066"
     assert "Open Government Data License" in body["categories"][0]["source"]["licence"]
 
@@ -255,8 +263,8 @@ async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(client):
 async def test_llms_txt(client):
     r = await client.get("/price/llms.txt")
     assert r.status_code == 200 and r.headers["content-type"] == "text/plain; charset=utf-8"
-    assert "- Vegetables (蔬菜, feed code N04): 7 products: api/category/vegetables.md" in r.text
-    assert "- Fruits (水果, feed code N05): 5 products: api/category/fruits.md" in r.text
+    assert "- Vegetables (蔬菜, feed code N04): 7 products, 7 with sample prices: api/category/vegetables.md" in r.text
+    assert "- Fruits (水果, feed code N05): 5 products, 5 with sample prices: api/category/fruits.md" in r.text
     assert "Sample data" in r.text and "Latest trading day: 2026-11-21." in r.text
 
 

@@ -61,6 +61,11 @@ async def test_ingest_changes_the_answers_without_restart(store, capsys):
         0.0,
     )
     assert await _counts(store) == {"vegetables": 8, "fruits": 5}  # SM1 牛蒡 is new
+    cats = {c["slug"]: c for c in (await store.get("/price/api/categories")).json()["categories"]}
+    # LA1 and SM1 (vegetables) and A1 (fruits) have published prices now; the others are still sample
+    assert (cats["vegetables"]["sample_products"], cats["fruits"]["sample_products"]) == (6, 4)
+    assert cats["vegetables"]["sample"] is True
+    assert {s["sample"] for s in cats["vegetables"]["prices_sources"]} == {False, True}
     assert (await store.get("/price/api/deals")).json()["count"] == 0  # nothing imported traded before
 
     assert ingest("farm_trans_115.11.24.json") == 0

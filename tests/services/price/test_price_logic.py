@@ -332,3 +332,40 @@ def test_search_lists_at_most_50(monkeypatch):
     result = operations.search(SearchQuery(q="x"))
     assert (result.count, len(result.products), result.limit, result.truncated) == (60, 50, 50, True)
     assert result.products[0].id == "X00" and result.products[-1].id == "X49"
+
+
+def test_a_product_is_sample_when_its_record_or_any_price_in_the_window_is():
+    def product(ident: str, sample: bool) -> Product:
+        return Product(
+            id=ident, name=ident, category="vegetables", source="https://example.org", checked=AS_OF, sample=sample
+        )
+
+    real_price = obs(AS_OF, "109", 20.0)
+    sample_price = real_price.model_copy(update={"sample": True})
+    catalog = logic.Catalog(
+        categories={},
+        products={"R": product("R", False), "S": product("S", True), "M": product("M", False)},
+        as_of=AS_OF,
+        observations={"R": [real_price], "S": [sample_price], "M": [real_price, sample_price]},
+    )
+    # R: real record, real prices; S: a sample record; M: a real record with one sample price left
+    assert [catalog.is_sample(catalog.products[i]) for i in ("R", "S", "M")] == [False, True, True]
+
+
+@pytest.mark.parametrize(("ids", "sample", "sample_products"), [(("R",), False, 0), (("R", "M"), True, 1)])
+def test_a_category_says_when_the_prices_behind_its_count_are_sample(ids, sample, sample_products):
+    from twlookup.services.price.operations import _category_out
+    from twlookup.services.price.records import Category
+
+    real = obs(AS_OF, "109", 20.0)
+    products = {
+        i: Product(id=i, name=i, category="vegetables", source="https://example.org/feed", checked=AS_OF) for i in ids
+    }
+    observations = {"R": [real], "M": [real, real.model_copy(update={"sample": True})]}
+    catalog = logic.Catalog(categories={}, products=products, as_of=AS_OF, observations=observations)
+    cat = Category(
+        slug="vegetables", code="N04", name_zh="蔬菜", name_en="Vegetables", source="https://e.org", checked=AS_OF
+    )
+    out = _category_out(catalog, cat)
+    assert (out.product_count, out.sample, out.sample_products) == (len(ids), sample, sample_products)
+    assert sorted(s.sample for s in out.prices_sources) == sorted({False, sample})

@@ -78,8 +78,11 @@ async def test_submit_guide_and_share(client) -> None:
     assert by["google"]["submit"]["instantindex"] is False and by["bing"]["submit"]["instantindex"] is True
     share = (await client.get("/seo/api/share")).json()
     regions = {s["region"]: s for s in share["regions"]}
-    assert share["sample"] is True and regions["TW"]["source"]["sample"] is True
-    assert regions["worldwide"]["month"] == "2023-09" and regions["worldwide"]["source"]["sample"] is False
+    # no invented Taiwan figure: the region is reported missing, with StatCounter's page to look at
+    assert "TW" not in regions and share["missing"] == ["TW"] and "statcounter.com" in share["note"]
+    world = regions["worldwide"]
+    assert share["sample"] is False and world["source"]["sample"] is False and world["month"] == "2024-12"
+    assert world["shares"] == [{"engine": "Google", "percent": 89.73}] and "StatCounter" in world["source"]["licence"]
 
 
 # --- robots generate / test --------------------------------------------------------------------
@@ -149,6 +152,10 @@ async def test_bots_types_and_tokens(client) -> None:
     assert ext["Applebot-Extended"]["fetches"] is False
     user = {c["token"]: c for c in (await client.get("/seo/api/bots", params={"type": "user"})).json()["crawlers"]}
     assert user["Perplexity-User"]["honours_robots"] == "no"
+    search = {c["token"]: c for c in (await client.get("/seo/api/bots", params={"type": "search"})).json()["crawlers"]}
+    assert search["Googlebot"]["verify_by_ip"] and search["Googlebot"]["verify_by_dns"]
+    assert search["YandexBot"]["verify_by_dns"] and not search["YandexBot"]["verify_by_ip"]
+    assert search["DuckDuckBot"]["verify_by_ip"] and not search["DuckDuckBot"]["verify_by_dns"]
     assert all(
         c["docs"].startswith("https://") and c["source"].startswith("https://") and c["checked"]
         for c in all_["crawlers"]
@@ -156,37 +163,187 @@ async def test_bots_types_and_tokens(client) -> None:
     assert (await client.get("/seo/api/bots", params={"type": "spam"})).status_code == 422
 
 
-@pytest.mark.parametrize("ip", ["66.249.64.1", "::ffff:66.249.64.1", "2001:4860:4801:10::5"])
-async def test_verify_ip_in_published_range(client, ip: str) -> None:
+# Addresses inside prefixes of the shipped files (data/seo/ipranges.yaml), each read from a copy of
+# the operator's published file: (address, the prefix it falls in, the crawler).
+IN_RANGE = [
+    ("66.249.66.1", "66.249.66.0/27", "Googlebot"),
+    ("::ffff:66.249.66.1", "66.249.66.0/27", "Googlebot"),
+    ("2001:4860:4801:10::5", "2001:4860:4801:10::/64", "Googlebot"),
+    ("157.55.39.200", "157.55.39.0/24", "Bingbot"),
+    ("17.241.208.170", "17.241.208.160/27", "Applebot"),
+    ("20.171.206.77", "20.171.206.0/24", "GPTBot"),
+    ("104.210.140.130", "104.210.140.128/28", "OAI-SearchBot"),
+    ("9.129.1.2", "9.129.0.0/17", "ChatGPT-User"),
+    ("18.97.14.81", "18.97.14.80/29", "CCBot"),
+    ("2600:1f28:365:80b1::9", "2600:1f28:365:80b0::/60", "CCBot"),
+]
+
+
+@pytest.mark.parametrize(("ip", "prefix", "token"), IN_RANGE)
+async def test_verify_ip_in_published_range(client, ip: str, prefix: str, token: str) -> None:
     body = (await client.get("/seo/api/verify-ip", params={"ip": ip})).json()
-    assert body["known_crawler"] is True and body["matches"][0]["crawlers"] == ["Googlebot"]
-    assert body["sample"] is True and "sample" in body["note"] and body["dns"]["enabled"] is False
+    assert body["known_crawler"] is True and body["crawlers"] == [token]
+    assert [m["prefix"] for m in body["matches"]] == [prefix]
+    match = body["matches"][0]
+    assert match["source"]["url"].startswith("https://") and match["source"]["checked"]
+    assert body["sample"] is False and "sample" not in body["note"] and body["dns"]["enabled"] is False
 
 
-async def test_verify_ip_not_a_crawler_and_bad_input(client) -> None:
+async def test_verify_ip_shared_prefix_names_both_crawlers(client) -> None:
+    """OpenAI publishes 74.7.228.0/25 in both gptbot.json and searchbot.json."""
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "74.7.228.5"})).json()
+    assert sorted(body["crawlers"]) == ["GPTBot", "OAI-SearchBot"]
+    assert {m["file"] for m in body["matches"]} == {"gptbot", "oai-searchbot"}
+
+
+async def test_verify_ip_files_carry_dates(client) -> None:
     body = (await client.get("/seo/api/verify-ip", params={"ip": "8.8.8.8"})).json()
-    assert body["known_crawler"] is False and body["files_consulted"]
+    assert body["known_crawler"] is False and body["crawlers"] == [] and body["sample"] is False
+    urls = {s["url"] for s in body["files_consulted"]}
+    assert "https://www.bing.com/toolbox/bingbot.json" in urls and "https://openai.com/gptbot.json" in urls
+    assert all(s["checked"] for s in body["files_consulted"]) and "DNS" in body["note"]
+
+
+async def test_verify_ip_bad_input(client) -> None:
     r = await client.get("/seo/api/verify-ip", params={"ip": "not-an-ip"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "ip"
 
 
-async def test_verify_ip_dns_confirmation(client, monkeypatch: pytest.MonkeyPatch) -> None:
+class FakeResolver:
+    """A resolver with fixed PTR and A/AAAA records; a missing record is NoName, `slow` never answers."""
+
+    def __init__(self, ptr: dict[str, str], a: dict[str, list[str]], slow: bool = False) -> None:
+        self.ptr, self.a, self.slow, self.calls = ptr, a, slow, []
+
+    async def reverse(self, ip: str) -> str:
+        from twlookup.services.seo.dns import NoName
+
+        self.calls.append(("PTR", ip))
+        if self.slow:
+            await asyncio.sleep(30)
+        if ip not in self.ptr:
+            raise NoName(f"no reverse DNS name for {ip}")
+        return self.ptr[ip]
+
+    async def forward(self, host: str) -> list[str]:
+        from twlookup.services.seo.dns import NoName
+
+        self.calls.append(("A", host))
+        if host not in self.a:
+            raise NoName(f"{host} does not resolve")
+        return self.a[host]
+
+
+@pytest.fixture
+def resolver(monkeypatch: pytest.MonkeyPatch):
+    from twlookup.services.seo import dns as dns_module
     from twlookup.settings import get_settings
 
     monkeypatch.setattr(get_settings(), "seo_verify_dns", True)
+
+    def use(fake: FakeResolver) -> FakeResolver:
+        monkeypatch.setattr(dns_module, "RESOLVER", fake)
+        return fake
+
+    return use
+
+
+async def test_verify_ip_dns_forward_confirmed(client, resolver) -> None:
+    fake = resolver(
+        FakeResolver(
+            {"66.249.66.1": "crawl-66-249-66-1.googlebot.com."}, {"crawl-66-249-66-1.googlebot.com": ["66.249.66.1"]}
+        )
+    )
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "66.249.66.1"})).json()
+    d = body["dns"]
+    assert d["enabled"] and d["hostname"] == "crawl-66-249-66-1.googlebot.com"
+    assert d["forward_confirmed"] is True and d["verified"] is True and d["operator_suffix"] == "googlebot.com"
+    assert d["crawlers"] == ["Googlebot"] and body["crawlers"] == ["Googlebot"]
+    assert fake.calls == [("PTR", "66.249.66.1"), ("A", "crawl-66-249-66-1.googlebot.com")]
+
+
+async def test_verify_ip_dns_alone_confirms_a_crawler_without_a_range_file(client, resolver) -> None:
+    """YandexBot has no published range file here; Yandex documents reverse-and-forward DNS."""
+    resolver(
+        FakeResolver(
+            {"5.255.253.1": "5-255-253-1.spider.yandex.com"}, {"5-255-253-1.spider.yandex.com": ["5.255.253.1"]}
+        )
+    )
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "5.255.253.1"})).json()
+    assert body["matches"] == [] and body["known_crawler"] is True and body["crawlers"] == ["YandexBot"]
+    assert body["dns"]["operator_suffix"] == "yandex.com" and "DNS" in body["note"]
+
+
+async def test_verify_ip_dns_ipv4_mapped_is_looked_up_as_ipv4(client, resolver) -> None:
+    fake = resolver(
+        FakeResolver(
+            {"157.55.39.1": "msnbot-157-55-39-1.search.msn.com"},
+            {"msnbot-157-55-39-1.search.msn.com": ["::ffff:157.55.39.1"]},
+        )
+    )
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "::ffff:157.55.39.1"})).json()
+    assert fake.calls[0] == ("PTR", "157.55.39.1") and body["dns"]["verified"] is True
+    assert body["crawlers"] == ["Bingbot"]
+
+
+@pytest.mark.parametrize(
+    ("ptr", "forward", "why"),
+    [
+        # a PTR anyone can publish, not backed by Google's forward record
+        ("crawl-1.googlebot.com", ["203.0.113.9"], "not to 198.51.100.7"),
+        # names that only look like the operator's domain
+        ("crawl-1.googlebot.com.evil.example", ["198.51.100.7"], "none of the crawler operators"),
+        ("evilgooglebot.com", ["198.51.100.7"], "none of the crawler operators"),
+        # the name does not resolve at all
+        ("crawl-2.googlebot.com", None, "forward lookup failed"),
+    ],
+)
+async def test_verify_ip_dns_refuses_spoofed_names(client, resolver, ptr: str, forward, why: str) -> None:
+    resolver(FakeResolver({"198.51.100.7": ptr}, {ptr: forward} if forward else {}))
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "198.51.100.7"})).json()
+    assert body["known_crawler"] is False and body["crawlers"] == [] and body["dns"]["verified"] is False
+    assert why in body["dns"]["note"]
+
+
+async def test_verify_ip_dns_no_ptr_and_timeout(client, resolver, monkeypatch: pytest.MonkeyPatch) -> None:
+    from twlookup.settings import get_settings
+
+    resolver(FakeResolver({}, {}))
+    body = (await client.get("/seo/api/verify-ip", params={"ip": "66.249.66.1"})).json()
+    # still a crawler by its published range; the DNS side says why it could not confirm
+    assert body["known_crawler"] is True and body["dns"]["verified"] is False and body["dns"]["hostname"] is None
+    assert "no reverse DNS name" in body["dns"]["note"]
+    monkeypatch.setattr(get_settings(), "seo_dns_timeout_seconds", 0.05)
+    resolver(FakeResolver({}, {}, slow=True))
+    r = await client.get("/seo/api/verify-ip", params={"ip": "66.249.66.1"})
+    assert r.status_code == 200 and "no answer within 0.05 s" in r.json()["dns"]["note"]
+
+
+async def test_system_resolver_goes_through_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default resolver asks the OS resolver through the event loop (off the loop thread)."""
+    import ipaddress
+    import socket
+
+    from twlookup.services.seo import dns as dns_module
+
     loop = asyncio.get_running_loop()
 
     async def getnameinfo(sockaddr, flags):
-        return ("crawl-66-249-64-1.googlebot.com", "0")
+        assert flags == socket.NI_NAMEREQD
+        if sockaddr[0] == "192.0.2.1":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return ("crawl-66-249-66-1.googlebot.com", "0")
 
     async def getaddrinfo(host, port, **kw):
-        assert host == "crawl-66-249-64-1.googlebot.com"
-        return [(2, 1, 6, "", ("66.249.64.1", 0))]
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("66.249.66.1", 0))]
 
     monkeypatch.setattr(loop, "getnameinfo", getnameinfo)
     monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
-    dns = (await client.get("/seo/api/verify-ip", params={"ip": "66.249.64.1"})).json()["dns"]
-    assert dns["enabled"] and dns["forward_confirmed"] is True and dns["operator_suffix"] == "googlebot.com"
+    suffixes = {"googlebot.com": ["Googlebot"]}
+    ok = await dns_module.confirm(ipaddress.ip_address("66.249.66.1"), suffixes, 1.0, dns_module.SystemResolver())
+    assert ok.verified and ok.crawlers == ["Googlebot"]
+    none = await dns_module.confirm(ipaddress.ip_address("192.0.2.1"), suffixes, 1.0, dns_module.SystemResolver())
+    assert not none.verified and "no reverse DNS name" in none.note
 
 
 async def test_ip_range_importer(tmp_path, db_url) -> None:
@@ -211,6 +368,14 @@ async def test_ip_range_importer(tmp_path, db_url) -> None:
         row = s.get(IpRangeRow, "bingbot")
         assert row.sample is False and row.creation_time == "2026-11-01T00:00:00"
         s.rollback()  # keep the shared store as seeded
+    google = tmp_path / "common-crawlers.json"  # Google's own name for googlebot.json
+    google.write_text(
+        json.dumps({"creationTime": "2026-11-20T00:00:00", "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}]})
+    )
+    with Session(engine) as s:
+        assert import_ip_ranges(s, google) == 1
+        assert s.get(IpRangeRow, "googlebot").prefixes == ["66.249.64.0/27"]
+        s.rollback()
     bad = tmp_path / "nosuch.json"
     bad.write_text("{}")
     with Session(engine) as s, pytest.raises(ValueError, match="googlebot"):
@@ -279,9 +444,30 @@ async def test_video_check_rules(client) -> None:
         and "7 s" in found["chapters-length"]["detail"]
         and not found["tags-length"]["ok"]
     )
+    assert found["chapters-first"]["source"]["url"] == "https://support.google.com/youtube/answer/9884579"
+    assert found["title-length"]["source"]["url"] == "https://developers.google.com/youtube/v3/docs/videos"
     assert (
         await client.post("/seo/api/video-check", json={"title": "t", "chapters": [{"time": "5 min", "title": "x"}]})
     ).status_code == 422
+
+
+async def test_video_check_counts_the_description_in_bytes_and_tags_as_youtube_does(client) -> None:
+    # 1,667 CJK characters = 5,001 bytes in UTF-8: over the limit although far below 5,000 characters
+    cjk = (await client.post("/seo/api/video-check", json={"title": "t", "description": "臺" * 1667})).json()
+    d = {f["rule"]: f for f in cjk["findings"]}["description-length"]
+    assert d["ok"] is False and d["detail"] == "5001 bytes (1667 characters)"
+    ok = (await client.post("/seo/api/video-check", json={"title": "t", "description": "臺" * 1666})).json()
+    assert {f["rule"]: f for f in ok["findings"]}["description-length"]["ok"] is True
+    # the API's own example: "Foo-Baz" counts 7, "Foo Baz" counts 9 (quotes), plus one comma: 17
+    tags = (await client.post("/seo/api/video-check", json={"title": "t", "tags": ["Foo-Baz", "Foo Baz"]})).json()
+    assert {f["rule"]: f for f in tags["findings"]}["tags-length"]["detail"] == "17 characters"
+    # 250 two-letter tags: 500 letters + 249 commas = 749 > 500
+    many = (await client.post("/seo/api/video-check", json={"title": "t", "tags": ["ab"] * 250})).json()
+    assert {f["rule"]: f for f in many["findings"]}["tags-length"]["ok"] is False
+    br = (await client.post("/seo/api/video-check", json={"title": "a <b>", "description": "x > y"})).json()
+    found = {f["rule"]: f for f in br["findings"]}
+    assert found["title-brackets"]["ok"] is False and found["title-brackets"]["detail"] == "< and >"
+    assert found["description-brackets"]["ok"] is False and br["ok"] is False
 
 
 # --- IndexNow ----------------------------------------------------------------------------------
@@ -341,6 +527,19 @@ async def test_instantindex_input_rules(client) -> None:
     assert r.status_code == 422 and "100" in r.text and r.json()["errors"][0]["parameter"] == "urls"
     r = await client.post("/seo/api/instantindex", json={**SUBMIT, "key_location": "https://other.example/k.txt"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "key_location"
+    # a key file in /catalog/ covers /catalog/... only (Yandex's example), so /help/ is refused before posting
+    folder = {**SUBMIT, "key_location": "https://www.example.com/catalog/abcdef0123456789.txt"}
+    r = await client.post(
+        "/seo/api/instantindex",
+        json={**folder, "urls": ["https://www.example.com/catalog/a", "https://www.example.com/help/b"]},
+    )
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "urls[1]" and "/catalog/" in r.text
+    with respx.mock(assert_all_called=True) as mock:
+        route = mock.post("https://api.indexnow.org/indexnow").respond(202)
+        r = await client.post("/seo/api/instantindex", json={**folder, "urls": ["https://www.example.com/catalog/a"]})
+    assert r.status_code == 200 and json.loads(route.calls.last.request.content)["keyLocation"].endswith(
+        "/catalog/abcdef0123456789.txt"
+    )
 
 
 async def test_bulk_limit_and_batches(monkeypatch) -> None:

@@ -328,3 +328,45 @@ async def test_sixty_per_minute_across_two_processes_sharing_redis(db_url):
     finally:
         for c in clients:
             await c.aclose()
+
+
+async def test_samples_are_marked_in_every_answer_and_can_be_dropped(share, monkeypatch, tmp_path):
+    from pathlib import Path
+
+    from twlookup.services.share import operations
+
+    monkeypatch.setattr(operations, "now_utc", lambda: datetime(2026, 11, 23, 12, 0, tzinfo=UTC))
+    for path in (
+        "/share/api/rankings?period=month",
+        "/share/api/new",
+        "/share/api/search?q=範例",
+    ):
+        body = (await share.get(path)).json()
+        assert body["sample"] is True and body["shares"], path
+        assert all(s["sample"] and "範例" in s["title"] for s in body["shares"]), path
+    stats = (await share.get("/share/api/stats")).json()
+    assert stats["sample"] is True and stats["shares"] == 3
+    first = (await share.get("/share/api/new")).json()["shares"][0]["id"]
+    assert (await share.get(f"/share/api/shares/{first}")).json()["share"]["sample"] is True
+
+    # the operator drops the samples: an empty list in sample.yaml and a re-seed
+    (tmp_path / "share").mkdir()
+    (tmp_path / "share" / "sample.yaml").write_text("shares: []\n", encoding="utf-8")
+    try:
+        with store_engine.session() as s, s.begin():
+            assert operations.seed_share(s, tmp_path) == 0
+        stats = (await share.get("/share/api/stats")).json()
+        assert stats["shares"] == 0 and stats["sample"] is False
+        new = (await share.get("/share/api/new")).json()
+        assert (new["count"], new["shares"], new["sample"]) == (0, [], False)
+    finally:  # back to the shipped samples for the other tests
+        with store_engine.session() as s, s.begin():
+            operations.seed_share(s, Path(__file__).resolve().parents[3] / "data")
+
+
+@pytest.mark.parametrize("path", ["/share/api/vote", "/share/api/comment", "/share/api/click"])
+@pytest.mark.parametrize("ident", [True, "1", 1.5, 0])
+async def test_a_body_id_must_be_a_json_integer(share, path, ident):
+    body = {"id": ident, "body": "好聽"} if path.endswith("comment") else {"id": ident}
+    r = await share.post(path, json=body)
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "id", r.text

@@ -37,7 +37,7 @@ async def test_status_follows_the_dates(client, today, day, status, days_to_star
 
 async def test_list_filters(client, today):
     body = (await client.get("/sports/api/events")).json()
-    assert body["count"] == len(body["events"]) >= 25
+    assert body["count"] == len(body["events"]) >= 40
     assert {e["sport"] for e in body["events"]} == {
         "baseball",
         "basketball",
@@ -49,10 +49,13 @@ async def test_list_filters(client, today):
     }
     taiwan = (await client.get("/sports/api/events", params={"taiwan": "1"})).json()["events"]
     assert taiwan and all(e["taiwan"] for e in taiwan) and "fifa-world-cup-2026" not in {e["id"] for e in taiwan}
+    assert {"wbsc-u23-baseball-world-cup-2026", "all-england-2026"} <= {e["id"] for e in taiwan}
+    assert "chicago-marathon-2026" not in {e["id"] for e in taiwan}
     upcoming = (await client.get("/sports/api/events", params={"status": "upcoming", "sport": "multi"})).json()[
         "events"
     ]
-    assert [e["id"] for e in upcoming] == ["la-2028-olympics", "la-2028-paralympics"]
+    # Dakar 2026 (to 13 November) is over on the pinned day; Chungcheong 2027 comes first by start date
+    assert [e["id"] for e in upcoming] == ["fisu-games-chungcheong-2027", "la-2028-olympics", "la-2028-paralympics"]
 
 
 async def test_a_passed_event_not_rechecked_says_so(client, today):
@@ -89,7 +92,12 @@ async def test_broadcast_known_with_sources_and_not_known(client, today):
     assert all(p["source"]["url"].startswith("https://") for p in wbc["platforms"])
     assert {"tv", "streaming"} == {p["kind"] for p in wbc["platforms"]}
     cup = (await client.get("/sports/api/broadcast", params={"q": "fifa-world-cup-2026"})).json()
-    assert cup["known"] is False and cup["platforms"] == [] and cup["note"].startswith("Not known")
+    assert cup["known"] is True and "愛爾達電視 (ELTA)" in {p["platform"] for p in cup["platforms"]}
+    assert all(p["source"]["checked"] == "2026-11-23" for p in cup["platforms"])
+    nba = (await client.get("/sports/api/broadcast", params={"q": "NBA Finals 2026"})).json()
+    assert {p["platform"] for p in nba["platforms"]} == {"愛爾達電視 (ELTA)", "緯來電視網 (Videoland)"}
+    bowl = (await client.get("/sports/api/broadcast", params={"q": "super-bowl-lx"})).json()
+    assert bowl["known"] is False and bowl["platforms"] == [] and bowl["note"].startswith("Not known")
 
 
 async def test_countdown_to_start_and_end(client, today):
@@ -139,5 +147,5 @@ async def test_unknown_event_is_404(client, today):
 
 async def test_export_is_every_event(client, today):
     out = (await OPS["/api/pro/export"].call({})).model_dump(mode="json")
-    assert out["count"] == len(out["events"]) >= 25
+    assert out["count"] == len(out["events"]) >= 40
     assert all(e["source"]["url"] and e["source"]["checked"] for e in out["events"])

@@ -8,7 +8,7 @@ from decimal import Decimal as D
 import pytest
 
 from twlookup.services.stocks import logic
-from twlookup.services.stocks.records import Close, Etf, Member, Payout, Theme
+from twlookup.services.stocks.records import Close, Etf, Member, Payout, Theme, change_pct
 
 PROV = {"source": "https://example.test/source", "checked": date(2026, 11, 22)}
 SAMPLE = {"source": "https://example.test/sample", "checked": date(2026, 11, 22), "sample": True}
@@ -68,12 +68,12 @@ E00713 = etf(
     ],
 )
 def test_change_pct_against_previous_close(price, change, pct):
-    assert logic.change_pct(D(price), D(change)) == D(pct)
+    assert change_pct(D(price), D(change)) == D(pct)
 
 
 def test_change_pct_unknown_without_change_or_previous():
-    assert logic.change_pct(D("10"), None) is None
-    assert logic.change_pct(D("10"), D("10")) is None  # a previous close of 0 is not a price
+    assert change_pct(D("10"), None) is None
+    assert change_pct(D("10"), D("10")) is None  # a previous close of 0 is not a price
 
 
 def test_period_index_orders_and_validates():

@@ -1,7 +1,7 @@
 """feed state and refresh locks
 
 Revision ID: f1d3b7a9c2e4
-Revises: e7a4c2b9d1f0
+Revises: f3b8d2a6c4e1
 Create Date: 2026-11-24 10:00:00.000000
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f1d3b7a9c2e4"
-down_revision = "e7a4c2b9d1f0"
+down_revision = "f3b8d2a6c4e1"
 branch_labels = None
 depends_on = None
 

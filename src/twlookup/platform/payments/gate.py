@@ -20,6 +20,16 @@ what was asked, verification and settlement by the facilitator, and the response
   sentence of ours; the facilitator's own message and exception text go to the log only.
 - 402 and paid answers carry `Cache-Control: no-store`; the challenge's resource URL is built
   from the configured public base URL, never from the request's Host header.
+
+Why the SDK's `x402ResourceServer` and not its HTTP wrapper `x402HTTPResourceServer`: the wrapper
+matches routes from its own route table and reads the request through a framework adapter, then
+leaves the handler's own checks for after the payment. Here the dispatcher has already matched the
+declared operation, validated its parameters and looked up its ids (a 422 or 404 costs nothing,
+before any 402), HEAD must never settle, and every facilitator call must be bounded and its
+failure remembered. So the gate uses the same core the wrapper drives (requirements, matching,
+verification, settlement, the bazaar extension) and the SDK's header encoders, and applies the
+wrapper's cache rule itself: `no-store` on the 402, and on paid answers (stricter than the
+wrapper's `private`, since a paid answer is one client's purchase).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from twlookup.platform.errors import NotFound
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.services.bikes.data import CATALOGUE, Catalogue, seed_bikes
-from twlookup.services.bikes.records import BikeModel
+from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel
 from twlookup.services.bikes.schemas import (
     TARGET_MODELS,
     ContributeBody,
@@ -111,6 +111,7 @@ def summary(m: BikeModel) -> ModelSummary:
         years=m.years,
         displacement_cc=m.spec.displacement_cc,
         oil_supply=m.spec.oil_supply,
+        source_kind=m.source_kind,
     )
 
 
@@ -129,6 +130,8 @@ def detail(cat: Catalogue, m: BikeModel, contributions: list[ContributionRow]) -
         years=m.years,
         spec=m.spec,
         spec_source=m.source_ref,
+        source_kind=m.source_kind,
+        source_kind_meaning=SOURCE_KINDS[m.source_kind],
         note=m.note,
         maintenance=[
             MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug
@@ -167,14 +170,20 @@ def _norm(text: str) -> str:
 def models() -> ModelList:
     """All models, with displacement and oil supply (oil injection or premix)."""
     cat = CATALOGUE.get()
+    kinds: dict[str, int] = {}
+    for m in cat.models:
+        kinds[m.source_kind] = kinds.get(m.source_kind, 0) + 1
+    missing = TARGET_MODELS - len(cat.models)
     note = (
-        f"{len(cat.models)} of the {TARGET_MODELS} models the spec calls for are grounded in a cited source; "
-        "the rest are not listed rather than guessed."
+        f"{len(cat.models)} of the {TARGET_MODELS} models the spec calls for, each spec read on the page it cites; "
+        + (f"the other {missing} are not listed rather than guessed. " if missing > 0 else "")
+        + "makers no longer publish spec pages for these long-discontinued bikes (none could be found to cite), "
+        "so source_kind says what each spec rests on; a figure the page does not give is absent, not guessed."
     )
-    return ModelList(count=len(cat.models), note=note, models=[summary(m) for m in cat.models])
+    return ModelList(count=len(cat.models), by_source_kind=kinds, note=note, models=[summary(m) for m in cat.models])
 
 
-@SERVICE.operation("GET", "/api/model/{slug}", tool="get_model_specs")
+@SERVICE.operation("GET", "/api/model/{slug}", tool="get_model_specs", blocking=True)
 def model(p: SlugQuery) -> ModelDetail:
     """One model's spec with its source, maintenance, parts, dated sale reports and reviewed contributions."""
     cat = CATALOGUE.get()
@@ -196,7 +205,7 @@ def search(p: SearchQuery) -> SearchOut:
     return SearchOut(q=p.q, count=len(found), models=[summary(m) for m in found])
 
 
-@SERVICE.operation("GET", "/api/parts", tool="find_part")
+@SERVICE.operation("GET", "/api/parts", tool="find_part", blocking=True)
 def parts(p: PartQuery) -> PartsOut:
     """Parts whose number contains q (spaces, dashes and case ignored), and the models they fit;
     reviewed part contributions are searched too."""
@@ -214,7 +223,7 @@ def parts(p: PartQuery) -> PartsOut:
     )
 
 
-@SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance")
+@SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance", blocking=True)
 def maintenance(p: SlugQuery) -> MaintenanceList:
     """A model's maintenance facts (spark plug, gear oil, oil injection or premix) with sources."""
     cat = CATALOGUE.get()
@@ -236,7 +245,7 @@ def maintenance(p: SlugQuery) -> MaintenanceList:
     )
 
 
-@SERVICE.operation("POST", "/api/contribute")
+@SERVICE.operation("POST", "/api/contribute", blocking=True)
 def contribute(p: ContributeBody) -> review.Receipt:
     """Contribute a part, maintenance fact, sale report or spec with its source. It is recorded as
     submitted and becomes public only after an operator reviews and approves it."""

@@ -12,6 +12,20 @@ from twlookup.platform.records import SourcedRecord
 
 FACTS_LICENCE = "facts (not copyrightable); the cited page's text and images remain its owner's"
 
+# What kind of page a model's spec was read on, strongest first. A maker's own page or manual is
+# the reference the spec asks for; the others are what could be found for bikes out of production
+# for decades, and each answer says which kind it is.
+SourceKind = Literal["maker", "manual", "encyclopedia", "press", "spec-database", "catalogue", "website"]
+SOURCE_KINDS: dict[str, str] = {
+    "maker": "the maker's own page or press release",
+    "manual": "the maker's owner's or service manual",
+    "encyclopedia": "an encyclopedia article (Wikipedia)",
+    "press": "a magazine or newspaper report or road test",
+    "spec-database": "a specification database compiled by a third party",
+    "catalogue": "a dealer's or publisher's model catalogue",
+    "website": "a private website (weaker: not the maker, press or an encyclopedia)",
+}
+
 
 class Spec(BaseModel):
     """Engine and chassis figures as the cited page states them."""
@@ -46,6 +60,7 @@ class BikeModel(SourcedRecord):
     maker: str
     years: str
     spec: Spec
+    source_kind: SourceKind = Field(description="What kind of page the spec was read on (SOURCE_KINDS)")
     note: str | None = None
     licence: str | None = FACTS_LICENCE
 

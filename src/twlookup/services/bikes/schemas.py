@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
-from twlookup.services.bikes.records import Spec
+from twlookup.services.bikes.records import SourceKind, Spec
 
 SLUG = Field(pattern=r"^[a-z0-9-]{3,60}$", description="A model's slug, as /api/models lists them")
 TARGET_MODELS = 42
@@ -70,18 +70,28 @@ class ContributionOut(BaseModel):
     reviewed: Literal[True] = True
 
 
+SOURCE_KIND = Field(
+    description=(
+        "What kind of page the spec was read on: maker, manual, encyclopedia, press (magazine or "
+        "newspaper), spec-database, catalogue or website (a private site: weaker)"
+    )
+)
+
+
 class ModelSummary(BaseModel):
     slug: str
     name: str
     maker: str
     years: str
-    displacement_cc: float | None
+    displacement_cc: float | None = Field(description="As the source states it; null when it states none")
     oil_supply: str | None
+    source_kind: SourceKind = SOURCE_KIND
 
 
 class ModelList(BaseModel):
     count: int
     target: int = Field(TARGET_MODELS, description="Models the spec calls for")
+    by_source_kind: dict[str, int] = Field(description="How many models' specs come from each kind of page")
     note: str
     models: list[ModelSummary]
 
@@ -117,6 +127,8 @@ class ModelDetail(BaseModel):
     years: str
     spec: Spec = Field(description="Figures as the source states them; absent ones were not stated there")
     spec_source: Source
+    source_kind: SourceKind = SOURCE_KIND
+    source_kind_meaning: str
     note: str | None
     maintenance: list[MaintenanceOut]
     parts: list[PartOut]

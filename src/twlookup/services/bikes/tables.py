@@ -20,6 +20,7 @@ class ModelRow(Provenance, Base):
     maker: Mapped[str] = mapped_column(String(60))
     years: Mapped[str] = mapped_column(String(20))
     spec: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source_kind: Mapped[str | None] = mapped_column(String(20), default=None)
     note: Mapped[str | None] = mapped_column(Text, default=None)
 
 

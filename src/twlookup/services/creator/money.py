@@ -132,13 +132,38 @@ class Profit:
 
 
 def profit(
-    price: Decimal, cost: Decimal, ship: Decimal, commission_rate: Decimal, fee_rate: Decimal, payment_rate: Decimal
+    price: Decimal,
+    cost: Decimal,
+    ship: Decimal,
+    commission_rate: Decimal,
+    fee_rate: Decimal,
+    payment_rate: Decimal,
+    payment_min: Decimal | None = None,
+    fee_vat: Decimal = Decimal(0),
 ) -> Profit:
-    platform_fee = whole(price * fee_rate)
-    payment_fee = whole(price * payment_rate)
+    """Profit of one order. The platform and payment fees carry `fee_vat` (business tax on the fee)
+    on top; the payment fee is at least `payment_min` before that tax."""
+    k = ONE + fee_vat
+    floor = payment_min or Decimal(0)
+    platform_fee = whole(price * fee_rate * k)
+    payment_fee = whole(max(price * payment_rate, floor) * k)
     commission = whole(price * commission_rate)
     result = price - cost - ship - platform_fee - payment_fee - commission
     margin = (result / price * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    share = ONE - fee_rate - payment_rate - commission_rate
-    break_even = whole((cost + ship) / share, ROUND_CEILING) if share > 0 else None
-    return Profit(platform_fee, payment_fee, commission, result, margin, break_even, fee_rate, payment_rate)
+    # break-even: the price where the unrounded fees leave nothing; the payment fee is either its
+    # rate (above the minimum) or the minimum itself, and profit rises with the price, so one holds
+    share = ONE - fee_rate * k - payment_rate * k - commission_rate
+    break_even = (cost + ship) / share if share > 0 else None
+    if break_even is not None and break_even * payment_rate < floor:
+        share = ONE - fee_rate * k - commission_rate
+        break_even = (cost + ship + floor * k) / share if share > 0 else None
+    return Profit(
+        platform_fee,
+        payment_fee,
+        commission,
+        result,
+        margin,
+        whole(break_even, ROUND_CEILING) if break_even is not None else None,
+        fee_rate,
+        payment_rate,
+    )

@@ -89,6 +89,7 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
                 why=rule.why,
                 penalty=Penalty(min_twd=rule.penalty_min, max_twd=rule.penalty_max, text=ptext),
                 suggestion=h.term.suggestion,
+                basis=h.term.basis,
                 source=h.term.source_ref,
             )
         )
@@ -100,7 +101,8 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
         findings=findings,
         allowed_phrases=[AllowedPhrase(words=a.term.term, source=a.term.source_ref) for a in allowed],
         note=(
-            "比對法規附件詞句與常見違規類型；沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
+            "比對法規附件詞句、主管機關例句與違規類型用詞（每筆以 basis 標明依據）；"
+            "沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
             "文字已先轉為繁體並統一全形字元。"
         ),
     )
@@ -139,9 +141,18 @@ def _profit(
         raise InvalidParameter(
             "commission", "platform fee, payment fee and commission together must stay below 100% of the price"
         )
-    result = money.profit(price, cost, ship, cr, fr, pr)
+    # the record's minimum and tax on fees apply only to its own rates, not to rates the caller gives
+    own_payment = record is not None and payment_rate is None
+    vat = record.fee_vat if record is not None and fee_rate is None and payment_rate is None else Decimal(0)
+    result = money.profit(
+        price, cost, ship, cr, fr, pr, payment_min=record.payment_min if own_payment else None, fee_vat=vat
+    )
     sample = bool(record and record.sample and (fee_rate is None or payment_rate is None))
     note = "利潤 = 售價 − 成本 − 運費 − 平台手續費 − 金流手續費 − 分潤。"
+    if vat:
+        note += f"手續費另加{money.pct(vat)}%營業稅。"
+    if own_payment and record is not None and record.payment_min:
+        note += f"金流手續費每筆最低{record.payment_min}元（未稅）。"
     if sample:
         note += "平台費率為示意值（未能找到公開來源），請以平台後台公告覆寫 fee_rate、payment_rate。"
     if result.profit < 0:
@@ -160,7 +171,7 @@ def _profit(
         profit=result.profit,
         margin_pct=result.margin,
         break_even_price=result.break_even_price,
-        rounding="各項費用按每筆四捨五入到元；毛利率到0.01%；損益兩平售價無條件進位到元（以未進位費率計算）。",
+        rounding="各項費用（含手續費的營業稅）按每筆四捨五入到元；毛利率到0.01%；損益兩平售價無條件進位到元（以未進位費用計算）。",
         sample=sample,
         note=note,
         source=record.source_ref if record else None,
@@ -177,7 +188,8 @@ def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
     try:
         t = money.tax_check(monthly, kind, catalogue.thresholds, on)
     except LookupError:
-        raise InvalidParameter("date", "no threshold is known before 2014-01-01", {"minimum": "2014-01-01"}) from None
+        first = min(x.effective_from for x in catalogue.thresholds).isoformat()
+        raise InvalidParameter("date", f"no threshold is known here before {first}", {"minimum": first}) from None
     th = t.threshold
     label = "銷售貨物" if kind == "goods" else "銷售勞務"
     if t.tier == "below":
@@ -366,7 +378,12 @@ def platforms() -> PlatformsAnswer:
         count=len(items),
         sample=sample,
         platforms=[as_answer(x, PlatformAnswerItem) for x in items],
-        note="費率為示意值（sample），未能找到公開來源；計算時請以平台後台公告的費率覆寫。" if sample else "",
+        note=(
+            "標示 sample 的平台費率為示意值，未能找到可引用的公開費率表；計算時請以平台後台公告的費率覆寫。"
+            "未標示者依其來源頁面的公開費率。"
+        )
+        if sample
+        else "",
     )
 
 

@@ -21,6 +21,10 @@ class AdTerm(SourcedRecord):
     term: str = Field(description="The phrase as the regulation's annex writes it")
     match: list[str] = Field(min_length=1, description="Literal forms matched in text")
     rule: str = Field(description="Id of the rule it falls under")
+    basis: Literal["annex", "official-example", "category"] = Field(
+        description="annex: the regulation's own annex; official-example: the ministry's example phrases; "
+        "category: a plain word for one of the rule's categories, chosen here (not an official list)"
+    )
     suggestion: str | None = None
 
 
@@ -82,7 +86,9 @@ class Platform(SourcedRecord):
     id: str
     name: str
     commission_rate: Decimal
-    payment_rate: Decimal
+    payment_rate: Decimal = Field(description="Payment fee as a share of the price, before the tax on the fee")
+    payment_min: Decimal | None = Field(None, description="Minimum payment fee per order (NT$, before tax)")
+    fee_vat: Decimal = Field(Decimal(0), description="Business tax charged on top of the fees (0.05 = 5%)")
     note: str
 
 

@@ -12,7 +12,6 @@ reads from a saved file (a JSON array of such rows). Licence: Open Government Da
 from __future__ import annotations
 
 import json
-import os
 from datetime import date
 from typing import Any
 
@@ -22,14 +21,22 @@ from twlookup.platform.errors import Problem
 from twlookup.services.creator.records import CompanyRecord
 
 GCIS_COMPANY = "https://data.gcis.nat.gov.tw/od/data/api/5F64D864-61CB-4D0D-8AD9-492047CC1EA6"
-TIMEOUT = httpx.Timeout(5.0, connect=3.0)
 LICENCE = "政府資料開放授權條款-第1版"
 UPSTREAM = "the Ministry of Economic Affairs company register (data.gcis.nat.gov.tw)"
 
 
 def live_lookup_enabled() -> bool:
-    """Ask the register live for numbers not in the store (TWLOOKUP_CREATOR_LIVE_REGISTER; default on)."""
-    return os.environ.get("TWLOOKUP_CREATOR_LIVE_REGISTER", "1").lower() not in ("0", "false", "no", "off")
+    """Ask the register live for numbers not in the store (setting TWLOOKUP_CREATOR_LIVE_REGISTER; default on)."""
+    from twlookup.settings import get_settings
+
+    return get_settings().creator_live_register
+
+
+def _timeout() -> httpx.Timeout:
+    from twlookup.settings import get_settings
+
+    total = get_settings().creator_register_timeout_seconds
+    return httpx.Timeout(total, connect=min(3.0, total))
 
 
 def roc_date(value: Any) -> date | None:
@@ -88,10 +95,10 @@ async def fetch_company(ban: str, today: date, client: httpx.AsyncClient | None 
     params = {"$format": "json", "$filter": f"Business_Accounting_NO eq {ban}"}
     try:
         if client is None:
-            async with httpx.AsyncClient(timeout=TIMEOUT) as own:
+            async with httpx.AsyncClient(timeout=_timeout(), trust_env=False) as own:
                 response = await own.get(GCIS_COMPANY, params=params)
         else:
-            response = await client.get(GCIS_COMPANY, params=params, timeout=TIMEOUT)
+            response = await client.get(GCIS_COMPANY, params=params, timeout=_timeout())
         response.raise_for_status()
         text = response.text.strip()
         rows = json.loads(text) if text else []

@@ -47,6 +47,10 @@ class AdFinding(BaseModel):
     suggestion: str | None = Field(
         description="A phrase the annex allows instead, where one fits; only if it is true of the product"
     )
+    basis: str = Field(
+        description="annex (the regulation's annex), official-example (the ministry's example phrases) or "
+        "category (a plain word for the rule's category, chosen here)"
+    )
     source: Source
 
 
@@ -116,7 +120,7 @@ class TaxQuery(Params):
     monthly: int = Field(ge=0, le=1_000_000_000, description="Monthly sales (NT$)")
     type: Literal["goods", "services"] = Field("goods", description="goods or services")
     date: dt.date | None = Field(
-        None, description="Date the thresholds are taken at (default today in Taipei); from 2014-01-01"
+        None, description="Date the thresholds are taken at (default today in Taipei); from 2023-01-01"
     )
 
 

@@ -67,6 +67,15 @@ def now_taipei() -> datetime:
 # ------------------------------------------------------------------ building answers
 
 
+# What each kind of page is worth, said in every answer with a custom (and why there is none).
+CUSTOM_NOTES: dict[str | None, str] = {
+    "temple": "來源：寺廟自己的說法（廟方網站，或廟方人員在新聞報導中的說明）。",
+    "news": "來源：新聞報導，非寺廟或官方資料；各地做法可能不同。",
+    "website": "來源較弱：僅為民間網站的說法，找不到寺廟、官方或百科資料佐證，僅供參考。",
+    None: "找不到可引用的寺廟、官方、百科或新聞資料，所以不寫供品習俗。",
+}
+
+
 def deity_out(d: Deity) -> DeityOut:
     source = (
         Source(url=d.custom_source, title=d.custom_source_title, checked=d.checked or date(2026, 11, 23))
@@ -82,6 +91,8 @@ def deity_out(d: Deity) -> DeityOut:
         vegetarian=d.vegetarian,
         custom=d.custom,
         custom_source=source,
+        custom_source_kind=d.custom_source_kind,
+        custom_note=CUSTOM_NOTES[d.custom_source_kind],
     )
 
 

@@ -10,6 +10,10 @@ from pydantic import Field
 
 from twlookup.platform.records import Record, SourcedRecord
 
+# How strong the page behind an offering custom is: a temple's own word (on its site or quoted by
+# a newspaper), a news report, or a private website (weak; the answer says so).
+CustomSourceKind = Literal["temple", "news", "website"]
+
 MealId = Literal["breakfast", "lunch", "afternoon", "dinner", "late_night"]
 
 
@@ -26,6 +30,9 @@ class Deity(Record):
     custom: str | None = Field(None, description="An offering custom, in our words, as the cited page states it")
     custom_source: str | None = None
     custom_source_title: str | None = None
+    custom_source_kind: CustomSourceKind | None = Field(
+        None, description="temple (the temple's own word), news (a news report) or website (a private site: weak)"
+    )
     checked: date | None = None
 
 

@@ -140,6 +140,10 @@ class DeityOut(BaseModel):
     vegetarian: bool
     custom: str | None = Field(None, description="供品習俗（依來源頁面改寫）；沒有來源的不寫")
     custom_source: Source | None = None
+    custom_source_kind: Literal["temple", "news", "website"] | None = Field(
+        None, description="來源的性質：temple（寺廟自己的說法）、news（新聞報導）、website（民間網站，較弱）"
+    )
+    custom_note: str = Field(description="這則習俗的來源有多可靠（或為何沒有寫習俗）")
 
 
 class Deities(BaseModel):

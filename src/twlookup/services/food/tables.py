@@ -23,6 +23,7 @@ class DeityRow(Base):
     custom: Mapped[str | None] = mapped_column(Text, default=None)
     custom_source: Mapped[str | None] = mapped_column(String(500), default=None)
     custom_source_title: Mapped[str | None] = mapped_column(String(300), default=None)
+    custom_source_kind: Mapped[str | None] = mapped_column(String(20), default=None)
     checked: Mapped[date | None] = mapped_column(Date, default=None)
 
 

@@ -7,10 +7,19 @@ from datetime import date
 
 from anyio import to_thread
 
+from twlookup.domain import release_ops
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when, passed_since_check
 from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
-from twlookup.domain.release_schemas import LookupOut, LookupQuery, MonthQuery, NameQuery, Watchlist, WatchlistBody
+from twlookup.domain.release_schemas import (
+    Delays,
+    LookupOut,
+    LookupQuery,
+    MonthQuery,
+    NameQuery,
+    Watchlist,
+    WatchlistBody,
+)
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.games import logic
@@ -18,8 +27,6 @@ from twlookup.services.games.data import CATALOGUE, seed_games
 from twlookup.services.games.schemas import (
     Calendar,
     CalendarEntry,
-    DelayEntry,
-    Delays,
     Export,
     Game,
     GameCountdown,
@@ -44,7 +51,9 @@ SERVICE.seeder(seed_games)
 
 DOMAIN = Domain(
     name="games",
-    classes=frozenset({"Q7889"}),  # video game
+    # Q7889 video game: checked on 2026-11-23 against stored public code that names Wikidata classes
+    # (search tool, find_string): labelled "video game" in several independent class tables.
+    classes=frozenset({"Q7889"}),
     keywords=("video game", "電子遊戲", "遊戲", "电子游戏", "game"),
     properties={
         "P577": "publication date",
@@ -130,14 +139,7 @@ def release_calendar(p: MonthQuery) -> Calendar:
 @SERVICE.operation("GET", "/api/delays", tool="delay_history")
 def delay_history() -> Delays:
     """Every recorded change of an announced release date, newest announcement first, with sources."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    entries = [
-        DelayEntry(**delay_out(d, g.checked).model_dump(), id=g.id, name=g.name, name_zh=g.name_zh)
-        for g in catalogue.items.values()
-        for d in g.delays
-    ]
-    entries.sort(key=lambda e: (e.announced, e.id), reverse=True)
-    return Delays(as_of=today, count=len(entries), delays=entries)
+    return release_ops.delay_history(CATALOGUE.get(), today_taipei())
 
 
 @SERVICE.operation("GET", "/api/countdown", tool="release_countdown")

@@ -89,18 +89,6 @@ class Calendar(BaseModel):
     )
 
 
-class DelayEntry(DelayOut):
-    id: str
-    name: str
-    name_zh: str | None
-
-
-class Delays(BaseModel):
-    as_of: dt.date
-    count: int
-    delays: list[DelayEntry] = Field(description="Newest announcement first")
-
-
 class GameCountdown(CountdownOut):
     id: str
     name: str

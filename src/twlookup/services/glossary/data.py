@@ -2,25 +2,83 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.records import DataFileError, load_records, to_row
+from twlookup.platform.records import (
+    DataFileError,
+    SourcedRecord,
+    file_defaults,
+    read_data_file,
+    to_row,
+    validate_records,
+)
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
 from twlookup.services.glossary.logic import Catalog
-from twlookup.services.glossary.records import Comparison, HowTo, Term
-from twlookup.services.glossary.tables import ComparisonRow, HowToRow, TermRow
+from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
+from twlookup.services.glossary.tables import ComparisonRow, HowToRow, SourceRow, TermRow
+
+R = TypeVar("R", bound=SourcedRecord)
 
 
-def read_all(data_dir: Path) -> tuple[list[Term], list[Comparison], list[HowTo]]:
-    """Read and cross-check the three files: related ids, comparison sides and how-to terms must exist."""
+class GlossaryData(NamedTuple):
+    terms: list[Term]
+    comparisons: list[Comparison]
+    howtos: list[HowTo]
+    citations: list[CitedSource]
+    usage: list[UsageSource]
+
+
+def _list(path: Path, key: str) -> tuple[Mapping[str, Any], list[Any]]:
+    doc = read_data_file(path)
+    if not isinstance(doc, Mapping) or not isinstance(doc.get(key), list):
+        raise DataFileError(f"{path}: expected a mapping with a list under {key!r}")
+    return doc, doc[key]
+
+
+def read_sources(folder: Path) -> tuple[list[CitedSource], list[UsageSource]]:
+    path = folder / "sources.yaml"
+    doc, citations = _list(path, "citations")
+    cited = validate_records(path, citations, CitedSource, label="url")
+    usage = validate_records(path, doc.get("usage") or [], UsageSource, label="url")
+    urls = [c.url for c in cited]
+    if len(set(urls)) != len(urls):
+        raise DataFileError(f"{path}: a citation url is listed twice")
+    return cited, usage
+
+
+def _cited_records(path: Path, key: str, model: type[R], titles: Mapping[str, str]) -> list[R]:
+    """Records of `path` whose source must be a registered citation; the title comes from the
+    registry (an item that gives its own must give the same)."""
+    doc, items = _list(path, key)
+    filled = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise DataFileError(f"{path}: record {index + 1} is not a mapping")
+        name = item.get("id", f"#{index + 1}")
+        url = item.get("source")
+        if url not in titles:
+            raise DataFileError(f"{path}: record {name!r}: source {url!r} is not in sources.yaml")
+        if item.get("source_title") not in (None, titles[url]):
+            raise DataFileError(f"{path}: record {name!r}: source_title differs from sources.yaml")
+        filled.append({**item, "source_title": titles[url]})
+    return validate_records(path, filled, model, file_defaults(doc, model))
+
+
+def read_all(data_dir: Path) -> GlossaryData:
+    """Read and cross-check the files: sources registered, related ids, comparison sides and how-to
+    terms must exist."""
     folder = data_dir / "glossary"
-    terms = load_records(folder / "terms.yaml", Term, "terms")
-    comparisons = load_records(folder / "comparisons.yaml", Comparison, "comparisons")
-    howtos = load_records(folder / "howtos.yaml", HowTo, "howtos")
+    citations, usage = read_sources(folder)
+    titles = {c.url: c.title for c in citations}
+    terms = _cited_records(folder / "terms.yaml", "terms", Term, titles)
+    comparisons = _cited_records(folder / "comparisons.yaml", "comparisons", Comparison, titles)
+    howtos = _cited_records(folder / "howtos.yaml", "howtos", HowTo, titles)
     ids = {t.id for t in terms}
     if len(ids) != len(terms):
         raise DataFileError(f"{folder / 'terms.yaml'}: duplicate term ids")
@@ -35,18 +93,26 @@ def read_all(data_dir: Path) -> tuple[list[Term], list[Comparison], list[HowTo]]
         missing = [r for r in h.terms if r not in ids]
         if missing:
             raise DataFileError(f"{folder / 'howtos.yaml'}: record {h.id!r}: terms {missing} are not terms")
-    return terms, comparisons, howtos
+    cited = {t.source for t in [*terms, *comparisons, *howtos]}
+    unused = [c.url for c in citations if c.url not in cited]
+    if unused:
+        raise DataFileError(f"{folder / 'sources.yaml'}: citations no item cites: {unused}")
+    return GlossaryData(terms, comparisons, howtos, citations, usage)
 
 
 def seed_glossary(session: Session, data_dir: Path) -> int:
-    terms, comparisons, howtos = read_all(data_dir)
-    n = replace_rows(session, TermRow, [to_row(t, TermRow) for t in terms])
-    n += replace_rows(session, ComparisonRow, [to_row(c, ComparisonRow) for c in comparisons])
-    n += replace_rows(session, HowToRow, [to_row(h, HowToRow) for h in howtos])
+    data = read_all(data_dir)
+    n = replace_rows(session, TermRow, [to_row(t, TermRow) for t in data.terms])
+    n += replace_rows(session, ComparisonRow, [to_row(c, ComparisonRow) for c in data.comparisons])
+    n += replace_rows(session, HowToRow, [to_row(h, HowToRow) for h in data.howtos])
+    rows = [to_row(c, SourceRow, kind="citation") for c in data.citations]
+    rows += [to_row(u, SourceRow, kind="usage") for u in data.usage]
+    n += replace_rows(session, SourceRow, rows)
     return n
 
 
 def _load(session: Session) -> Catalog:
+    sources = list(session.scalars(select(SourceRow).order_by(SourceRow.kind, SourceRow.url)))
     return Catalog(
         terms={r.id: Term.model_validate(r) for r in session.scalars(select(TermRow).order_by(TermRow.id))},
         comparisons={
@@ -54,6 +120,16 @@ def _load(session: Session) -> Catalog:
             for r in session.scalars(select(ComparisonRow).order_by(ComparisonRow.id))
         },
         howtos={r.id: HowTo.model_validate(r) for r in session.scalars(select(HowToRow).order_by(HowToRow.id))},
+        citations={
+            r.url: CitedSource(url=r.url, title=r.title, verified=r.verified, evidence=r.evidence)
+            for r in sources
+            if r.kind == "citation"
+        },
+        usage=[
+            UsageSource(url=r.url, title=r.title, checked=r.checked, names=list(r.names), evidence=r.evidence or "")
+            for r in sources
+            if r.kind == "usage"
+        ],
     )
 
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from twlookup.domain import search
-from twlookup.services.glossary.records import Comparison, HowTo, Term
+from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
 
 
 @dataclass
@@ -15,6 +15,8 @@ class Catalog:
     terms: dict[str, Term]
     comparisons: dict[str, Comparison]
     howtos: dict[str, HowTo]
+    citations: dict[str, CitedSource] = field(default_factory=dict)
+    usage: list[UsageSource] = field(default_factory=list)
     term_index: search.Index = field(init=False)
     all_index: search.Index = field(init=False)
 
@@ -55,6 +57,14 @@ class Catalog:
 
     def howtos_of(self, term_id: str) -> list[HowTo]:
         return [h for h in self.howtos.values() if term_id in h.terms]
+
+    def citation(self, url: str) -> CitedSource | None:
+        """The registry entry of a cited source (with the check of the citation), if registered."""
+        return self.citations.get(url)
+
+    def usage_of(self, name_zh: str) -> list[UsageSource]:
+        """Taiwan documents that show `name_zh` as used by this glossary."""
+        return [u for u in self.usage if name_zh in u.names]
 
 
 def term_document(t: Term) -> search.Document:

@@ -13,6 +13,8 @@ from twlookup.services.glossary.schemas import (
     BatchBody,
     BatchItem,
     BatchResult,
+    CitationCheck,
+    CitedSourceOut,
     CompareQuery,
     ComparisonOut,
     Export,
@@ -31,6 +33,7 @@ from twlookup.services.glossary.schemas import (
     TermQuery,
     TermsQuery,
     Topic,
+    UsageCheck,
 )
 
 SERVICE = Service(
@@ -54,7 +57,43 @@ INTENT_METHOD = (
 )
 
 
-def term_out(t: Term) -> TermOut:
+CHECK_SCOPE = "核對的是出處本身（網址、標題、作者、年份），定義為本站撰寫，並非逐句比對原文。"
+
+
+def citation_check(url: str, catalog: logic.Catalog) -> CitationCheck:
+    """The check of a citation as answers carry it: verified (when, what was seen) or, in words, not."""
+    cited = catalog.citation(url)
+    if cited is None or cited.verified is None:
+        return CitationCheck(
+            verified=False,
+            verified_on=None,
+            evidence=None,
+            note="此出處尚未對照存檔副本核對，網址、標題或年份可能有誤，請自行查證。",
+        )
+    return CitationCheck(
+        verified=True,
+        verified_on=cited.verified,
+        evidence=cited.evidence,
+        note=f"已於 {cited.verified.isoformat()} 對照公開資料的存檔副本核對此出處。{CHECK_SCOPE}",
+    )
+
+
+def usage_check(name_zh: str, catalog: logic.Catalog) -> UsageCheck:
+    found = catalog.usage_of(name_zh)
+    if not found:
+        return UsageCheck(
+            checked=False,
+            sources=[],
+            note=f"「{name_zh}」尚未對照臺灣政府或機構文件核對用法；這個譯名是本站依臺灣常見寫法選用。",
+        )
+    return UsageCheck(
+        checked=True,
+        sources=[Source(url=u.url, title=u.title, checked=u.checked) for u in found],
+        note=f"「{name_zh}」見於臺灣文件：" + "、".join(u.title for u in found) + "。",
+    )
+
+
+def term_out(t: Term, catalog: logic.Catalog) -> TermOut:
     return TermOut(
         id=t.id,
         name_zh=t.name_zh,
@@ -65,6 +104,8 @@ def term_out(t: Term) -> TermOut:
         definition=t.definition,
         related=list(t.related),
         source=t.source_ref,
+        citation=citation_check(t.source, catalog),
+        name_zh_usage=usage_check(t.name_zh, catalog),
     )
 
 
@@ -95,6 +136,7 @@ def howto_out(h: HowTo, catalog: logic.Catalog) -> HowToOut:
         steps=list(h.steps),
         code=list(h.code),
         source=h.source_ref,
+        citation=citation_check(h.source, catalog),
     )
 
 
@@ -104,13 +146,14 @@ def comparison_out(c: Comparison, catalog: logic.Catalog) -> ComparisonOut:
         written=True,
         note=None,
         title=c.title,
-        a=term_out(catalog.terms[c.a]),
-        b=term_out(catalog.terms[c.b]),
+        a=term_out(catalog.terms[c.a], catalog),
+        b=term_out(catalog.terms[c.b], catalog),
         summary=c.summary,
         differences=list(c.differences),
         choose_a=c.choose_a,
         choose_b=c.choose_b,
         source=c.source_ref,
+        citation=citation_check(c.source, catalog),
     )
 
 
@@ -130,7 +173,7 @@ def explain_term(p: TermQuery) -> TermDetail:
     return TermDetail(
         query=text,
         matched=reasons(hit),
-        term=term_out(term),
+        term=term_out(term, catalog),
         related=[brief(catalog.terms[r]) for r in term.related],
         comparisons=[c.id for c in catalog.comparisons_of(term.id)],
         howtos=[h.id for h in catalog.howtos_of(term.id)],
@@ -153,9 +196,18 @@ def search_glossary(p: SearchQuery) -> SearchResult:
         else:
             h = catalog.howtos[ident]
             title, source = h.title, h.source_ref
+        verified = citation_check(source.url, catalog).verified
         results.append(
-            SearchHit(kind=kind, id=ident, title=title, score=hit.score, reasons=reasons(hit), source=source)
-        )  # type: ignore[arg-type]
+            SearchHit(
+                kind=kind,  # type: ignore[arg-type]
+                id=ident,
+                title=title,
+                score=hit.score,
+                reasons=reasons(hit),
+                source=source,
+                citation_verified=verified,
+            )
+        )
     return SearchResult(query=p.q, normalised=search.normalise(p.q), count=len(results), results=results)
 
 
@@ -203,13 +255,14 @@ def compare_concepts(p: CompareQuery) -> ComparisonOut:
         written=False,
         note="No comparison of these two has been written; this answer sets the two term records side by side.",
         title=f"{a.name_zh} 與 {b.name_zh}",
-        a=term_out(a),
-        b=term_out(b),
+        a=term_out(a, catalog),
+        b=term_out(b, catalog),
         summary=f"{a.name_zh}（{a.name_en}）屬於「{CATEGORY_NAMES[a.category]}」；{b.name_zh}（{b.name_en}）屬於「{CATEGORY_NAMES[b.category]}」。",
         differences=[Difference(aspect=k, a=x, b=y) for k, x, y in logic.derived_differences(a, b)],
         choose_a=None,
         choose_b=None,
         source=None,
+        citation=None,
     )
 
 
@@ -249,7 +302,7 @@ def explain_batch(p: BatchBody) -> BatchResult:
     for text in p.terms:
         found = catalog.find_term(text)
         items.append(
-            BatchItem(query=text, found=True, term=term_out(found[0]), suggestions=[])
+            BatchItem(query=text, found=True, term=term_out(found[0], catalog), suggestions=[])
             if found
             else BatchItem(query=text, found=False, term=None, suggestions=catalog.suggestions(text))
         )
@@ -266,8 +319,13 @@ def export() -> Export:
     return Export(
         as_of=today_taipei(),
         licence=LICENCE,
-        terms=[term_out(t) for t in catalog.terms.values()],
+        terms=[term_out(t, catalog) for t in catalog.terms.values()],
         comparisons=[comparison_out(c, catalog) for c in catalog.comparisons.values()],
         howtos=[howto_out(h, catalog) for h in catalog.howtos.values()],
         sources=sorted(sources.values(), key=lambda s: s.url),
+        citations=[
+            CitedSourceOut(url=c.url, title=c.title, verified=c.verified, evidence=c.evidence)
+            for c in sorted(catalog.citations.values(), key=lambda c: c.url)
+        ],
+        usage_sources=[Source(url=u.url, title=u.title, checked=u.checked) for u in catalog.usage],
     )

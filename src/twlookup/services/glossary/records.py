@@ -3,6 +3,7 @@ on them and answers are built from them (the tables in tables.py mirror them).""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import Field
@@ -94,3 +95,24 @@ class HowTo(SourcedRecord):
     terms: list[str] = Field(default_factory=list)
     steps: list[str] = Field(min_length=1)
     code: list[CodeBlock] = Field(min_length=1)
+
+
+class CitedSource(Record):
+    """A source the glossary cites, and the check of the citation itself: `verified` is the day its
+    address, title, authors and year were confirmed against stored copies of public material
+    (None: not verified), `evidence` what was seen. Items take their `source_title` from here."""
+
+    url: str = Field(pattern=r"^https?://", max_length=500)
+    title: str = Field(min_length=3, max_length=300)
+    verified: date | None = None
+    evidence: str | None = None
+
+
+class UsageSource(Record):
+    """A Taiwan document that shows Chinese names this glossary uses (`names`), read on `checked`."""
+
+    url: str = Field(pattern=r"^https?://", max_length=500)
+    title: str = Field(min_length=3, max_length=300)
+    checked: date
+    names: list[str] = Field(min_length=1)
+    evidence: str = Field(min_length=10)

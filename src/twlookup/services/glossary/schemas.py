@@ -17,6 +17,19 @@ Q = Field(
 )
 
 
+class CitationCheck(BaseModel):
+    verified: bool = Field(description="True when the citation (address, title, authors, year) was confirmed")
+    verified_on: date | None = Field(description="Day the citation was confirmed against stored copies")
+    evidence: str | None = Field(description="What the stored copies showed")
+    note: str = Field(description="What the check does and does not cover, in Traditional Chinese")
+
+
+class UsageCheck(BaseModel):
+    checked: bool = Field(description="True when a Taiwan document showing this Chinese name was found")
+    sources: list[Source] = Field(description="Taiwan documents that show the name (title, address, day read)")
+    note: str
+
+
 class TermOut(BaseModel):
     id: str
     name_zh: str = Field(description="Taiwan Traditional Chinese name")
@@ -27,6 +40,8 @@ class TermOut(BaseModel):
     definition: str = Field(description="Written for this service, in Traditional Chinese (Taiwan usage)")
     related: list[str] = Field(description="Ids of related terms")
     source: Source
+    citation: CitationCheck = Field(description="Whether the source citation itself was verified")
+    name_zh_usage: UsageCheck = Field(description="Whether the Chinese name was checked against Taiwan documents")
 
 
 class TermBrief(BaseModel):
@@ -69,6 +84,7 @@ class SearchHit(BaseModel):
     score: float = Field(description="Sum of the reasons' points (see reasons)")
     reasons: list[Reason]
     source: Source
+    citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
 
 
 class SearchResult(BaseModel):
@@ -117,6 +133,7 @@ class ComparisonOut(BaseModel):
     choose_a: str | None
     choose_b: str | None
     source: Source | None = Field(description="Source of the written comparison (each term carries its own)")
+    citation: CitationCheck | None = Field(description="Whether that source citation was verified")
 
 
 class HowToQuery(Params):
@@ -131,6 +148,7 @@ class HowToOut(BaseModel):
     steps: list[str]
     code: list[CodeBlock]
     source: Source
+    citation: CitationCheck
 
 
 class IntentQuery(Params):
@@ -168,6 +186,13 @@ class BatchResult(BaseModel):
     results: list[BatchItem]
 
 
+class CitedSourceOut(BaseModel):
+    url: str
+    title: str
+    verified: date | None
+    evidence: str | None
+
+
 class Export(BaseModel):
     as_of: date
     licence: str
@@ -175,3 +200,5 @@ class Export(BaseModel):
     comparisons: list[ComparisonOut]
     howtos: list[HowToOut]
     sources: list[Source] = Field(description="Every distinct source cited")
+    citations: list[CitedSourceOut] = Field(description="Every cited source with the check of the citation")
+    usage_sources: list[Source] = Field(description="Taiwan documents the Chinese names were checked against")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import JSON, String, Text
+from datetime import date
+
+from sqlalchemy import JSON, Date, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from twlookup.platform.store.base import Base, Provenance
@@ -42,3 +44,18 @@ class HowToRow(Provenance, Base):
     terms: Mapped[list[str]] = mapped_column(JSON, default=list)
     steps: Mapped[list[str]] = mapped_column(JSON)
     code: Mapped[list[dict]] = mapped_column(JSON)
+
+
+class SourceRow(Base):
+    """The glossary's source registry: cited sources with the check of each citation (`kind`
+    citation), and Taiwan documents showing the Chinese names used (`kind` usage)."""
+
+    __tablename__ = "glossary_source"
+
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    url: Mapped[str] = mapped_column(String(500), primary_key=True)
+    title: Mapped[str] = mapped_column(String(300))
+    verified: Mapped[date | None] = mapped_column(Date, default=None)
+    checked: Mapped[date | None] = mapped_column(Date, default=None)
+    evidence: Mapped[str | None] = mapped_column(Text, default=None)
+    names: Mapped[list[str]] = mapped_column(JSON, default=list)

@@ -2,27 +2,50 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.records import file_defaults, to_row, validate_records
+from twlookup.platform.records import DataFileError, file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
+from twlookup.services.holiday.calendars import holiday_span
 from twlookup.services.holiday.logic import HolidayData
 from twlookup.services.holiday.records import Destination, FlightNotes, FlightRule, GuideSection, Peak
 from twlookup.services.holiday.tables import FlightNoteRecord, FlightRuleRecord, GuideSectionRecord, PeakSeasonRecord
+
+# A day of a month written out ("6 Feb", "Feb 6", "2027-02-06"): a peak season whose dates come from
+# the holidays calendar may not repeat them in its text, where they could drift from the calendar.
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*"
+_DAY_DATE = re.compile(rf"\b\d{{1,2}}(?:-\d{{1,2}})? {_MONTH}\b|\b{_MONTH} \d{{1,2}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b")
+
+
+def calendar_peak(path: Path, code: str, year: int, item: dict) -> dict:
+    """A peak season that is a holiday break, with its dates taken from the destination calendar."""
+    label = f"{path}: peak {item.get('name_en')!r} of {code}"
+    if "start" in item or "end" in item:
+        raise DataFileError(f"{label} takes its dates from the holidays calendar; remove start and end")
+    if _DAY_DATE.search(item.get("why", "")):
+        raise DataFileError(f"{label}: `why` may not give dates; they come from the holidays calendar")
+    try:
+        start, end, _ = holiday_span(code, year, tuple(item["holidays"]))
+    except ValueError as exc:
+        raise DataFileError(f"{label}: {exc}") from None
+    return {**item, "start": start, "end": end}
 
 
 def seed_holiday(session: Session, data_dir: Path) -> int:
     folder = data_dir / "holiday"
     path = folder / "peak_seasons.yaml"
     peaks_doc = load_yaml(path)
+    year = int(peaks_doc["year"])
     peaks = []
     for code, country in peaks_doc["countries"].items():
         names = {"country_name_en": country["name_en"], "country_name_zh": country["name_zh"]}
         items = [{"country": code.upper(), **p} for p in country["peaks"]]
+        items = [calendar_peak(path, code.upper(), year, p) if p.get("holidays") else p for p in items]
         for i, p in enumerate(validate_records(path, items, Peak, file_defaults(peaks_doc, Peak), label="name_en")):
             peaks.append(to_row(p, PeakSeasonRecord, position=i, **names))
     path = folder / "flight_timing.yaml"

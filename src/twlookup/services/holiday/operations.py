@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import warnings
 from datetime import date, timedelta
-from functools import lru_cache
-
-import holidays
 
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
@@ -14,6 +10,13 @@ from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.holiday import logic
+from twlookup.services.holiday.calendars import (
+    covered_years,
+    destination_holidays,
+    holidays_source,
+    matching,
+    partial_holidays_note,
+)
 from twlookup.services.holiday.data import HOLIDAY_DATA, seed_holiday
 from twlookup.services.holiday.schemas import (
     MAX_CROWD_DAYS,
@@ -76,7 +79,6 @@ LONG_WEEKEND_RULE = (
     "A long weekend is a run of 3 or more consecutive days off, starting in the year, that contains "
     "a national holiday or observed day (computed from the official calendar, not typed in)."
 )
-HOLIDAYS_PKG_URL = "https://github.com/vacanza/holidays"
 TRIP_PLANS = 5
 
 
@@ -93,46 +95,6 @@ def _calendar() -> TaiwanCalendar:
 def calendar_source(cal: TaiwanCalendar, year: int = YEAR) -> Source:
     y = cal.years[year]
     return Source(url=y.source, title=y.source_title, checked=y.checked)
-
-
-def holidays_source(today: date) -> Source:
-    return Source(
-        url=HOLIDAYS_PKG_URL,
-        title=f"holidays (python-holidays) {holidays.__version__}: country public holiday calendars",
-        checked=today,
-        licence="MIT",
-    )
-
-
-@lru_cache(maxsize=512)
-def covered_years(country: str) -> tuple[int, int]:
-    """The years the `holidays` package has a calendar of `country` for."""
-    probe = holidays.country_holidays(country)
-    return probe.start_year, probe.end_year
-
-
-@lru_cache(maxsize=512)
-def partial_holidays_note(country: str, years: tuple[int, ...]) -> str | None:
-    """Some calendars (India's lunar holidays) are tabulated for fewer years than the country's
-    range; the package then warns and returns the fixed-date holidays only. Say so."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        holidays.country_holidays(country, years=list(years)).get(date(years[0], 1, 1))
-    messages = sorted({str(w.message) for w in caught})
-    if not messages:
-        return None
-    return f"Incomplete destination holidays for {country} in {', '.join(map(str, years))}: " + " ".join(messages)
-
-
-@lru_cache(maxsize=512)
-def destination_holidays(country: str, years: tuple[int, ...]) -> tuple[tuple[date, str], ...]:
-    """Public holidays of a country from the `holidays` package, in English where it has English."""
-    probe = holidays.country_holidays(country)
-    language = "en_US" if "en_US" in (probe.supported_languages or ()) else None
-    with warnings.catch_warnings():  # an incomplete calendar is reported by partial_holidays_note
-        warnings.simplefilter("ignore")
-        cal = holidays.country_holidays(country, years=list(years), language=language)
-        return tuple(sorted(cal.items()))
 
 
 def weekday(d: date) -> str:
@@ -171,6 +133,8 @@ def plan_out(p: logic.Plan, rank: int) -> PlanOut:
 
 
 def peak_out(p: logic.Peak) -> PeakOut:
+    days = destination_holidays(p.country, (p.start.year,)) if p.holidays else ()
+    anchors = [dest_holiday(d, n) for d, n in matching(days, p.holidays) if p.start <= d <= p.end]
     return PeakOut(
         name_en=p.name_en,
         name_zh=p.name_zh,
@@ -178,6 +142,8 @@ def peak_out(p: logic.Peak) -> PeakOut:
         end=p.end,
         level=p.level,
         why=p.why,
+        dates_from="holidays calendar" if p.holidays else "source",
+        holidays=anchors,
         source=Source(url=p.source, checked=p.checked),
     )
 

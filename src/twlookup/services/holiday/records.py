@@ -15,6 +15,10 @@ from twlookup.platform.records import Citation, CitingRecord, Record, SourcedRec
 
 
 class Peak(SourcedRecord):
+    """A destination's peak season. One that is a holiday break names the holidays (`holidays`, as the
+    destination calendar names them) and takes its dates from that calendar when seeded; `source`
+    backs the crowding (`why`). Other peaks (seasons, school terms) carry their sourced dates."""
+
     country: str
     name_en: str
     name_zh: str
@@ -22,6 +26,7 @@ class Peak(SourcedRecord):
     end: date
     level: Literal["high", "medium"]
     why: str
+    holidays: tuple[str, ...] = ()
 
     def overlaps(self, start: date, end: date) -> bool:
         return self.start <= end and start <= self.end

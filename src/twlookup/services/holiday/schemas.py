@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Literal
 
 import holidays
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, WithJsonSchema
@@ -226,7 +226,14 @@ class PeakOut(BaseModel):
     end: date
     level: str = Field(description="high or medium")
     why: str
-    source: Source
+    dates_from: Literal["holidays calendar", "source"] = Field(
+        description="'holidays calendar': a holiday break, dated by the destination's public-holiday calendar "
+        "(the days off around `holidays`); 'source': a season dated by `source`"
+    )
+    holidays: list[DestinationHoliday] = Field(
+        description="the calendar holidays the dates come from (empty when they come from the source)"
+    )
+    source: Source = Field(description="backs the crowding (`why`), and the dates when dates_from is 'source'")
 
 
 class Overlap(BaseModel):

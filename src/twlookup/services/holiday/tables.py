@@ -25,6 +25,8 @@ class PeakSeasonRecord(Provenance, Base):
     end: Mapped[date] = mapped_column(Date)
     level: Mapped[str] = mapped_column(String(10))
     why: Mapped[str] = mapped_column(Text)
+    # holidays the dates come from (names in the destination calendar); empty for sourced dates
+    holidays: Mapped[list[str]] = mapped_column(JSON, default=list)
 
 
 class FlightRuleRecord(Provenance, Base):

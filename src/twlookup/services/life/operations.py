@@ -193,6 +193,17 @@ def is_holiday(p: DateQuery) -> IsHoliday:
     _require_year(cal, p.date.year, "date")
     run = cal.run_around(p.date)
     holiday = cal.days_off.get(p.date)
+    sources = [_calendar_source(cal, p.date.year)]
+    labor, note = cal.labor_law_days.get(p.date), None
+    if labor is not None:
+        note = f"{labor.name_en} ({labor.name_zh}): {labor.note}"
+        sources.append(Source(url=labor.source, title=labor.source_title, checked=labor.checked))
+    elif (earlier := cal.labor_law_precedent(p.date)) is not None:
+        note = (
+            f"{earlier.name_en} is a day off for everyone on this year's government calendar; in "
+            f"{earlier.date.year} and before only workers under the Labor Standards Act had it off."
+        )
+        sources.append(Source(url=earlier.source, title=earlier.source_title, checked=earlier.checked))
     return IsHoliday(
         date=p.date,
         weekday=WEEKDAYS[p.date.weekday()],
@@ -200,8 +211,10 @@ def is_holiday(p: DateQuery) -> IsHoliday:
         reason=cal.reason(p.date),
         holiday=_holiday(holiday) if holiday else None,
         makeup_workday=p.date in cal.makeup_workdays,
+        labor_law_day_off=labor is not None and not cal.is_day_off(p.date),
         run=_break(run) if run else None,
-        sources=[_calendar_source(cal, p.date.year)],
+        note=note,
+        sources=sources,
     )
 
 

@@ -108,7 +108,14 @@ class IsHoliday(BaseModel):
     reason: str | None = Field(description="Holiday name, 'Weekend', or null for a workday")
     holiday: HolidayOut | None
     makeup_workday: bool = Field(description="A weekend day that is a working day to make up for a bridge holiday")
+    labor_law_day_off: bool = Field(
+        description="Off for workers under the Labor Standards Act although the government office calendar has "
+        "it as a workday (`off` follows the government calendar): Labor Day, May 1, before 2026"
+    )
     run: BreakOut | None = Field(description="The run of consecutive days off this date belongs to")
+    note: str | None = Field(
+        None, description="Who has the day off when the Labor Standards Act and the government calendar differ"
+    )
     sources: list[Source]
 
 

@@ -7,16 +7,20 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.records import load_records, to_row
+from twlookup.platform.records import DataFileError, load_records, to_row
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.models.logic import Catalog
+from twlookup.services.models.logic import Catalog, note_conflicts
 from twlookup.services.models.records import Model
 from twlookup.services.models.tables import ModelRecord
 
 
 def seed_models(session: Session, data_dir: Path) -> int:
-    records = load_records(data_dir / "models" / "models.yaml", Model, "models")
+    path = data_dir / "models" / "models.yaml"
+    records = load_records(path, Model, "models")
+    conflicts = [f"{r.id}: {problem}" for r in records for problem in note_conflicts(r)]
+    if conflicts:  # an answer must never say "active" next to a note saying "shut down"
+        raise DataFileError(f"{path}: notes contradict their records' dates: " + "; ".join(conflicts))
     return replace_rows(session, ModelRecord, (to_row(r, ModelRecord) for r in records))
 
 

@@ -150,3 +150,85 @@ def count_by_status(models: Iterable[Model], today: date) -> dict[str, int]:
     for m in models:
         counts[status(m, today)] += 1
     return counts
+
+
+# Consistency of a record's note with its own dates. A note is free text written when the record was
+# checked; these rules read it the way a user would and report any sentence that the dates deny, so that
+# an answer can never say "active; no retirement announced" next to a note saying "already shut down".
+_CLAIM_GONE = re.compile(r"\b(shut down|shut off|switched off|turned off|retired|withdrawn|discontinued)\b", re.I)
+_CLAIM_DEPRECATED = re.compile(r"\bdeprecated\b", re.I)
+_NEGATION = re.compile(r"\b(no|not|never|without|nor)\b(?:\W+\w+){0,3}\W*$", re.I)
+_FUTURE = re.compile(r"\b(will|to be|is to|until|before)\b(?:\W+\w+){0,2}\W*$", re.I)
+_NO_DATE = re.compile(
+    r"\bno (?:official |firm )?(?:shutdown|retirement)(?: date)?\b[^.;]*?\b(?:announced|set|yet|found|confirmed|given)\b"
+    r"|\bno (?:shutdown|retirement) date\b|\bno retirement has been\b|\bwithout an announced (?:shutdown|retirement)\b",
+    re.I,
+)
+# An unknown shutdown date said in so many words (for a deprecated model without one).
+_DATE_UNKNOWN = re.compile(
+    r"\b(?:no|without a|without any) (?:official |firm )?(?:shutdown|retirement) date\b"
+    r"|\b(?:shutdown|retirement) date (?:is |was |has )?(?:not|un)\w*",
+    re.I,
+)
+# Words that mark a date in a note as some other date than the record's own (an earlier announcement, an
+# earliest-possible date, a promise not to retire before, a fine-tuning cut-off, a second listing).
+_OTHER_DATE = re.compile(r"\b(earlier|earliest|before|also|fine-tuning|first)\b", re.I)
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DATE = re.compile(
+    rf"\b(\d{{4}})-(\d{{2}})-(\d{{2}})\b|\b({_MONTHS}) (\d{{1,2}}), (\d{{4}})\b|\b(\d{{1,2}}) ({_MONTHS}) (\d{{4}})\b"
+)
+
+
+def _dates_in(text: str) -> list[date]:
+    months = _MONTHS.split("|")
+    out = []
+    for m in _DATE.finditer(text):
+        if m.group(1):
+            out.append(date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+        elif m.group(4):
+            out.append(date(int(m.group(6)), months.index(m.group(4)) + 1, int(m.group(5))))
+        else:
+            out.append(date(int(m.group(9)), months.index(m.group(8)) + 1, int(m.group(7))))
+    return out
+
+
+def _affirmed(pattern: re.Pattern[str], clause: str) -> bool:
+    """Whether `clause` states `pattern` rather than denying it or putting it in the future."""
+    for m in pattern.finditer(clause):
+        before = clause[: m.start()]
+        if not _NEGATION.search(before) and not _FUTURE.search(before):
+            return True
+    return False
+
+
+def note_conflicts(model: Model) -> list[str]:
+    """What the record's note says that its status or dates (as of the day it was checked) deny.
+
+    - a note saying the model is shut down needs a shutdown date on or before the checked date;
+    - a note calling it deprecated needs a deprecation or a shutdown date;
+    - a note saying no shutdown date is announced needs the shutdown date empty;
+    - a deprecated record without a shutdown date must say in its note that the date is unknown;
+    - every date the note gives is the record's shutdown or deprecation date, unless its clause marks it
+      as another one (earlier, earliest, before, also, first, fine-tuning)."""
+    problems: list[str] = []
+    note = model.note or ""
+    state = status(model, model.checked)
+    clauses = [c.strip() for c in re.split(r";|\.(?:\s|$)|, but ", note) if c.strip()]
+    for clause in clauses:
+        if _affirmed(_CLAIM_GONE, clause) and state != "retired":
+            problems.append(f"note says it is shut down ({clause!r}) but the status on {model.checked} is {state}")
+        if _affirmed(_CLAIM_DEPRECATED, clause) and state == "active":
+            problems.append(f"note calls it deprecated ({clause!r}) but it has no deprecation or shutdown date")
+        if _NO_DATE.search(clause) and model.retirement_date is not None:
+            problems.append(
+                f"note says no shutdown date is announced ({clause!r}) but the record gives {model.retirement_date}"
+            )
+        own = {model.retirement_date, model.deprecated_on}
+        for day in _dates_in(clause):
+            if day not in own and not _OTHER_DATE.search(clause):
+                problems.append(
+                    f"note gives {day} ({clause!r}), which is neither its shutdown nor its deprecation date"
+                )
+    if state == "deprecated" and not _DATE_UNKNOWN.search(note):
+        problems.append("deprecated without a shutdown date, and the note does not say the date is unknown")
+    return problems

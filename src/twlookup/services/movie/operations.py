@@ -6,10 +6,19 @@ from datetime import date
 
 from anyio import to_thread
 
+from twlookup.domain import release_ops
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when, passed_since_check
 from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
-from twlookup.domain.release_schemas import LookupOut, LookupQuery, MonthQuery, NameQuery, Watchlist, WatchlistBody
+from twlookup.domain.release_schemas import (
+    Delays,
+    LookupOut,
+    LookupQuery,
+    MonthQuery,
+    NameQuery,
+    Watchlist,
+    WatchlistBody,
+)
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.movie import logic
@@ -17,8 +26,6 @@ from twlookup.services.movie.data import CATALOGUE, seed_titles
 from twlookup.services.movie.schemas import (
     Calendar,
     CalendarRelease,
-    DelayEntry,
-    Delays,
     Export,
     ListQuery,
     Title,
@@ -43,9 +50,13 @@ SERVICE.seeder(seed_titles)
 
 DOMAIN = Domain(
     name="movie",
-    # film, television series, anime television series, anime film, animated film (class ids not verified
-    # against Wikidata here: a wrong id only weakens the preference; the description words are the fallback)
-    classes=frozenset({"Q11424", "Q5398426", "Q63952888", "Q20650540", "Q202866"}),
+    # Direct "instance of" (P31) classes preferred among the search's candidates. Each id was checked on
+    # 2026-11-23 against stored public code that names Wikidata classes (search tool, find_string):
+    #   Q11424 film, Q24869 feature film, Q202866 animated film, Q5398426 television series,
+    #   Q1259759 miniseries, Q63952888 anime television series, Q20650540 anime film: labelled so in
+    #   several independent class tables (one comment calls Q20650540 "adult animation film"; a
+    #   README linking https://www.wikidata.org/wiki/Q20650540 calls it "anime film").
+    classes=frozenset({"Q11424", "Q24869", "Q202866", "Q5398426", "Q1259759", "Q63952888", "Q20650540"}),
     keywords=("film", "movie", "series", "anime", "電影", "影集", "電視劇", "動畫", "电影", "电视剧"),
     properties={
         "P577": "publication date",
@@ -137,14 +148,7 @@ def release_calendar(p: MonthQuery) -> Calendar:
 @SERVICE.operation("GET", "/api/delays", tool="schedule_changes")
 def schedule_changes() -> Delays:
     """Every recorded change of an announced release date, newest announcement first, with sources."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    entries = [
-        DelayEntry(**delay_out(d, t.checked).model_dump(), id=t.id, name=t.name, name_zh=t.name_zh)
-        for t in catalogue.items.values()
-        for d in t.delays
-    ]
-    entries.sort(key=lambda e: (e.announced, e.id), reverse=True)
-    return Delays(as_of=today, count=len(entries), delays=entries)
+    return release_ops.delay_history(CATALOGUE.get(), today_taipei())
 
 
 @SERVICE.operation("GET", "/api/countdown", tool="release_countdown")

@@ -95,18 +95,6 @@ class Calendar(BaseModel):
     windows: list[TitleOut] = Field(description="Titles announced for a window overlapping the month")
 
 
-class DelayEntry(DelayOut):
-    id: str
-    name: str
-    name_zh: str | None
-
-
-class Delays(BaseModel):
-    as_of: dt.date
-    count: int
-    delays: list[DelayEntry] = Field(description="Newest announcement first")
-
-
 class TitleCountdown(CountdownOut):
     id: str
     name: str

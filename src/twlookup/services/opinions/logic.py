@@ -23,7 +23,7 @@ class Part:
 
 
 def credibility(
-    created: date, today: date, score: int | None, comments: int | None, text: str
+    created: date, today: date, score: int | None, comments: int | None, text: str, missing: str = "site post"
 ) -> tuple[float, str, list[Part]]:
     """Sum of five parts (maximum 1.0):
 
@@ -33,7 +33,8 @@ def credibility(
     age        0.15 when at most 3 years old, 0.10 up to 6 years, 0.05 older (opinions date)
     ai_check   0.10 when the AI-text check labels the item's text likely-human, 0.05 uncertain, 0 likely-ai
     Label: high >= 0.60, medium >= 0.35, low otherwise. Site posts have no community score or
-    replies yet, so those parts are 0 for them.
+    replies yet, and some outside threads were read from a copy that shows neither (`missing` says
+    which): those parts are then 0, never guessed.
     """
     parts: list[Part] = []
     s = max(score or 0, 0)
@@ -43,7 +44,7 @@ def credibility(
             "community",
             round(0.30 * min(1.0, math.log10(1 + s) / 3), 4),
             0.30,
-            f"score {score}" if score is not None else "no community score (site post)",
+            f"score {score}" if score is not None else f"no community score ({missing})",
         )
     )
     parts.append(
@@ -51,7 +52,7 @@ def credibility(
             "replies",
             round(0.25 * min(1.0, math.log10(1 + c) / 2.5), 4),
             0.25,
-            f"{comments} comments or answers" if comments is not None else "no replies (site post)",
+            f"{comments} comments or answers" if comments is not None else f"no reply count ({missing})",
         )
     )
     before = created < AI_CUTOFF_DATE

@@ -43,8 +43,8 @@ SERVICE = Service(
     name="opinions",
     title="Human-written product opinions",
     description=(
-        "Real discussions from Hacker News and Stack Exchange (title, a summary written here, link, score, "
-        "licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
+        "Real discussions from Hacker News, Stack Exchange, GitHub issue threads and V2EX (title, a summary "
+        "written here, link, score where shown, licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
         "by a stated rule, plus a transparent AI-text check. Nothing here is written by the site and passed off "
         "as someone's opinion."
     ),
@@ -64,8 +64,10 @@ SITE_SOURCE = "https://twlookup.dev/opinions"
 EMPTY = "No discussion or post is stored for this yet. The site does not fill topics with opinions it wrote itself."
 
 
-def _cred(created: date, today: date, score: int | None, comments: int | None, text: str) -> Credibility:
-    value, label, parts = logic.credibility(created, today, score, comments, text)
+def _cred(
+    created: date, today: date, score: int | None, comments: int | None, text: str, missing: str = "site post"
+) -> Credibility:
+    value, label, parts = logic.credibility(created, today, score, comments, text, missing)
     return Credibility(
         value=value,
         label=label,
@@ -88,13 +90,20 @@ def thread_item(t: Thread, today: date) -> Item:
         summary_by="this site (not the community)" if t.summary else "not yet summarised; read the thread at the link",
         link=t.url,
         date=created,
-        community=t.community if t.community != "stackexchange" else f"stackexchange ({t.site})",
+        community=f"{t.community} ({t.site})" if t.community in ("stackexchange", "github") else t.community,
         score=t.score,
         comments=t.comments,
         stance=t.stance,
         topics=list(t.topics),
         licence=t.licence or "",
-        credibility=_cred(created.date(), today, t.score, t.comments, t.title + ". " + (t.summary or "")),
+        credibility=_cred(
+            created.date(),
+            today,
+            t.score,
+            t.comments,
+            t.title + ". " + (t.summary or ""),
+            missing="not shown in the copy read",
+        ),
         source=t.source_ref,
     )
 
@@ -184,7 +193,7 @@ def opinions(p: OpinionsQuery) -> OpinionsResult:
 @SERVICE.operation("GET", "/api/search")
 async def search_foreign(p: SearchQuery) -> OpinionsResult:
     """Foreign community discussions only (Hacker News, Stack Exchange): stored threads, plus a live search of
-    the two communities when the operator has enabled it (TWLOOKUP_OPINIONS_LIVE=1)."""
+    the two communities when the operator has enabled it (TWLOOKUP_OPINIONS_LIVE=true)."""
     today = today_taipei()
     items = _match(STORE.get(), p.q, p.before, today, posts=False)
     note = None

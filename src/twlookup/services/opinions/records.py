@@ -2,7 +2,8 @@
 
 Nothing here is written by the site and presented as someone's opinion: a `Thread` is a real
 outside discussion (title as its community shows it, a summary written here and labelled as
-such, the link, the community's score and comment count, the licence); a `Post` is a Taiwan
+such, the link, the community's score and comment count where the copy read shows them, the
+licence); a `Post` is a Taiwan
 post the site received from a named author, published CC BY 4.0 with the author's own
 declaration of whether a human wrote it.
 """
@@ -17,7 +18,7 @@ from pydantic import Field, field_validator
 from twlookup.platform.records import Record, SourcedRecord
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-Community = Literal["hackernews", "stackexchange"]
+Community = Literal["hackernews", "stackexchange", "github", "v2ex"]
 Stance = Literal["recommend", "not-recommend", "mixed", "unrated"]
 
 
@@ -36,13 +37,21 @@ class Thread(SourcedRecord):
 
     id: str = Field(max_length=120, description="community:item id, e.g. hn:1003052")
     community: Community
-    site: str = Field(description="news.ycombinator.com, or the Stack Exchange site host")
+    site: str = Field(
+        description="news.ycombinator.com, the Stack Exchange site host, github.com/OWNER/REPO, or v2ex.com"
+    )
     title: str = Field(description="The title as the community shows it")
     url: str = Field(description="The thread on its community")
     created: datetime
     created_note: str | None = Field(None, description="How the date was established when it is not exact")
-    score: int = Field(description="Points (HN) or votes (Stack Exchange) when read")
-    comments: int = Field(ge=0, description="Comments (HN) or answers (Stack Exchange) when read")
+    score: int | None = Field(
+        description="Points (HN) or votes (Stack Exchange) when read; null where the community has no score or the "
+        "copy read does not show it (GitHub issues, V2EX)"
+    )
+    comments: int | None = Field(
+        ge=0,
+        description="Comments (HN), answers (Stack Exchange) when read; null where the copy read does not show a count",
+    )
     summary: str | None = Field(
         None, description="Written by this site, not by the community; null until someone has read the thread"
     )

@@ -172,6 +172,10 @@ class Catalog:
     def in_category(self, slug: str) -> list[Product]:
         return sorted((p for p in self.products.values() if p.category == slug), key=lambda p: p.id)
 
+    def is_sample(self, product: Product) -> bool:
+        """Whether a product's record or any of its prices in the window is sample data."""
+        return product.sample or any(o.sample for o in self.observations.get(product.id, ()))
+
     def latest_markets(self, product_id: str) -> list[Observation]:
         """The product's observations on its latest trading day in the window, cheapest first."""
         rows = self.observations.get(product_id, [])

@@ -53,9 +53,11 @@ def _products_table(products: list[ProductBrief], link_prefix: str) -> list[str]
 
 def categories(result: Categories) -> str:
     lines = _head("Price categories", result.as_of, result.sample)
-    lines += ["| Category | 名稱 | Feed code | Products |", "|---|---|---|---|"]
+    lines += ["| Category | 名稱 | Feed code | Products | With sample prices |", "|---|---|---|---|---|"]
     for c in result.categories:
-        lines.append(f"| [{c.name_en}](category/{c.slug}.md) | {c.name_zh} | {c.code} | {c.product_count} |")
+        lines.append(
+            f"| [{c.name_en}](category/{c.slug}.md) | {c.name_zh} | {c.code} | {c.product_count} | {c.sample_products} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -134,7 +136,9 @@ def llms_txt(result: Categories, as_of: date | None) -> str:
     lines += [f"Latest trading day: {as_of or 'none yet'}.", "", "## Categories", ""]
     for c in result.categories:
         lines.append(
-            f"- {c.name_en} ({c.name_zh}, feed code {c.code}): {c.product_count} products: api/category/{c.slug}.md"
+            f"- {c.name_en} ({c.name_zh}, feed code {c.code}): {c.product_count} products"
+            + (f", {c.sample_products} with sample prices" if c.sample else "")
+            + f": api/category/{c.slug}.md"
         )
     lines += [
         "",

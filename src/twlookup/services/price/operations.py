@@ -6,6 +6,7 @@ from datetime import date
 
 from twlookup.platform.errors import NotFound
 from twlookup.platform.feeds.route import add_status_route
+from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.services.price import logic, markdown
 from twlookup.services.price.data import CATALOG, history, seed_price
@@ -51,7 +52,20 @@ add_status_route(SERVICE)
 
 def _category_out(catalog: logic.Catalog, c: Category) -> CategoryOut:
     facts = c.model_dump(include=set(CategoryFacts.model_fields))
-    return CategoryOut(**facts, product_count=len(catalog.in_category(c.slug)), source=c.source_ref)
+    products = catalog.in_category(c.slug)
+    sample = [p for p in products if catalog.is_sample(p)]
+    sources: dict[tuple[str, bool], Source] = {}
+    for p in products:  # a product's prices come from its record's source (the feed, or the sample)
+        ref = p.source_ref.model_copy(update={"sample": catalog.is_sample(p)})
+        sources.setdefault((ref.url, ref.sample), ref)
+    return CategoryOut(
+        **facts,
+        product_count=len(products),
+        sample=bool(sample),
+        sample_products=len(sample),
+        prices_sources=list(sources.values()),
+        source=c.source_ref,
+    )
 
 
 def _market(o: Observation) -> MarketPrice:
@@ -91,9 +105,7 @@ def categories() -> Categories:
     """Categories (vegetables, fruits) with the number of products in each."""
     catalog = CATALOG.get()
     out = [_category_out(catalog, c) for c in catalog.categories.values()]
-    return Categories(
-        as_of=catalog.as_of, count=len(out), categories=out, sample=any(p.sample for p in catalog.products.values())
-    )
+    return Categories(as_of=catalog.as_of, count=len(out), categories=out, sample=any(c.sample for c in out))
 
 
 @SERVICE.operation("GET", "/api/search", tool="search_products", markdown=markdown.search)

@@ -33,7 +33,15 @@ DEFINITIONS = {
 
 class CategoryOut(CategoryFacts):
     product_count: int
-    source: Source
+    sample: bool = Field(
+        description="True when the prices of any product counted (in the 90-day window) are sample data, "
+        "not published prices"
+    )
+    sample_products: int = Field(description="How many of the products counted have sample prices")
+    prices_sources: list[Source] = Field(
+        description="Where the prices of the products counted come from; a sample source says sample: true"
+    )
+    source: Source = Field(description="The category itself (the feed's product kind)")
 
 
 class Categories(BaseModel):
@@ -42,7 +50,9 @@ class Categories(BaseModel):
     unit: Literal["kg"] = "kg"
     count: int
     categories: list[CategoryOut]
-    sample: bool = Field(description="True when any product counted is sample data, not published prices")
+    sample: bool = Field(
+        description="True when the prices of any product counted are sample data, not published prices"
+    )
 
 
 class ProductBrief(ProductFacts):

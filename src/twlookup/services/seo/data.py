@@ -42,10 +42,16 @@ def seed_seo(session: Session, data_dir: Path) -> int:
     return count
 
 
+# Operators' own file names that differ from the range-file ids here.
+FILE_ALIASES = {"common-crawlers": "googlebot", "searchbot": "oai-searchbot"}
+
+
 def import_ip_ranges(session: Session, path: Path) -> int:
     """`twlookup ingest seo.ipranges googlebot.json`: an operator's published range file; the file
-    name (without .json) names the range file it replaces."""
+    name (without .json) names the range file it replaces (Google's common-crawlers.json and OpenAI's
+    searchbot.json are taken under their operators' names too)."""
     file_id = path.name.removesuffix(".json")
+    file_id = FILE_ALIASES.get(file_id, file_id)
     row = session.get(IpRangeRow, file_id)
     if row is None:
         known = ", ".join(session.scalars(select(IpRangeRow.id).order_by(IpRangeRow.id)))

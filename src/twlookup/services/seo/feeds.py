@@ -14,12 +14,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp
-from twlookup.services.seo.data import import_ip_ranges
+from twlookup.services.seo.data import FILE_ALIASES, import_ip_ranges
 from twlookup.services.seo.tables import IpRangeRow
 
 
 def ipranges_stamp(raw: bytes, filename: str) -> Stamp:
     part = filename.removesuffix(".json")
+    part = FILE_ALIASES.get(part, part)  # Google's common-crawlers.json is the googlebot list, and so on
     try:
         created = json.loads(raw.decode("utf-8")).get("creationTime")
     except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
@@ -43,7 +44,7 @@ def ipranges_parts(ctx: PartsContext) -> list[Part]:
 IPRANGES = Feed(
     service="seo",
     name="ipranges",
-    title="Crawler operators' IP-range files (Google, Bing, Apple, DuckDuckGo, OpenAI, Perplexity)",
+    title="Crawler operators' IP-range files (Google, Bing, Apple, DuckDuckGo, OpenAI, Perplexity, Common Crawl)",
     publisher="each crawler's operator",
     format='JSON {"creationTime", "prefixes": [{"ipv4Prefix" | "ipv6Prefix"}]}',
     licence="none stated by the operators; published for verifying their crawlers",

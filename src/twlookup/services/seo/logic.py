@@ -150,9 +150,14 @@ VIDEO_RULES = {
     "chapters-duration": "Every chapter starts before the end of the video.",
     "title-length": "The title is at most 100 characters.",
     "title-empty": "The title is not empty.",
-    "description-length": "The description is at most 5,000 characters.",
-    "tags-length": "Tags take at most 500 characters in total (a tag with a space counts its quotes).",
+    "title-brackets": "The title contains no < or >.",
+    "description-length": "The description is at most 5,000 bytes in UTF-8 (a CJK character takes 3 bytes).",
+    "description-brackets": "The description contains no < or >.",
+    "tags-length": "Tags take at most 500 characters in total: the commas between tags count, and a tag with a space counts the two quotes around it.",
 }
+# Which published page each rule comes from: the chapter rules from YouTube Help, the field limits
+# from the YouTube Data API reference of the videos resource (snippet.title, .description, .tags[]).
+VIDEO_RULE_PAGE = {rule: "chapters" if rule.startswith("chapters") else "api" for rule in VIDEO_RULES}
 
 
 def seconds(stamp: str) -> int | None:
@@ -178,6 +183,11 @@ class VideoFinding:
     detail: str
 
 
+def _brackets(text: str) -> str:
+    found = sorted({c for c in text if c in "<>"})
+    return " and ".join(found)
+
+
 def video_check(
     chapters: list[tuple[str, str]], duration: int | None, title: str, description: str, tags: list[str]
 ) -> list[VideoFinding]:
@@ -200,7 +210,10 @@ def video_check(
             out.append(VideoFinding("chapters-duration", not late, ", ".join(late) or f"all before {duration} s"))
     out.append(VideoFinding("title-empty", bool(title.strip()), f"{len(title)} characters"))
     out.append(VideoFinding("title-length", len(title) <= 100, f"{len(title)} characters"))
-    out.append(VideoFinding("description-length", len(description) <= 5000, f"{len(description)} characters"))
+    out.append(VideoFinding("title-brackets", not _brackets(title), _brackets(title) or "none"))
+    size = len(description.encode("utf-8"))
+    out.append(VideoFinding("description-length", size <= 5000, f"{size} bytes ({len(description)} characters)"))
+    out.append(VideoFinding("description-brackets", not _brackets(description), _brackets(description) or "none"))
     out.append(VideoFinding("tags-length", tags_length(tags) <= 500, f"{tags_length(tags)} characters"))
     return out
 
@@ -245,6 +258,16 @@ def url_host(url: str) -> str | None:
     if parts.scheme not in ("http", "https") or not hostname:
         return None
     return hostname.lower()
+
+
+def url_path(url: str) -> str:
+    return urlsplit(url).path or "/"
+
+
+def key_scope(key_location: str) -> str:
+    """The folder a key file covers: a key at /catalog/key.txt is valid for URLs under /catalog/ only."""
+    path = url_path(key_location)
+    return path[: path.rfind("/") + 1] or "/"
 
 
 def batches(items: list[str], size: int = INDEXNOW_BATCH) -> list[list[str]]:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import secrets
-import socket
 from datetime import date
 from typing import Any
 
@@ -17,7 +15,7 @@ from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.seo import logic, robots
+from twlookup.services.seo import dns, logic, robots
 from twlookup.services.seo.data import CATALOG, seed_seo
 from twlookup.services.seo.feeds import IPRANGES
 from twlookup.services.seo.schemas import (
@@ -82,11 +80,23 @@ SERVICE.seeder(seed_seo)
 SERVICE.feed(IPRANGES)  # the operators' crawler IP-range files (twlookup refresh seo.ipranges)
 add_status_route(SERVICE)
 
-CHECKED = date(2026, 11, 22)
-INDEXNOW_SOURCE = Source(url="https://www.indexnow.org/documentation", title="IndexNow documentation", checked=CHECKED)
+CHECKED = date(2026, 11, 23)
+INDEXNOW_SOURCE = Source(
+    url="https://www.indexnow.org/documentation",
+    title="IndexNow documentation (key format, key file, POST of up to 10,000 URLs, response codes); the key-file "
+    "folder scope as Yandex documents it: https://yandex.ru/support/webmaster/indexnow/key.html",
+    checked=CHECKED,
+)
 VIDEO_SOURCE = Source(
     url="https://support.google.com/youtube/answer/9884579", title="YouTube Help: Video chapters", checked=CHECKED
 )
+VIDEO_API_SOURCE = Source(
+    url="https://developers.google.com/youtube/v3/docs/videos",
+    title="YouTube Data API reference, videos resource: snippet.title (100 characters), snippet.description "
+    "(5,000 bytes), snippet.tags[] (500 characters); no < or > in title or description",
+    checked=CHECKED,
+)
+VIDEO_PAGES = {"chapters": VIDEO_SOURCE, "api": VIDEO_API_SOURCE}
 RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"
 AI_TYPES = ("ai_search", "train", "user")
 
@@ -170,32 +180,30 @@ def bots(p: BotsQuery) -> Bots:
             "train": "crawlers or tokens for AI model training",
             "user": "fetchers an AI assistant sends when a user asks",
         },
-        crawlers=[CrawlerOut(**c.model_dump(), verify_by_ip=c.fetches and bool(c.ip_ranges)) for c in crawlers],
+        crawlers=[
+            CrawlerOut(
+                **c.model_dump(),
+                verify_by_ip=c.fetches and bool(c.ip_ranges),
+                verify_by_dns=c.fetches and bool(c.rdns),
+            )
+            for c in crawlers
+        ],
     )
 
 
-async def _reverse_forward(ip: str, suffixes: list[str], timeout: float) -> DnsCheck:
-    loop = asyncio.get_running_loop()
-    try:
-        async with asyncio.timeout(timeout):
-            host, _ = await loop.getnameinfo((ip, 0), socket.NI_NAMEREQD)
-            infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except (OSError, TimeoutError) as exc:
-        return DnsCheck(enabled=True, note=f"DNS confirmation not possible: {type(exc).__name__}")
-    forward = {str(ipaddress.ip_address(i[4][0].split("%")[0])) for i in infos}
-    suffix = next((s for s in suffixes if host.rstrip(".").lower().endswith("." + s)), None)
-    return DnsCheck(
-        enabled=True,
-        hostname=host,
-        forward_confirmed=ip in forward,
-        operator_suffix=suffix,
-        note="Reverse DNS name, and whether it resolves back to the address.",
-    )
+def _dns_suffixes(catalog: Any) -> dict[str, list[str]]:
+    """Each documented reverse-DNS domain and the crawlers it stands for."""
+    out: dict[str, list[str]] = {}
+    for c in catalog.crawlers:
+        for s in c.rdns:
+            out.setdefault(s, []).append(c.token)
+    return out
 
 
 @SERVICE.operation("GET", "/api/verify-ip", tool="verify_crawler_ip")
 async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
-    """Whether an IP belongs to a known crawler, from the operators' published IP-range files."""
+    """Whether an IP belongs to a known crawler: the operators' published IP-range files, and
+    reverse-then-forward DNS in the operators' documented domains when enabled."""
     from twlookup.settings import get_settings
 
     catalog = CATALOG.get()
@@ -218,23 +226,42 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
     ]
     settings = get_settings()
     if settings.seo_verify_dns:
-        suffixes = sorted(
-            {s for m in matches for c in m.crawlers if (cr := catalog.crawler(c)) for s in cr.rdns}
-        ) or sorted({s for c in catalog.crawlers for s in c.rdns})
-        dns = await _reverse_forward(str(address), suffixes, settings.seo_dns_timeout_seconds)
+        c = await dns.confirm(address, _dns_suffixes(catalog), settings.seo_dns_timeout_seconds)
+        dns_check = DnsCheck(
+            enabled=True,
+            hostname=c.hostname,
+            forward_addresses=c.forward_addresses,
+            forward_confirmed=c.forward_confirmed,
+            operator_suffix=c.suffix,
+            crawlers=c.crawlers,
+            verified=c.verified,
+            note=c.note,
+        )
     else:
-        dns = DnsCheck(enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS).")
-    consulted = [f.source_ref for f in catalog.ranges]
+        dns_check = DnsCheck(
+            enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS)."
+        )
+    crawlers = list(dict.fromkeys([t for m in matches for t in m.crawlers] + dns_check.crawlers))
     sample = any(f.sample for f in catalog.ranges)
-    note = "In a published range." if matches else "Not in any published range held here."
+    if matches:
+        note = "In a published range."
+    elif dns_check.verified:
+        note = "In no published range held here, but confirmed by reverse-and-forward DNS."
+    else:
+        note = (
+            "Not in any published range held here"
+            + ("" if dns_check.enabled else "; turn on DNS confirmation for crawlers without a range file")
+            + ". Each file's date is in files_consulted: a range added since is not known here."
+        )
     if sample:
         note += " Some range files are a shipped sample, not the operator's full file: a 'no' is not conclusive until they are imported."
     return VerifyIp(
         ip=str(address),
-        known_crawler=bool(matches),
+        known_crawler=bool(matches) or dns_check.verified,
+        crawlers=crawlers,
         matches=matches,
-        dns=dns,
-        files_consulted=consulted,
+        dns=dns_check,
+        files_consulted=[f.source_ref for f in catalog.ranges],
         sample=sample,
         note=note,
     )
@@ -285,7 +312,14 @@ def video_check(p: VideoBody) -> VideoCheck:
     return VideoCheck(
         ok=all(f.ok for f in found),
         findings=[
-            VideoFindingOut(rule=f.rule, text=logic.VIDEO_RULES[f.rule], ok=f.ok, detail=f.detail) for f in found
+            VideoFindingOut(
+                rule=f.rule,
+                text=logic.VIDEO_RULES[f.rule],
+                ok=f.ok,
+                detail=f.detail,
+                source=VIDEO_PAGES[logic.VIDEO_RULE_PAGE[f.rule]],
+            )
+            for f in found
         ],
         source=VIDEO_SOURCE,
     )
@@ -310,11 +344,19 @@ def instantindex_key(p: NoParams) -> InstantKey:
 
 def _check_submission(p: SubmitBody) -> None:
     host = p.host.lower()
+    if p.key_location and logic.url_host(p.key_location) != host:
+        raise InvalidParameter("key_location", f"the key file must be on host {host}", f"https://{host}/...")
+    scope = logic.key_scope(p.key_location) if p.key_location else "/"
     for i, url in enumerate(p.urls):
         if logic.url_host(url) != host:
             raise InvalidParameter(f"urls[{i}]", f"{url!r} is not an http(s) URL on host {host}", f"URLs on {host}")
-    if p.key_location and logic.url_host(p.key_location) != host:
-        raise InvalidParameter("key_location", f"the key file must be on host {host}", f"https://{host}/...")
+        if not logic.url_path(url).startswith(scope):
+            raise InvalidParameter(
+                f"urls[{i}]",
+                f"{url!r} is outside {scope}, the folder of key_location: a key file outside the root "
+                "only covers URLs in its own folder",
+                f"URLs under https://{host}{scope}",
+            )
 
 
 async def _submit(p: SubmitBody) -> SubmitResult:
@@ -388,15 +430,30 @@ async def instantindex_bulk(p: BulkSubmitBody) -> SubmitResult:
     return await _submit(p)
 
 
+STATCOUNTER_TW = "https://gs.statcounter.com/search-engine-market-share/all/taiwan"
+
+
 @SERVICE.operation("GET", "/api/share", tool="search_engine_market_share")
 def share(p: NoParams) -> ShareData:
-    """Search-engine market share in Taiwan and worldwide, with source and month."""
+    """Search-engine market share with source and month (worldwide; Taiwan only when a sourced figure is held)."""
     shares = CATALOG.get().shares
+    held = {s.region for s in shares}
+    missing = [r for r in ("TW", "worldwide") if r not in held]
+    note = (
+        "Figures are StatCounter's (page views from sites running its tracker), as quoted by the page in each source."
+    )
+    if "TW" in missing:
+        note += (
+            " No Taiwan figure is held: none quoting StatCounter's Taiwan page (or another measurement) could be "
+            f"found, so none is given. StatCounter's own Taiwan page: {STATCOUNTER_TW}"
+        )
     return ShareData(
         regions=[
             Share(region=s.region, month=s.month, shares=s.shares, note=s.note, source=s.source_ref) for s in shares
         ],
         sample=any(s.sample for s in shares),
+        missing=missing,
+        note=note,
     )
 
 

@@ -41,8 +41,9 @@ class SubmitGuide(BaseModel):
     tool: str
     url: str
     steps: list[str]
-    instantindex: bool
+    instantindex: bool = Field(description="Whether the engine itself takes IndexNow submissions")
     note: str
+    sources: list[str] = Field(min_length=1, description="Pages the note and steps rest on")
 
 
 class Engine(SourcedRecord):

@@ -192,6 +192,9 @@ class CrawlerOut(Crawler):
     verify_by_ip: bool = Field(
         description="Whether verify-ip can confirm this crawler (it fetches and has a published range file)"
     )
+    verify_by_dns: bool = Field(
+        description="Whether verify-ip can confirm it by forward-confirmed reverse DNS (its operator documents the domains)"
+    )
 
 
 class Bots(BaseModel):
@@ -211,15 +214,19 @@ class RangeMatch(BaseModel):
 
 class DnsCheck(BaseModel):
     enabled: bool
-    hostname: str | None = None
-    forward_confirmed: bool | None = None
-    operator_suffix: str | None = None
+    hostname: str | None = Field(None, description="The reverse DNS (PTR) name of the address")
+    forward_addresses: list[str] = Field(default_factory=list, description="What that name resolves to")
+    forward_confirmed: bool | None = Field(None, description="Whether the name resolves back to the address")
+    operator_suffix: str | None = Field(None, description="The operator's documented domain the name lies in")
+    crawlers: list[str] = Field(default_factory=list, description="Crawlers confirmed by DNS")
+    verified: bool = Field(False, description="Name in an operator's domain and forward-confirmed")
     note: str
 
 
 class VerifyIp(BaseModel):
     ip: str
-    known_crawler: bool
+    known_crawler: bool = Field(description="In a published range, or confirmed by reverse-and-forward DNS")
+    crawlers: list[str] = Field(description="Crawler tokens the address belongs to, by either method")
     matches: list[RangeMatch]
     dns: DnsCheck
     files_consulted: list[Source]
@@ -253,12 +260,13 @@ class VideoFindingOut(BaseModel):
     text: str
     ok: bool
     detail: str
+    source: Source = Field(description="The published page the rule comes from")
 
 
 class VideoCheck(BaseModel):
     ok: bool
     findings: list[VideoFindingOut]
-    source: Source
+    source: Source = Field(description="YouTube Help: Video chapters (the field limits cite their own page)")
 
 
 class InstantKey(BaseModel):
@@ -289,6 +297,8 @@ class Share(BaseModel):
 class ShareData(BaseModel):
     regions: list[Share]
     sample: bool
+    missing: list[str] = Field(description="Regions the spec asks for that no sourced figure is held for")
+    note: str
 
 
 class GuideEntry(BaseModel):

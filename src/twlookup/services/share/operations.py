@@ -230,7 +230,7 @@ def _share(session: Session, ident: int) -> ShareRow:
 # ------------------------------------------------------------------ free routes
 
 
-@SERVICE.operation("GET", "/api/rankings", tool="get_rankings")
+@SERVICE.operation("GET", "/api/rankings", tool="get_rankings", blocking=True)
 def rankings(p: RankingsQuery) -> Rankings:
     """Shares of a period ranked by the time-decayed score (formula in the answer); top 50."""
     now = now_utc()
@@ -248,7 +248,7 @@ def rankings(p: RankingsQuery) -> Rankings:
     )
 
 
-@SERVICE.operation("GET", "/api/new", tool="list_new_shares")
+@SERVICE.operation("GET", "/api/new", tool="list_new_shares", blocking=True)
 def new(p: NewQuery) -> ShareList:
     """The newest public shares, newest first."""
     with store_engine.session() as session:
@@ -259,7 +259,7 @@ def new(p: NewQuery) -> ShareList:
     return ShareList(count=len(rows), shares=rows, sample=any(r.sample for r in rows))
 
 
-@SERVICE.operation("GET", "/api/search", tool="search_shares")
+@SERVICE.operation("GET", "/api/search", tool="search_shares", blocking=True)
 def search(p: SearchQuery) -> ShareList:
     """Public shares whose title or description contains every word of q (at most 50, newest first)."""
     with store_engine.session() as session:
@@ -273,7 +273,7 @@ def search(p: SearchQuery) -> ShareList:
     return ShareList(count=len(rows), shares=rows, sample=any(r.sample for r in rows))
 
 
-@SERVICE.operation("GET", "/api/shares/{id}", tool="get_share")
+@SERVICE.operation("GET", "/api/shares/{id}", tool="get_share", blocking=True)
 def get_share(p: ShareQuery) -> ShareDetail:
     """One public share with its public (approved) comments."""
     with store_engine.session() as session:
@@ -285,7 +285,7 @@ def get_share(p: ShareQuery) -> ShareDetail:
         )
 
 
-@SERVICE.operation("GET", "/api/stats", tool="get_share_stats")
+@SERVICE.operation("GET", "/api/stats", tool="get_share_stats", blocking=True)
 def stats() -> Stats:
     """Counts of public shares by platform and category, and the site's total engagement."""
     with store_engine.session() as session:
@@ -364,7 +364,7 @@ async def submit_share(p: SubmitBody) -> review.Receipt:
     return await to_thread.run_sync(review.submit, "share", "share", payload)
 
 
-@SERVICE.operation("POST", "/api/vote")
+@SERVICE.operation("POST", "/api/vote", blocking=True)
 def vote(p: VoteBody) -> review.Receipt:
     """Vote for a public share: one vote per client per share per day; counted once reviewed."""
     with store_engine.session() as session:
@@ -372,7 +372,7 @@ def vote(p: VoteBody) -> review.Receipt:
     return review.submit("share", "vote", VotePayload(share_id=p.id, day=today_taipei()))
 
 
-@SERVICE.operation("POST", "/api/comment")
+@SERVICE.operation("POST", "/api/comment", blocking=True)
 def comment(p: CommentBody) -> review.Receipt:
     """Comment on a public share; the comment is public only once an operator approves it."""
     with store_engine.session() as session:
@@ -380,7 +380,7 @@ def comment(p: CommentBody) -> review.Receipt:
     return review.submit("share", "comment", CommentPayload(share_id=p.id, body=p.body))
 
 
-@SERVICE.operation("POST", "/api/click")
+@SERVICE.operation("POST", "/api/click", blocking=True)
 def click(p: ClickBody) -> ClickOut:
     """Count a click-through to a share's link (one per client per share per day; a count, not content)."""
     info = current()
@@ -405,7 +405,7 @@ def click(p: ClickBody) -> ClickOut:
 # ------------------------------------------------------------------ paid routes
 
 
-@SERVICE.operation("GET", "/api/pro/trend", price="$0.02")
+@SERVICE.operation("GET", "/api/pro/trend", price="$0.02", blocking=True)
 def trend(p: TrendQuery) -> Trend:
     """Top 100 of a period by score, with how they spread over platforms and categories."""
     now = now_utc()

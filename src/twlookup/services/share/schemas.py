@@ -17,6 +17,8 @@ CategoryId = Literal[
     "music", "gaming", "food", "travel", "news", "comedy", "education", "tech", "sports", "life", "pets", "other"
 ]
 ShareId = Field(ge=1, le=2**31 - 1, description="A share's id")
+# In a JSON body the id is a JSON integer: true or "3" is refused (422), as the schema says.
+BodyShareId = Field(ge=1, le=2**31 - 1, strict=True, description="A share's id (a JSON integer)")
 COPYRIGHT = "分享只含連結、標題、分享者的說明與本站的互動數；影片與貼文的著作權屬於原作者。"
 
 
@@ -66,11 +68,11 @@ class SubmitBody(Params):
 
 
 class VoteBody(Params):
-    id: int = ShareId
+    id: int = BodyShareId
 
 
 class CommentBody(Params):
-    id: int = ShareId
+    id: int = BodyShareId
     body: str = Field(min_length=2, max_length=500, description="The comment (2 to 500 characters)")
 
     @field_validator("body")
@@ -82,7 +84,7 @@ class CommentBody(Params):
 
 
 class ClickBody(Params):
-    id: int = ShareId
+    id: int = BodyShareId
 
 
 # ------------------------------------------------------------------ results

@@ -53,9 +53,16 @@ SERVICE.seeder(seed_events)
 
 DOMAIN = Domain(
     name="sports",
-    # multi-sport event, sports competition, tournament, sports season, marathon (class ids not verified
-    # against Wikidata here: a wrong id only weakens the preference; the description words are the fallback)
-    classes=frozenset({"Q167170", "Q13406554", "Q500834", "Q27020041", "Q40244"}),
+    # Direct "instance of" (P31) classes preferred among the search's candidates. Each id was checked on
+    # 2026-11-23 against stored public code that names Wikidata classes (search tool, find_string):
+    #   Q13406554 sports competition, Q27020041 sports season, Q40244 marathon, Q500834 tournament,
+    #   Q16510064 sporting event, Q114609228 recurring sporting event edition: each labelled so in
+    #   one or more independent class tables (Q500834 once as "association football competition", in
+    #   the others as "tournament");
+    #   Q167170 multi-sport event: the one stored source is an entity-linking fixture that links the
+    #   German "Multisport-Ereignis" to it (weaker; a wrong id only weakens the preference, the
+    #   description words below are the fallback).
+    classes=frozenset({"Q167170", "Q13406554", "Q500834", "Q27020041", "Q40244", "Q16510064", "Q114609228"}),
     keywords=(
         "tournament",
         "championship",
