@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from twlookup import __version__
 from twlookup.platform import pages, privacy
 from twlookup.platform.errors import Problem
+from twlookup.platform.feeds.status import FeedsStatus, StatusCache
 from twlookup.platform.health import Health
 from twlookup.platform.http import header
 from twlookup.platform.operations import Operation
@@ -125,14 +126,32 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     for entry in CATALOG:  # the service page shows the Chinese name; the platform does not import the catalogue
         if entry.name in routers:
             routers[entry.name].app.state.zh_name = entry.zh
-    root = _root_app(settings, routers, Health(settings, counter, facilitator))
+    root = _root_app(
+        settings, routers, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
+    )
     limited_root = RateLimit(root, "index", settings.rate_limit_default, counter, client_ip)  # /, /docs, /healthz
     app = TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
     resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
     return app
 
 
-def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Health) -> FastAPI:
+def _feed_summary(status: FeedsStatus | None) -> list[dict[str, Any]]:
+    """What the index says of each feed: enough to see at a glance whether the data is live."""
+    if status is None:
+        return []
+    keys = ("feed", "last_success", "last_attempt", "last_error", "last_error_at", "data_date", "data_age_days")
+    return [
+        {
+            **f.model_dump(mode="json", include=set(keys)),
+            "stale": f.stale,
+            "failing": f.failing,
+            "refreshed": f.refresh is not None,
+        }
+        for f in status.feeds
+    ]
+
+
+def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Health, feeds: StatusCache) -> FastAPI:
     root = FastAPI(title="twlookup", version=__version__, docs_url=None, redoc_url=None)
     pages.install_assets(root)  # Swagger UI and the pages' style, from this origin
 
@@ -153,8 +172,10 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
     @root.get("/", summary="The twenty services, where each lives, and which are available")
     def index(request: Request, response: Response) -> Any:
         response.headers["Vary"] = "Accept"
+        by_service = {name: list(r.service.feeds.values()) for name, r in routers.items() if r.service.feeds}
+        feed_status = feeds.get(by_service, settings)  # read from the store at most every few seconds
         if pages.wants_html(request):  # a browser: the same list as a page
-            return pages.index_html(request, settings, CATALOG, routers, __version__)
+            return pages.index_html(request, settings, CATALOG, routers, __version__, feed_status)
         services = []
         for entry in CATALOG:
             router = routers.get(entry.name)
@@ -176,6 +197,8 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
                         {k: r[k] for k in ("method", "path", "price_usd", "open")} for r in router.paid_routes(base)
                     ],
                 )
+                if router.service.feeds:
+                    item.update(status=f"{base}/api/status", feeds=_feed_summary(feed_status.get(entry.name)))
             services.append(item)
         return {"name": "twlookup", "version": __version__, "services": services}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from twlookup.bundled import data_dir
 
@@ -36,6 +37,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     workers = args.workers or settings.workers
     if workers > 1:  # the app is built in each worker process, not in this one
         resume_gc()
+    if args.refresh:  # the schedule runs in this process beside the server (run one per store)
+        from twlookup.platform.feeds.run import Refresher
+        from twlookup.platform.feeds.schedule import Scheduler, start_thread
+
+        start_thread(Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings)))
     uvicorn.run(
         "twlookup.app:create_app",
         factory=True,
@@ -101,15 +107,18 @@ def cmd_seed(args: argparse.Namespace) -> int:
     return 0
 
 
-def _feeds() -> dict[str, object]:
+def _feeds() -> dict[str, Any]:
+    """Every declared feed by its full name (SERVICE.FEED)."""
     from twlookup.services import load_services
 
-    return {f"{s.name}.{feed}": fn for s in load_services() for feed, fn in s.importers.items()}
+    return {f.full_name: f for s in load_services() for f in s.feeds.values()}
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from datetime import timedelta
+
+    from twlookup.platform.feeds.run import Busy, OlderFile, Store, feed_lock, import_file
     from twlookup.platform.store.migrate import upgrade
-    from twlookup.platform.store.seed import ingest
 
     feeds = _feeds()
     if args.feed not in feeds:
@@ -119,13 +128,120 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         print(f"twlookup: no such file: {args.file}", file=sys.stderr)
         return 2
-    upgrade(_settings().database_url)
+    feed = feeds[args.feed]
+    if args.allow_older and not feed.history:
+        print(
+            f"twlookup: --allow-older is for feeds whose records carry their own dates; {args.feed} is replaced "
+            "by each file, so an older file would bring back older data",
+            file=sys.stderr,
+        )
+        return 2
+    settings = _settings()
+    upgrade(settings.database_url)
+    store = Store()
     try:
-        rows = ingest(feeds[args.feed], args.file)  # type: ignore[arg-type]
+        with feed_lock(store, feed.full_name, timedelta(seconds=settings.feeds_lock_seconds)):
+            outcome = import_file(feed, args.file, store=store, allow_older=args.allow_older)
+    except Busy as exc:
+        print(f"twlookup: {exc}; try again when it is done", file=sys.stderr)
+        return 1
+    except OlderFile as exc:
+        print(f"twlookup: {exc}", file=sys.stderr)
+        if feed.history:
+            print("twlookup: to add it as history anyway, run again with --allow-older", file=sys.stderr)
+        return 1
     except ValueError as exc:  # importers raise ValueError naming what is wrong with the file
         print(f"twlookup: {args.file} is not a valid {args.feed} file: {exc}", file=sys.stderr)
         return 1
-    print(f"{args.feed}: {rows} rows imported from {args.file}; running processes see them within seconds")
+    print(f"{args.feed}: {outcome.rows} rows imported from {args.file}; running processes see them within seconds")
+    return 0
+
+
+def _pick_feeds(names: list[str]) -> list[Any]:
+    """FEED arguments: SERVICE.FEED, or SERVICE for all its feeds; none: every refreshable feed."""
+    feeds = _feeds()
+    if not names:
+        return [f for f in feeds.values() if f.refreshable]
+    chosen: list[Any] = []
+    for name in names:
+        matched = [feeds[name]] if name in feeds else [f for f in feeds.values() if f.service == name]
+        if not matched:
+            known = ", ".join(sorted(f for f, feed in feeds.items() if feed.refreshable))
+            raise SystemExit(f"twlookup: unknown feed {name!r}; feeds with an official URL: {known}")
+        for feed in matched:
+            if not feed.refreshable:
+                if name == feed.full_name:
+                    raise SystemExit(
+                        f"twlookup: {name} has no official URL to refresh from ({feed.manual}); "
+                        f"import a file with `twlookup ingest {name} {feed.ingest_hint}`"
+                    )
+                continue
+            if feed not in chosen:
+                chosen.append(feed)
+    return chosen
+
+
+def _feed_table() -> str:
+    lines = []
+    for feed in _feeds().values():
+        every = f"every {_duration(feed.every)}" if feed.refreshable and feed.every else "file feed (ingest only)"
+        lines.append(f"{feed.full_name}: {feed.title}")
+        lines.append(f"    {every}; publisher changes it: {feed.changes}")
+        for url in feed.urls or ((feed.manual or ""),):
+            lines.append(f"    {url}")
+        lines.append(f"    licence: {feed.licence}")
+    return "\n".join(lines)
+
+
+def _duration(delta: Any) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds % 86400 == 0:
+        return f"{seconds // 86400} d"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 60} min"
+
+
+def cmd_refresh(args: argparse.Namespace) -> int:
+    from twlookup.platform.feeds.run import Refresher
+    from twlookup.platform.store.migrate import upgrade
+
+    if args.list:
+        print(_feed_table())
+        return 0
+    feeds = _pick_feeds(args.feeds)
+    settings = _settings()
+    upgrade(settings.database_url)
+    outcomes = Refresher.from_settings(settings).refresh_many(feeds, force=args.force)
+    for outcome in outcomes:
+        print(outcome.line(), file=sys.stderr if outcome.failed else sys.stdout)
+    return 1 if any(o.failed for o in outcomes) else 0
+
+
+def cmd_scheduler(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    import threading
+
+    from twlookup.platform.feeds.run import Refresher
+    from twlookup.platform.feeds.schedule import Scheduler
+    from twlookup.platform.store.migrate import upgrade
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _settings()
+    upgrade(settings.database_url)
+    scheduler = Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings))
+    if args.once:
+        outcomes = scheduler.run_pending()
+        for outcome in outcomes:
+            print(outcome.line(), file=sys.stderr if outcome.failed else sys.stdout)
+        if not outcomes:
+            print("twlookup: no feed is due")
+        return 1 if any(o.failed for o in outcomes) else 0
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    scheduler.run(stop.wait)
     return 0
 
 
@@ -267,6 +383,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--data", type=Path, default=DEFAULT_DATA, help="reference data folder used to seed an empty store"
     )
+    serve.add_argument(
+        "--refresh",
+        action="store_true",
+        help="also refresh the live feeds at their cadences in this process (run one scheduler per store: "
+        "on one replica only, or use `twlookup scheduler` instead)",
+    )
     serve.set_defaults(func=cmd_serve)
 
     db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
@@ -293,7 +415,44 @@ def build_parser() -> argparse.ArgumentParser:
         "feed", metavar="FEED", help="feed name, e.g. life.invoice; an unknown name lists the known ones"
     )
     ingest.add_argument("file", metavar="FILE", type=Path, help="the downloaded file")
+    ingest.add_argument(
+        "--allow-older",
+        action="store_true",
+        help="import a file older than the feed's last import, as history (only for feeds whose records carry "
+        "their own dates; newer records are kept)",
+    )
     ingest.set_defaults(func=cmd_ingest)
+
+    refresh = sub.add_parser(
+        "refresh",
+        help="download live feeds from their official publishers and import them (all, or the FEEDs named)",
+        description=(
+            "Download each feed from its publisher's official URL (conditional requests, a timeout, retries "
+            "with back-off, a size cap: TWLOOKUP_FEEDS_*) and import it through the same importer as `ingest`, "
+            "in one transaction: a failed or partial download, or an invalid file, leaves the store's data as it "
+            "was, and a file older than the last import is not imported. One process refreshes a feed at a "
+            "time (a lock in the store). Exit status 1 when a feed failed."
+        ),
+    )
+    refresh.add_argument(
+        "feeds", metavar="FEED", nargs="*", help="SERVICE.FEED (e.g. life.invoice) or SERVICE (all its feeds)"
+    )
+    refresh.add_argument("--force", action="store_true", help="download in full, without the stored ETag/Last-Modified")
+    refresh.add_argument("--list", action="store_true", help="list the feeds, their URLs, cadences and licences")
+    refresh.set_defaults(func=cmd_refresh)
+
+    scheduler = sub.add_parser(
+        "scheduler",
+        help="refresh every live feed at its cadence, forever (run exactly one per store)",
+        description=(
+            "Refresh each feed when it is due: its cadence after its last attempt as the store records it, "
+            "sooner after a failure (TWLOOKUP_FEEDS_RETRY_FAILED_SECONDS). Run one scheduler per store, e.g. "
+            "one `scheduler` service in a compose file, not one per web replica; a second one is harmless "
+            "(the store's lock lets one process refresh a feed at a time) but only adds requests."
+        ),
+    )
+    scheduler.add_argument("--once", action="store_true", help="refresh what is due now and exit")
+    scheduler.set_defaults(func=cmd_scheduler)
 
     ledger = sub.add_parser(
         "ledger",

@@ -67,6 +67,60 @@ class Settings(BaseSettings):
                 raise ValueError(f"{port} is not a TCP port")
         return value
 
+    # Refresh of the live feeds from their official publishers (platform/feeds). Not the safe
+    # fetcher: the URLs are the code's own, but the same kind of bounds apply.
+    feeds_user_agent: str = Field(
+        "twlookup-feeds/0.1 (+https://github.com/twlookup/twlookup)",
+        min_length=8,
+        description="User-Agent sent to the publishers when a feed is refreshed",
+    )
+    feeds_timeout_seconds: float = Field(
+        60.0, gt=0, le=600, description="bound on one download (one request and its body, redirects included)"
+    )
+    feeds_max_bytes: int = Field(
+        33_554_432, ge=1024, le=1_073_741_824, description="largest body a feed download reads (decoded)"
+    )
+    feeds_retries: int = Field(
+        2, ge=0, le=10, description="further tries of a download after a network error, a 5xx or a 429"
+    )
+    feeds_backoff_seconds: float = Field(
+        2.0, ge=0, le=600, description="wait before the first retry; doubles on each further one"
+    )
+    feeds_backoff_max_seconds: float = Field(
+        60.0, ge=0, le=3600, description="longest wait between tries (also caps a Retry-After)"
+    )
+    feeds_lock_seconds: float = Field(
+        1800.0,
+        ge=10,
+        le=86_400,
+        description="how long one process holds a feed's refresh lock in the store before another may take it over",
+    )
+    feeds_poll_seconds: float = Field(
+        60.0, gt=0, le=3600, description="longest sleep of the scheduler between looks at what is due"
+    )
+    feeds_retry_failed_seconds: float = Field(
+        900.0,
+        gt=0,
+        le=86_400,
+        description="after a failed refresh the scheduler tries again this soon (or at the cadence, if sooner)",
+    )
+    feeds_every: dict[str, float] = Field(
+        default_factory=dict,
+        description='cadence overrides in seconds, e.g. {"trip.fx": 1800}; feeds not named keep their declared cadence',
+    )
+    feeds_disabled: list[str] = Field(
+        default_factory=list,
+        description='feeds (or whole services) the scheduler leaves alone, e.g. ["creator.companies"]',
+    )
+
+    @field_validator("feeds_every")
+    @classmethod
+    def _feeds_every(cls, value: dict[str, float]) -> dict[str, float]:
+        for name, seconds in value.items():
+            if "." not in name or not 60 <= seconds <= 90 * 86_400:
+                raise ValueError(f"{name!r}: a cadence override is 'service.feed' to 60 to 7776000 seconds")
+        return value
+
     # seo service: IndexNow submission and crawler IP verification
     indexnow_endpoint: str = Field(
         "https://api.indexnow.org/indexnow", description="IndexNow endpoint the seo service posts URL submissions to"

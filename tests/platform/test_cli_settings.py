@@ -15,8 +15,19 @@ def test_help_lists_every_command():
     out = subprocess.run(
         [sys.executable, "-m", "twlookup", "--help"], capture_output=True, text=True, check=True
     ).stdout
-    for command in ("serve", "db", "seed"):
+    for command in ("serve", "db", "seed", "ingest", "refresh", "scheduler"):
         assert command in out
+    refresh = subprocess.run(
+        [sys.executable, "-m", "twlookup", "refresh", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "--force" in refresh and "older than the last import" in refresh and "TWLOOKUP_FEEDS_" in refresh
+    assert (
+        "--refresh" in build_parser().format_help()
+        or "--refresh"
+        in subprocess.run(
+            [sys.executable, "-m", "twlookup", "serve", "--help"], capture_output=True, text=True, check=True
+        ).stdout
+    )
     serve = build_parser().parse_args(["serve", "--port", "8123", "--workers", "2"])
     assert (serve.port, serve.workers, serve.command) == (8123, 2, "serve")
 

@@ -17,6 +17,8 @@ from twlookup.services import CATALOG, IMPLEMENTED, load_services
 BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"}
 INDEX_KEYS = {"name", "version", "services"}
 AVAILABLE_KEYS = {"name", "subject", "state", "base", "host", "docs", "openapi", "mcp", "tools", "paid_routes"}
+FEED_KEYS = {"status", "feeds"}  # services with live feeds also point at their status and summarise each feed
+WITH_FEEDS = {s.name for s in load_services() if s.feeds}
 SUMMARY_KEYS = {
     "name",
     "title",
@@ -79,7 +81,17 @@ async def test_json_clients_get_the_same_json(client, headers):
     assert set(index) == INDEX_KEYS
     assert [s["name"] for s in index["services"]] == [e.name for e in CATALOG]
     for item in index["services"]:
-        assert set(item) == (AVAILABLE_KEYS if item["name"] in IMPLEMENTED else {"name", "subject", "state"})
+        expected = AVAILABLE_KEYS | (FEED_KEYS if item["name"] in WITH_FEEDS else set())
+        assert set(item) == (expected if item["name"] in IMPLEMENTED else {"name", "subject", "state"})
+        for feed in item.get("feeds", []):
+            assert feed["feed"].startswith(item["name"] + ".") and {
+                "last_success",
+                "last_attempt",
+                "last_error",
+                "data_age_days",
+                "stale",
+            } <= set(feed)
+    assert {"cardgame", "creator", "food", "life", "motion", "opinions", "price", "seo", "stocks", "trip"} == WITH_FEEDS
     r = await client.get("/models/", headers=headers)
     assert r.headers["content-type"] == "application/json" and r.headers["vary"] == "Accept"
     summary = r.json()

@@ -23,6 +23,7 @@ from twlookup.platform.page_assets import ASSET_CACHE, docs_page, install_assets
 __all__ = ["ASSET_CACHE", "docs_page", "index_html", "install_assets", "service_html", "wants_html"]
 
 if TYPE_CHECKING:
+    from twlookup.platform.feeds.status import FeedsStatus
     from twlookup.platform.router import ServiceRouter
     from twlookup.services import Entry
     from twlookup.settings import Settings
@@ -129,8 +130,51 @@ def _payment_note(settings: Settings) -> str:
     return "Payments settle through a remote x402 facilitator and move real USDC."
 
 
+def _when(value: Any) -> str:
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "never"
+
+
+def _feeds_block(status: FeedsStatus | None, base: str) -> str:
+    """Each feed of a service: last success, last attempt, data age, and the last error."""
+    if status is None or not status.feeds:
+        return ""
+    items = []
+    for f in status.feeds:
+        flags = []
+        if f.stale:
+            flags.append('<span class="state planned">stale</span>')
+        if f.failing:
+            flags.append('<span class="state planned">failing</span>')
+        age = (
+            f"{f.data_age_days} days (data of {f.data_date})"
+            if f.data_age_days is not None and f.data_date
+            else (f"{f.data_age_days} days since the last import" if f.data_age_days is not None else "unknown")
+        )
+        how = "refreshed from its publisher" if f.refresh else "imported from files (no URL to refresh from)"
+        error = (
+            f"<dt>Last error</dt><dd>{escape(_when(f.last_error_at))}: {escape((f.last_error or '')[:300])}</dd>"
+            if f.last_error
+            else ""
+        )
+        items.append(
+            f'<li><code>{escape(f.feed)}</code> {"".join(flags)}<br><span class="muted">{escape(how)}</span>'
+            f"<dl><dt>Last success</dt><dd>{escape(_when(f.last_success))}</dd>"
+            f"<dt>Last attempt</dt><dd>{escape(_when(f.last_attempt))}</dd>"
+            f"<dt>Data age</dt><dd>{escape(age)}</dd>{error}</dl></li>"
+        )
+    return (
+        f'<h4>Live data</h4><ul class="routes">{"".join(items)}</ul>'
+        f'<p class="muted">Details: <a href="{escape(base)}/api/status">{escape(base)}/api/status</a></p>'
+    )
+
+
 def index_html(
-    request: Request, settings: Settings, catalog: list[Entry], routers: dict[str, ServiceRouter], version: str
+    request: Request,
+    settings: Settings,
+    catalog: list[Entry],
+    routers: dict[str, ServiceRouter],
+    version: str,
+    feeds: dict[str, FeedsStatus] | None = None,
 ) -> HTMLResponse:
     here = origin(request)
     available: list[str] = []
@@ -162,6 +206,7 @@ def index_html(
             f"<details><summary>MCP client configuration for {escape(entry.name)}</summary>"
             f'<pre data-copy aria-label="MCP configuration for {escape(entry.name)}" tabindex="0">{escape(snippet)}</pre></details>'
             f"<h4>Paid routes</h4>{_paid_list(router.paid_routes(base), networks(router, settings))}"
+            f"{_feeds_block((feeds or {}).get(entry.name), base)}"
             "</li>"
         )
     body = f"""<header>

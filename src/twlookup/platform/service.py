@@ -11,6 +11,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, FastAPI
 from sqlalchemy.orm import Session
 
+from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.operations import Operation, build_operation
 
 # Which payment network a service states (spec document 1, "Authentication").
@@ -36,6 +37,7 @@ class Service:
     seeders: list[Seeder] = field(default_factory=list)
     operations: list[Operation] = field(default_factory=list)
     importers: dict[str, Importer] = field(default_factory=dict)
+    feeds: dict[str, Feed] = field(default_factory=dict)  # the importers' official sources (platform.feeds)
     text_routes: dict[str, TextPage] = field(default_factory=dict)
     # The service's FastAPI app (platform.subapp) answers what no operation declares: ordinary
     # FastAPI routes added to `api`, with their dependencies; exception handlers; a lifespan.
@@ -97,10 +99,23 @@ class Service:
         """Register `twlookup ingest FEED FILE`: parse the official publisher's file into the store."""
 
         def register(fn: Importer) -> Importer:
+            if "." in feed:
+                raise ValueError(
+                    f"{self.name}: feed {feed!r} is named without the service (it becomes {self.name}.NAME)"
+                )
             self.importers[feed] = fn
             return fn
 
         return register
+
+    def feed(self, feed: Feed) -> Feed:
+        """Declare a live feed: its importer (`twlookup ingest`), its official source and cadence
+        (`twlookup refresh`, the scheduler) and its licence; `/api/status` reports it."""
+        if feed.service != self.name or feed.name in self.feeds:
+            raise ValueError(f"{self.name}: feed {feed.full_name} declared twice or under another service")
+        self.importer(feed.name)(feed.importer)
+        self.feeds[feed.name] = feed
+        return feed
 
     @property
     def tools(self) -> list[Operation]:

@@ -120,9 +120,13 @@ async def test_status(client):
     body = (await client.get(f"{BASE}/status")).json()
     assert body["latest_trading_date"] == "2026-11-20"
     assert body["securities"] == 25 and body["closes"] >= 250
-    assert {f["market"] for f in body["feeds"]} == {"TWSE", "TPEx"}
-    assert "STOCK_DAY_ALL" in body["feeds"][0]["url"] and "tpex_mainboard_daily_close_quotes" in body["feeds"][1]["url"]
-    assert "twlookup ingest stocks.closes" in body["ingest"] and NOT_ADVICE in body["notice"]
+    # the platform's feed status, the same shape as every service's /api/status
+    assert body["service"] == "stocks" and NOT_ADVICE in body["notice"]
+    (feed,) = body["feeds"]
+    assert feed["feed"] == "stocks.closes" and feed["refresh"] == "twlookup refresh stocks.closes"
+    assert "twlookup ingest stocks.closes" in feed["ingest"]
+    assert "STOCK_DAY_ALL" in feed["urls"][0] and "tpex_mainboard_daily_close_quotes" in feed["urls"][1]
+    assert feed["last_import"] is None and feed["stale"] is True  # only the sample snapshot: no real close held
     assert_problem(await client.get(f"{BASE}/status", params={"x": "1"}), 422, "x")
 
 

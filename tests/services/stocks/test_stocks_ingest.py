@@ -112,9 +112,11 @@ async def test_cli_ingest_changes_the_answers_without_restart(own_store, capsys)
 
         after = (await client.get("/stocks/api/status")).json()
         assert after["latest_trading_date"] == "2026-11-23" and after["updated_at"] is not None
-        feeds = {f["market"]: f for f in after["feeds"]}
-        assert feeds["TWSE"]["latest_trading_date"] == "2026-11-23" and feeds["TWSE"]["rows"] == 5
-        assert feeds["TPEx"]["rows"] == 2
+        (feed,) = after["feeds"]
+        parts = {p["part"]: p for p in feed["parts"]}  # one part per exchange's file
+        assert parts["TWSE"]["data_date"] == "2026-11-23" and parts["TWSE"]["rows"] == 5
+        assert parts["TPEx"]["rows"] == 2 and parts["TPEx"]["via"] == "ingest"
+        assert feed["data_date"] == "2026-11-23" and feed["last_import"] is not None and feed["failing"] is False
         stock = (await client.get("/stocks/api/stock/2382")).json()
         assert stock["latest"] == {
             "date": "2026-11-23",

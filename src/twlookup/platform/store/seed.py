@@ -77,10 +77,22 @@ def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
             counts[service.name] = total
         bump_version(session)
         session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint((s.name for s in services), data_dir)))
+        _forget_downloads(session)
     from twlookup.platform.store.reference import Reference
 
     Reference.reset_all()
     return counts
+
+
+def _forget_downloads(session: Session) -> None:
+    """A seed may put shipped rows back over imported ones: the feeds forget the file they last
+    imported (hash and validators), so the next refresh downloads and imports it again. The
+    stamps stay, so an older file is still refused."""
+    from sqlalchemy import update
+
+    from twlookup.platform.feeds.tables import FeedStateRow
+
+    session.execute(update(FeedStateRow).values(sha256=None, etag=None, last_modified=None))
 
 
 def ingest(importer: Callable[[Session, Path], int], path: Path) -> int:

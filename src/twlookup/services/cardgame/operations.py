@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from twlookup.platform.errors import NotFound, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.cardgame import logic
-from twlookup.services.cardgame.data import GUIDE, import_banlist, seed_cardgame
+from twlookup.services.cardgame.data import GUIDE, seed_cardgame
+from twlookup.services.cardgame.feeds import BANLIST
 from twlookup.services.cardgame.schemas import (
     GAME,
     RIGHTS,
@@ -37,7 +39,8 @@ SERVICE = Service(
     ),
 )
 SERVICE.seeder(seed_cardgame)
-SERVICE.importer("banlist")(import_banlist)
+SERVICE.feed(BANLIST)  # Konami Asia's AE Forbidden & Limited page (twlookup refresh cardgame.banlist)
+add_status_route(SERVICE)
 
 
 def _snippet(text: str, limit: int = 200) -> str:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from anyio import to_thread
 
 from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
@@ -17,10 +18,10 @@ from twlookup.services.creator.data import (
     Catalogue,
     companies_by_name,
     company_by_ban,
-    import_companies,
     save_company,
     seed_creator,
 )
+from twlookup.services.creator.feeds import COMPANIES
 from twlookup.services.creator.money import pct
 from twlookup.services.creator.schemas import (
     AdCheck,
@@ -64,7 +65,8 @@ SERVICE = Service(
     notice="資訊參考，不是法律或稅務意見；重要決定請向主管機關或專業人士確認。",
 )
 SERVICE.seeder(seed_creator)
-SERVICE.importer("companies")(import_companies)
+SERVICE.feed(COMPANIES)  # the company register, asked again per stored company (twlookup refresh creator.companies)
+add_status_route(SERVICE)
 
 PCT = Decimal(100)
 

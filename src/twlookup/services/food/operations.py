@@ -8,10 +8,12 @@ from datetime import date, datetime
 
 from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import TAIPEI, Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.food import logic
-from twlookup.services.food.data import Catalogue, catalogue, import_overpass, import_pbf, seed_food
+from twlookup.services.food.data import Catalogue, catalogue, seed_food
+from twlookup.services.food.feeds import FEEDS
 from twlookup.services.food.records import Category, Deity, Poem, Shop, Sponsor
 from twlookup.services.food.schemas import (
     DRAW_RADIUS_M,
@@ -52,8 +54,9 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_calendar)
 SERVICE.seeder(seed_food)
-SERVICE.importer("overpass")(import_overpass)
-SERVICE.importer("pbf")(import_pbf)
+for _feed in FEEDS:  # OpenStreetMap shops from the operator's files (twlookup ingest food.overpass|food.pbf)
+    SERVICE.feed(_feed)
+add_status_route(SERVICE)
 
 
 def now_taipei() -> datetime:

@@ -7,11 +7,12 @@ from datetime import date, timedelta
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.life import logic
 from twlookup.services.life.data import GAMES, INVOICE_PRIZES, LIFE_DATA, seed_life
-from twlookup.services.life.ingest import import_fuel, import_invoice, import_lottery
+from twlookup.services.life.feeds import FEEDS
 from twlookup.services.life.records import Draw, DrawFacts, FuelPrice, Game, GameFacts, InvoicePeriod, Tier
 from twlookup.services.life.schemas import (
     LOTTERY_DRAWS,
@@ -61,9 +62,9 @@ SERVICE = Service(
 # answers when served without the holiday service.
 SERVICE.seeder(seed_calendar)
 SERVICE.seeder(seed_life)
-SERVICE.importer("invoice")(import_invoice)
-SERVICE.importer("lottery")(import_lottery)
-SERVICE.importer("fuel")(import_fuel)
+for _feed in FEEDS:  # receipt numbers, draws and fuel prices from their publishers (twlookup refresh)
+    SERVICE.feed(_feed)
+add_status_route(SERVICE)
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 INVOICE_FEED_SOURCE = Source(

@@ -62,6 +62,15 @@ def import_libraries(session: Session, path: Path) -> int:
     }
     notes = {name: payload.get("note", "") for name, payload in old.items()}
     records = parse_npm_latest(docs, today_taipei(), notes)
+    # the registry's version document has no tarball size or publish time: a version already held keeps them
+    records = [
+        LibraryRecord.model_validate(
+            {**r.model_dump(), **{k: old[r.name].get(k) for k in ("tarball_bytes", "released")}}
+        )
+        if r.name in old and old[r.name].get("version") == r.version
+        else r
+        for r in records
+    ]
     kept = [LibraryRecord.model_validate(p) for name, p in old.items() if name not in {r.name for r in records}]
     return _replace(session, "library", records + kept)
 

@@ -6,6 +6,7 @@ https://registry.npmjs.org/<name>/latest documents)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,11 @@ def parse_web_features(doc: Any, data_version: str, checked: date) -> list[Suppo
         feature = doc["features"].get(fid)
         if feature is None:
             raise ValueError(f"web-features data has no feature {fid!r}")
+        if not isinstance(feature, dict) or not isinstance(feature.get("name"), str):
+            raise ValueError(f"web-features feature {fid!r} has no name")
         status = feature.get("status") or {}
+        if not isinstance(status, dict):
+            raise ValueError(f"web-features feature {fid!r}: status is not an object")
         baseline = status.get("baseline")
         out.append(
             SupportRecord(
@@ -73,11 +78,26 @@ def _date(value: Any) -> date | None:
     return date.fromisoformat(text)
 
 
-def read_web_features(path: Path, checked: date) -> list[SupportRecord]:
-    doc = json.loads(path.read_text(encoding="utf-8"))
+VERSIONED_NAME = re.compile(r"web-features-v?(\d+\.\d+\.\d+)")
+
+
+def version_of(path: Path) -> str:
+    """The web-features version of a data.json: from package.json beside it (an unpacked npm
+    package), else from a file name like web-features-v3.40.0-data.json (a refresh names the
+    release's file so), else unknown."""
     package = path.with_name("package.json")
-    version = json.loads(package.read_text())["version"] if package.is_file() else "unknown"
-    return parse_web_features(doc, version, checked)
+    if package.is_file():
+        return str(json.loads(package.read_text())["version"])
+    match = VERSIONED_NAME.search(path.name)
+    return match.group(1) if match else "unknown"
+
+
+def read_web_features(path: Path, checked: date) -> list[SupportRecord]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path.name}: not JSON ({exc})") from None
+    return parse_web_features(doc, version_of(path), checked)
 
 
 def parse_npm_latest(docs: Any, checked: date, notes: dict[str, str]) -> list[LibraryRecord]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
 from twlookup.platform.service import Service
 from twlookup.services.motion import colour, logic
-from twlookup.services.motion.data import CATALOGUE, Catalogue, import_libraries, import_support, seed_motion
+from twlookup.services.motion.data import CATALOGUE, Catalogue, seed_motion
 from twlookup.services.motion.easing import STEP_KEYWORDS, CubicBezier, steps, to_linear
+from twlookup.services.motion.feeds import LIBRARIES, SUPPORT
 from twlookup.services.motion.presets import PRESETS
 from twlookup.services.motion.records import EasingRecord
 from twlookup.services.motion.schemas import (
@@ -49,8 +51,9 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_motion)
-SERVICE.importer("support")(import_support)
-SERVICE.importer("libraries")(import_libraries)
+SERVICE.feed(SUPPORT)  # web-features' released data.json (twlookup refresh motion.support)
+SERVICE.feed(LIBRARIES)  # the libraries' npm registry documents (twlookup refresh motion.libraries)
+add_status_route(SERVICE)
 
 
 def _bezier_answer(

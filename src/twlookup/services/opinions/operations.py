@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from twlookup.platform.errors import NotFound
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.opinions import aicheck, live, logic
-from twlookup.services.opinions.data import STORE, Store, import_hn, import_posts, import_stackexchange, seed_opinions
+from twlookup.services.opinions.data import STORE, Store, seed_opinions
+from twlookup.services.opinions.feeds_declared import FEEDS
 from twlookup.services.opinions.records import Post, Thread
 from twlookup.services.opinions.schemas import (
     AI_NOTE,
@@ -49,9 +51,9 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_opinions)
-SERVICE.importer("hn")(import_hn)
-SERVICE.importer("stackexchange")(import_stackexchange)
-SERVICE.importer("posts")(import_posts)
+for _feed in FEEDS:  # file feeds: editors' search answers and authors' posts (twlookup ingest)
+    SERVICE.feed(_feed)
+add_status_route(SERVICE)
 
 RULE = (
     "community 0.30 x min(1, log10(1+score)/3) + replies 0.25 x min(1, log10(1+comments)/2.5) + pre_ai 0.20 "

@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import date
 
 from twlookup.platform.errors import NotFound
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.services.price import logic, markdown
-from twlookup.services.price.data import CATALOG, history, import_daily, seed_price
+from twlookup.services.price.data import CATALOG, history, seed_price
+from twlookup.services.price.feeds import DAILY
 from twlookup.services.price.records import Category, CategoryFacts, Observation, Prices, Product, ProductFacts
 from twlookup.services.price.schemas import (
     DEFINITIONS,
@@ -44,7 +46,8 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_price)
-SERVICE.importer("daily")(import_daily)
+SERVICE.feed(DAILY)  # the Ministry of Agriculture's FarmTransData (twlookup refresh price.daily)
+add_status_route(SERVICE)
 
 
 def _category_out(catalog: logic.Catalog, c: Category) -> CategoryOut:

@@ -10,12 +10,14 @@ from typing import Any
 import httpx
 
 from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.seo import dns, logic, robots
-from twlookup.services.seo.data import CATALOG, import_ip_ranges, seed_seo
+from twlookup.services.seo.data import CATALOG, seed_seo
+from twlookup.services.seo.feeds import IPRANGES
 from twlookup.services.seo.schemas import (
     Audit,
     AuditItemOut,
@@ -75,7 +77,8 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_seo)
-SERVICE.importer("seo.ipranges")(import_ip_ranges)
+SERVICE.feed(IPRANGES)  # the operators' crawler IP-range files (twlookup refresh seo.ipranges)
+add_status_route(SERVICE)
 
 CHECKED = date(2026, 11, 23)
 INDEXNOW_SOURCE = Source(

@@ -6,11 +6,12 @@ from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from twlookup.platform.errors import NotFound, Problem
+from twlookup.platform.feeds.route import status_of
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
 from twlookup.services.stocks.data import MARKET, seed_stocks
-from twlookup.services.stocks.ingest import FEEDS, import_closes
+from twlookup.services.stocks.feeds import CLOSES
 from twlookup.services.stocks.records import Close, Etf, Security, Theme
 from twlookup.services.stocks.schemas import (
     NOTICE,
@@ -22,7 +23,6 @@ from twlookup.services.stocks.schemas import (
     EtfQuery,
     EtfTable,
     Export,
-    FeedOut,
     History,
     HistoryQuery,
     IncomePlan,
@@ -56,7 +56,7 @@ SERVICE = Service(
     notice=NOTICE,
 )
 SERVICE.seeder(seed_stocks)
-SERVICE.importer("closes")(import_closes)
+SERVICE.feed(CLOSES)  # the TWSE and TPEx daily close files (twlookup refresh stocks.closes)
 
 ESTIMATE_METHOD = (
     "2027 estimate per ETF: the payouts of the trailing year (the last 4 quarterly or 12 monthly periods) "
@@ -264,36 +264,23 @@ def etf_detail(p: EtfQuery) -> EtfDetail:
     return EtfDetail(sample=_etf_sample(market, [p.code]), as_of=today_taipei(), etf=etf_out(market, etf))
 
 
-@SERVICE.operation("GET", "/api/status")
+@SERVICE.operation("GET", "/api/status", blocking=True)
 def status() -> Status:
-    """When the data was last updated: latest trading date, and when each exchange feed was imported."""
+    """When the data was last updated: the feeds' state (as every service with feeds answers it), the latest trading date and counts.
+
+    Each exchange's file is a part of the `stocks.closes` feed, with its own last attempt, last
+    import, last error and newest trading date."""
     market = MARKET.get()
     latest_date = market.latest_trading_date
-    feeds = []
-    for feed in FEEDS:
-        last = next((i for i in market.imports if i.market == feed.market), None)
-        feeds.append(
-            FeedOut(
-                market=feed.market,  # type: ignore[arg-type]
-                url=feed.url,
-                title=feed.title,
-                latest_trading_date=max(
-                    (i.trading_date for i in market.imports if i.market == feed.market), default=None
-                ),
-                imported_at=_utc(last.imported_at) if last else None,
-                rows=last.rows if last else None,
-            )
-        )
     latest_closes = [series[-1] for series in market.closes.values() if series and series[-1].date == latest_date]
+    feeds = status_of(SERVICE)
     return Status(
+        **feeds.model_dump(),
         sample=any(c.sample for c in latest_closes),
-        as_of=today_taipei(),
         latest_trading_date=latest_date,
         updated_at=_utc(market.imports[0].imported_at) if market.imports else None,
         securities=len(market.securities),
         closes=sum(len(s) for s in market.closes.values()),
-        feeds=feeds,
-        ingest="twlookup ingest stocks.closes FILE  (FILE: a TWSE STOCK_DAY_ALL or TPEx daily close quotes JSON file)",
     )
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
 
+from twlookup.platform.feeds.status import FeedsStatus
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
 from twlookup.services.stocks.logic import ThemeCounts
@@ -156,25 +157,17 @@ class EtfDetail(Answer):
     etf: EtfOut
 
 
-class FeedOut(BaseModel):
-    market: Literal["TWSE", "TPEx"]
-    url: str
-    title: str
-    latest_trading_date: date | None = Field(description="Latest trading date imported from this feed")
-    imported_at: datetime | None = Field(description="When that import ran (UTC)")
-    rows: int | None
+class Status(FeedsStatus):
+    """The platform's feed status (the same shape as every service's /api/status), plus the market's counts."""
 
-
-class Status(Answer):
-    as_of: date
+    notice: str = Field(NOTICE, description="Every answer is informational, not investment advice")
+    sample: bool = Field(description="True when the latest closes come from the illustrative sample snapshot")
     latest_trading_date: date | None = Field(description="Most recent trading date of any close in the store")
     updated_at: datetime | None = Field(
         description="When closes were last imported from an exchange feed (UTC); null while only the sample snapshot is loaded"
     )
     securities: int
     closes: int
-    feeds: list[FeedOut]
-    ingest: str = Field(description="How an operator adds a day's closes")
 
 
 def _followed_code(value: str) -> str:

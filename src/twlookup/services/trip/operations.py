@@ -8,11 +8,12 @@ from decimal import Decimal
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.trip import logic
 from twlookup.services.trip.data import TRIP_DATA, TripData, seed_fx, seed_guides
-from twlookup.services.trip.ingest import import_fx
+from twlookup.services.trip.feeds import FX
 from twlookup.services.trip.records import (
     BookingTipFacts,
     EntryItem,
@@ -73,7 +74,8 @@ SERVICE = Service(
 SERVICE.seeder(seed_calendar)
 SERVICE.seeder(seed_fx)
 SERVICE.seeder(seed_guides)
-SERVICE.importer("fx")(import_fx)
+SERVICE.feed(FX)  # Bank of Taiwan's posted-rate CSV (twlookup refresh trip.fx)
+add_status_route(SERVICE)
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 TAIWAN_UTC_OFFSET = 8

@@ -1,0 +1,12 @@
+"""Live feeds: each importer's official source, refreshed on a schedule (see README, "Live feeds").
+
+- `declare`: what a feed is (`Feed`, `Part`, `Stamp`).
+- `download`: the bounded download client (timeout, retries with back-off, size cap, conditional GET).
+- `run`: importing a file in one transaction with its feed state; the refresh lock; `Refresher`.
+- `schedule`: the scheduler (`twlookup scheduler`, `twlookup serve --refresh`).
+- `status`: what `/<name>/api/status` and the index say about each feed.
+"""
+
+from twlookup.platform.feeds.declare import Feed, Fetched, Part, PartsContext, Stamp, static_parts
+
+__all__ = ["Feed", "Fetched", "Part", "PartsContext", "Stamp", "static_parts"]

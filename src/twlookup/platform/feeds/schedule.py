@@ -1,0 +1,110 @@
+"""The refresh schedule: each feed is refreshed at its cadence, counted from its last attempt as the
+store records it (so that several schedulers sharing a store, or a restart, do not refresh early),
+and sooner after a failure (`TWLOOKUP_FEEDS_RETRY_FAILED_SECONDS`).
+
+Run exactly one scheduler per store (`twlookup scheduler`, or `twlookup serve --refresh` on one
+replica): a second one is harmless, since the feed lock in the store lets one process refresh a
+feed at a time, but it only adds requests to the publishers. The clock and the wait are
+injectable, so the schedule is tested with a fake clock and no sleeping.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from twlookup.platform.feeds.declare import Feed
+from twlookup.platform.feeds.run import Outcome, Refresher, as_utc, states, utcnow
+
+log = logging.getLogger("twlookup.feeds")
+
+
+@dataclass
+class Scheduler:
+    feeds: list[Feed]
+    refresher: Refresher
+    every: dict[str, timedelta] = field(default_factory=dict)  # overrides of the declared cadences
+    retry_failed: timedelta = timedelta(minutes=15)
+    poll: float = 60.0
+    clock: Callable[[], datetime] = utcnow
+
+    @classmethod
+    def from_settings(cls, settings: Any, feeds: Iterable[Feed], refresher: Refresher, **kwargs: Any) -> Scheduler:
+        disabled = set(settings.feeds_disabled)
+        chosen = [f for f in feeds if f.refreshable and f.full_name not in disabled and f.service not in disabled]
+        return cls(
+            feeds=chosen,
+            refresher=refresher,
+            every={name: timedelta(seconds=s) for name, s in settings.feeds_every.items()},
+            retry_failed=timedelta(seconds=settings.feeds_retry_failed_seconds),
+            poll=settings.feeds_poll_seconds,
+            **kwargs,
+        )
+
+    def cadence(self, feed: Feed) -> timedelta:
+        return self.every.get(feed.full_name) or feed.every or timedelta(days=1)
+
+    def next_due(self, feed: Feed, now: datetime | None = None) -> datetime:
+        """When the feed is next due: its last attempt plus its cadence (or the retry delay, if
+        sooner, when a part failed on its last attempt); never tried: now."""
+        rows = states(self.refresher.store, feed.full_name)
+        attempts = [as_utc(r.last_attempt) for r in rows if r.last_attempt is not None]
+        if not attempts:
+            return now or self.clock()
+        last = max(a for a in attempts if a is not None)
+        wait = self.cadence(feed)
+        if any(r.last_outcome == "failed" for r in rows):
+            wait = min(wait, self.retry_failed)
+        return last + wait
+
+    def due(self) -> list[Feed]:
+        now = self.clock()
+        return [f for f in self.feeds if self.next_due(f, now) <= now]
+
+    def run_pending(self) -> list[Outcome]:
+        """Refresh every feed that is due now; an error in one feed does not stop the others."""
+        outcomes: list[Outcome] = []
+        for feed in self.due():
+            try:
+                found = self.refresher.refresh(feed)
+            except Exception as exc:  # the store went away mid-refresh: say so and go on
+                log.exception("refresh of %s failed", feed.full_name)
+                found = [Outcome(feed.full_name, "*", "failed", f"{type(exc).__name__}: {exc}")]
+            for outcome in found:
+                (log.warning if outcome.failed else log.info)("%s", outcome.line())
+            outcomes.extend(found)
+        return outcomes
+
+    def seconds_to_next(self) -> float:
+        """How long to wait before looking again: until the next feed is due, at most `poll`."""
+        if not self.feeds:
+            return self.poll
+        now = self.clock()
+        try:
+            soonest = min(self.next_due(f, now) for f in self.feeds)
+        except Exception:  # the store is away: look again after the poll interval
+            return self.poll
+        return max(1.0, min(self.poll, (soonest - now).total_seconds()))
+
+    def run(self, wait: Callable[[float], bool]) -> None:
+        """Refresh what is due, wait, again; `wait(seconds)` returns True when it is time to stop."""
+        log.info("scheduler: %d feeds: %s", len(self.feeds), ", ".join(f.full_name for f in self.feeds))
+        while True:
+            try:
+                self.run_pending()
+            except Exception:  # the store is away: try again after the wait
+                log.exception("scheduler: could not read the feed state")
+            if wait(self.seconds_to_next()):
+                return
+
+
+def start_thread(scheduler: Scheduler) -> tuple[threading.Thread, threading.Event]:
+    """Run the scheduler in a daemon thread (`serve --refresh`); set the event to stop it."""
+    stop = threading.Event()
+    thread = threading.Thread(target=scheduler.run, args=(stop.wait,), name="twlookup-scheduler", daemon=True)
+    thread.start()
+    return thread, stop

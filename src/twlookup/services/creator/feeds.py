@@ -1,0 +1,72 @@
+"""The creator service's live feed: the company register (經濟部商工登記公示資料, GCIS open data).
+
+The register's open-data API answers one query at a time (no whole-register file), so a refresh
+asks it again for each company the store holds, the least recently checked first (at most
+MAX_COMPANIES per refresh), and imports the answers as one file. A number the register no longer
+knows is left as it was. Numbers not in the store are asked live when a user looks them up.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext
+from twlookup.platform.feeds.download import Fetcher
+from twlookup.services.creator.data import import_companies
+from twlookup.services.creator.register import GCIS_COMPANY, LICENCE
+from twlookup.services.creator.tables import Company
+
+MAX_COMPANIES = 500
+
+
+def _companies(bans: list[str]):  # type: ignore[no-untyped-def]
+    def fetch(fetcher: Fetcher, part: Part) -> Fetched:
+        rows: list = []
+        for ban in bans:
+            params = {"$format": "json", "$filter": f"Business_Accounting_NO eq {ban}"}
+            answer = fetcher.get(GCIS_COMPANY, params=params)
+            text = answer.body.decode("utf-8-sig").strip()
+            try:
+                found = json.loads(text) if text else []
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{ban}: not JSON ({exc})") from None
+            if not isinstance(found, list):
+                raise ValueError(f"{ban}: expected a JSON array of company rows")
+            rows.extend(
+                r for r in found if isinstance(r, dict) and str(r.get("Business_Accounting_NO", "")).strip() == ban
+            )
+        return Fetched(
+            body=json.dumps(rows, ensure_ascii=False).encode(), filename="gcis-companies.json", url=GCIS_COMPANY
+        )
+
+    return fetch
+
+
+def companies_parts(ctx: PartsContext) -> list[Part]:
+    bans = list(ctx.session.scalars(select(Company.ban).order_by(Company.checked, Company.ban).limit(MAX_COMPANIES)))
+    if not bans:
+        return []
+    return [Part("register", GCIS_COMPANY, "gcis-companies.json", fetch=_companies(sorted(bans)))]
+
+
+COMPANIES = Feed(
+    service="creator",
+    name="companies",
+    title="經濟部商工登記公示資料：公司登記基本資料 (company register, GCIS open data)",
+    publisher="Ministry of Economic Affairs (經濟部), 商工登記公示資料",
+    format="JSON array of company rows (Business_Accounting_NO, Company_Name, Company_Status_Desc, ...)",
+    licence=LICENCE + " (Open Government Data License, version 1.0)",
+    page="https://data.gcis.nat.gov.tw/",
+    changes="whenever a company's registration changes",
+    importer=import_companies,
+    parts=companies_parts,
+    urls=(GCIS_COMPANY + "?$format=json&$filter=Business_Accounting_NO eq <number>",),
+    every=timedelta(days=7),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    default_part="register",
+    ingest_hint="FILE  (a saved GCIS JSON array)",
+)

@@ -1,0 +1,114 @@
+"""The motion service's live feeds: browser support from web-features' released data.json, and the
+animation libraries' npm registry documents.
+
+- motion.support: the latest GitHub release's data.json of web-platform-dx/web-features; the
+  redirect names the release (…/releases/download/v3.40.0/data.json), and the file is imported
+  as web-features-v3.40.0-data.json so that the version is kept. A release older than the one
+  imported is not imported.
+- motion.libraries: one registry.npmjs.org/<name>/latest document per library the store lists with
+  an npm source, imported together as the JSON list the importer reads (notes are kept).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from urllib.parse import quote
+
+from sqlalchemy import select
+
+from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
+from twlookup.platform.feeds.download import Fetcher
+from twlookup.services.motion.data import import_libraries, import_support
+from twlookup.services.motion.ingest import VERSIONED_NAME
+from twlookup.services.motion.tables import MotionRecord
+
+RELEASE_DATA = "https://github.com/web-platform-dx/web-features/releases/latest/download/data.json"
+RELEASE_TAG = re.compile(r"/releases/download/v?(\d+\.\d+\.\d+)/")
+NPM_PAGE = "https://www.npmjs.com/package/"
+NPM_LATEST = "https://registry.npmjs.org/{name}/latest"
+
+
+def support_stamp(raw: bytes, filename: str) -> Stamp:
+    match = VERSIONED_NAME.search(filename)
+    if not match:
+        return Stamp(part="web-features")
+    version = match.group(1)
+    return Stamp(part="web-features", key=tuple(int(n) for n in version.split(".")), label=f"v{version}")
+
+
+def _release(fetcher: Fetcher, part: Part) -> Fetched:
+    answer = fetcher.get(part.url)
+    match = RELEASE_TAG.search(answer.url)
+    name = f"web-features-v{match.group(1)}-data.json" if match else "data.json"
+    return Fetched(body=answer.body, filename=name, url=answer.url)
+
+
+SUPPORT = Feed(
+    service="motion",
+    name="support",
+    title="web-features data.json (Baseline status and first supporting browser versions)",
+    publisher="W3C WebDX Community Group (web-platform-dx/web-features)",
+    format="JSON {features: {<id>: {name, status: {baseline, baseline_low_date, support}}}}",
+    licence="Apache-2.0 (web-features; compat data from MDN browser-compat-data, CC0-1.0)",
+    page="https://github.com/web-platform-dx/web-features/releases",
+    changes="whenever the project publishes a release",
+    importer=import_support,
+    stamp=support_stamp,
+    parts=static_parts(Part("web-features", RELEASE_DATA, "data.json", fetch=_release)),
+    urls=(RELEASE_DATA,),
+    every=timedelta(days=1),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    ingest_hint="package/data.json  (with package.json beside it, or named web-features-vX.Y.Z-data.json)",
+)
+
+
+def _libraries(names: list[str]):  # type: ignore[no-untyped-def]
+    def fetch(fetcher: Fetcher, part: Part) -> Fetched:
+        docs = []
+        for name in names:
+            answer = fetcher.get(NPM_LATEST.format(name=quote(name, safe="@")))
+            try:
+                doc = json.loads(answer.body)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise ValueError(f"{name}: not JSON ({exc})") from None
+            if not isinstance(doc, dict) or doc.get("name") != name:
+                raise ValueError(f"{name}: the registry answered a document of another package")
+            docs.append(doc)
+        return Fetched(body=json.dumps(docs).encode(), filename="npm-latest.json", url=part.url)
+
+    return fetch
+
+
+def libraries_parts(ctx: PartsContext) -> list[Part]:
+    rows = ctx.session.scalars(select(MotionRecord).where(MotionRecord.record_type == "library"))
+    names = sorted(
+        r.payload["name"]
+        for r in rows
+        if str(r.payload.get("source", "")).startswith(NPM_PAGE) and r.payload.get("name")
+    )
+    if not names:
+        return []
+    return [Part("npm", NPM_LATEST.format(name="<name>"), "npm-latest.json", fetch=_libraries(names))]
+
+
+LIBRARIES = Feed(
+    service="motion",
+    name="libraries",
+    title="npm registry documents of the animation libraries (version, licence, size)",
+    publisher="npm registry (registry.npmjs.org)",
+    format="JSON version document per package (name, version, license, dist)",
+    licence="registry metadata; each package states its own licence",
+    page="https://docs.npmjs.com/cli/v10/using-npm/registry",
+    changes="whenever a library publishes a version",
+    importer=import_libraries,
+    parts=libraries_parts,
+    urls=(NPM_LATEST,),
+    every=timedelta(days=7),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    default_part="npm",
+    ingest_hint="latest.json  (a JSON list of registry.npmjs.org/<name>/latest documents)",
+)

@@ -1,0 +1,92 @@
+"""The price service's live feed: the Ministry of Agriculture's 農產品交易行情 (FarmTransData).
+
+The service answers pages of JSON records ($top, $skip) for a range of trading days (StartDate,
+EndDate, ROC dates like 115.11.21). A refresh asks for the last four days, page by page until a
+page comes back short, and imports the records as one file: a market day published late, or
+completed later in the day, is picked up on the next refresh.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
+from twlookup.platform.feeds.download import Fetcher
+from twlookup.services.price.data import import_daily
+from twlookup.services.price.feed import FEED_LICENCE, FEED_TITLE, FEED_URL, parse_feed
+from twlookup.services.price.tables import ObservationRecord
+
+PAGE = 1000  # records per request
+MAX_PAGES = 40  # a bound: a day of all markets is a few thousand records
+DAYS = 4
+
+
+def roc(day: date) -> str:
+    return f"{day.year - 1911}.{day.month:02d}.{day.day:02d}"
+
+
+def daily_stamp(raw: bytes, _name: str) -> Stamp:
+    rows = parse_feed(raw)
+    newest = max((r.day for r in rows), default=None)
+    return Stamp(
+        part="daily",
+        key=(newest.isoformat(),) if newest else None,
+        label=newest.isoformat() if newest else None,
+        data_date=newest,
+    )
+
+
+def _pages(start: date, end: date):  # type: ignore[no-untyped-def]
+    def fetch(fetcher: Fetcher, part: Part) -> Fetched:
+        records: list = []
+        for page in range(MAX_PAGES):
+            params = {"$top": str(PAGE), "$skip": str(page * PAGE), "StartDate": roc(start), "EndDate": roc(end)}
+            answer = fetcher.get(FEED_URL, params=params)
+            try:
+                chunk = json.loads(answer.body) if answer.body.strip() else []
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise ValueError(f"page {page + 1}: not JSON ({exc})") from None
+            if not isinstance(chunk, list):
+                raise ValueError(f"page {page + 1}: expected a JSON list of records")
+            records.extend(chunk)
+            if len(chunk) < PAGE:
+                break
+        else:
+            raise ValueError(f"more than {MAX_PAGES} pages of {PAGE} records for {roc(start)} to {roc(end)}")
+        body = json.dumps(records, ensure_ascii=False).encode()
+        return Fetched(body=body, filename=f"FarmTransData_{roc(start)}-{roc(end)}.json", url=FEED_URL)
+
+    return fetch
+
+
+def daily_parts(ctx: PartsContext) -> list[Part]:
+    start = ctx.today - timedelta(days=DAYS - 1)
+    return [Part("daily", FEED_URL, "FarmTransData.json", fetch=_pages(start, ctx.today))]
+
+
+def daily_held(session: Session) -> date | None:
+    return session.scalar(select(func.max(ObservationRecord.day)).where(ObservationRecord.sample.is_(False)))
+
+
+DAILY = Feed(
+    service="price",
+    name="daily",
+    title=FEED_TITLE,
+    publisher="Ministry of Agriculture (農業部), 農產品批發市場交易行情",
+    format="JSON list of records (交易日期 in ROC, 作物代號, 市場代號, 上價/中價/下價/平均價 NT$/kg, 交易量 kg)",
+    licence=FEED_LICENCE,
+    page="https://data.gov.tw/dataset/8066",
+    changes="each market day (the wholesale markets rest on some days, e.g. after holidays)",
+    importer=import_daily,
+    stamp=daily_stamp,
+    parts=daily_parts,
+    urls=(FEED_URL + "?$top=1000&$skip=0&StartDate=YYY.MM.DD&EndDate=YYY.MM.DD",),
+    every=timedelta(hours=3),
+    stale_after=timedelta(days=4),
+    history=True,
+    held=daily_held,
+)

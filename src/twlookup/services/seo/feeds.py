@@ -1,0 +1,61 @@
+"""The seo service's live feed: the crawler operators' published IP-range files.
+
+Each operator's file is one part of the feed, named by its id (googlebot, bingbot, ...), fetched
+from the `source` URL its row in data/seo/ipranges.yaml names, and imported under that id. The
+files carry a `creationTime`: a file older than the one imported is not imported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp
+from twlookup.services.seo.data import FILE_ALIASES, import_ip_ranges
+from twlookup.services.seo.tables import IpRangeRow
+
+
+def ipranges_stamp(raw: bytes, filename: str) -> Stamp:
+    part = filename.removesuffix(".json")
+    part = FILE_ALIASES.get(part, part)  # Google's common-crawlers.json is the googlebot list, and so on
+    try:
+        created = json.loads(raw.decode("utf-8")).get("creationTime")
+    except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        raise ValueError("not an IP-range file ({'creationTime', 'prefixes': [...]})") from None
+    if not created:
+        return Stamp(part=part)
+    text = str(created).strip()
+    try:  # "2024-03-13T15:46:04.000000", sometimes with a zone or more digits
+        when = datetime.fromisoformat(re.sub(r"(\.\d{6})\d+", r"\1", text).replace("Z", "+00:00"))
+    except ValueError:
+        return Stamp(part=part, label=text[:100])
+    naive = when.replace(tzinfo=None) if when.tzinfo is None else when.astimezone(tz=None).replace(tzinfo=None)
+    return Stamp(part=part, key=(naive.isoformat(),), label=text[:100], data_date=when.date())
+
+
+def ipranges_parts(ctx: PartsContext) -> list[Part]:
+    rows = ctx.session.execute(select(IpRangeRow.id, IpRangeRow.source).order_by(IpRangeRow.id)).all()
+    return [Part(file_id, source, f"{file_id}.json") for file_id, source in rows if source.startswith("https://")]
+
+
+IPRANGES = Feed(
+    service="seo",
+    name="ipranges",
+    title="Crawler operators' IP-range files (Google, Bing, Apple, DuckDuckGo, OpenAI, Perplexity, Common Crawl)",
+    publisher="each crawler's operator",
+    format='JSON {"creationTime", "prefixes": [{"ipv4Prefix" | "ipv6Prefix"}]}',
+    licence="none stated by the operators; published for verifying their crawlers",
+    page="https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot",
+    changes="whenever an operator changes its ranges (Google's files are regenerated often)",
+    importer=import_ip_ranges,
+    stamp=ipranges_stamp,
+    parts=ipranges_parts,
+    urls=("the `source` URL of each file in data/seo/ipranges.yaml",),
+    every=timedelta(days=1),
+    stale_after=timedelta(days=14),
+    stale_by="check",
+    ingest_hint="googlebot.json  (the file name names the range file)",
+)

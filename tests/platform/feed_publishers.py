@@ -1,0 +1,155 @@
+"""The feeds' publishers, mocked with respx in their real formats: the files the importer tests use
+(tests/services/*/fixtures), served at the official URLs the feeds declare.
+
+Where no fixture file exists, the answer is built in the publisher's documented format from data
+the project already holds: web-features' data.json from data/motion/support.yaml (itself an
+extract of web-features 3.40.0), npm version documents from data/motion/libraries.yaml, crawler
+IP-range files with the sample prefixes of data/seo/ipranges.yaml, and a GCIS row for the one
+company the shipped store holds (its name and status as data/creator/companies.yaml gives them).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import httpx
+import respx
+import yaml
+
+from twlookup.services.creator.register import GCIS_COMPANY
+from twlookup.services.life.feeds import FUEL_CURRENT
+from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.price.feed import FEED_URL as FARM_URL
+from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
+from twlookup.services.trip.feeds import BOARD_CSV
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICES = ROOT / "tests" / "services"
+DATA = ROOT / "data"
+TODAY = date(2026, 11, 24)  # the refreshes in these tests run on this Taiwan day
+
+TWSE = SERVICES / "stocks" / "fixtures" / "twse_stock_day_all.json"
+TPEX = SERVICES / "stocks" / "fixtures" / "tpex_daily_close_quotes.json"
+FX_FILE = SERVICES / "trip" / "fixtures" / "ExchangeRate@202611221600.csv"
+INVOICE = SERVICES / "life" / "fixtures" / "invoice.xml"
+FUEL = SERVICES / "life" / "fixtures" / "cpc_listprice.xml"
+LOTTERY = {
+    "Lotto649Result": SERVICES / "life" / "fixtures" / "lotto649.json",
+    "SuperLotto638Result": SERVICES / "life" / "fixtures" / "superlotto638.json",
+    "Daily539Result": SERVICES / "life" / "fixtures" / "daily539.json",
+}
+FARM = SERVICES / "price" / "fixtures" / "farm_trans_115.11.22.json"
+KONAMI = SERVICES / "cardgame" / "fixtures" / "konami-ae-fl-page.html"
+KONAMI_URL = "https://www.yugioh-card.com/asia//play/forbidden-and-limited-card-list-ae/"
+WEB_FEATURES_LATEST = "https://github.com/web-platform-dx/web-features/releases/latest/download/data.json"
+WEB_FEATURES_RELEASE = "https://github.com/web-platform-dx/web-features/releases/download/v3.41.0/data.json"
+
+
+def web_features_data() -> bytes:
+    """A data.json in web-features' format with the 18 features this service reads."""
+    doc = yaml.safe_load((DATA / "motion" / "support.yaml").read_text(encoding="utf-8"))
+    features = {}
+    for f in doc["features"]:
+        status: dict = {"baseline": f["baseline"] if f["baseline"] != "none" else False, "support": f["support"]}
+        for key in ("baseline_low_date", "baseline_high_date"):
+            if f.get(key):
+                status[key] = str(f[key])
+        features[f["id"]] = {"name": f["name"], "status": status, "group": ["animation"]}
+    return json.dumps({"browsers": {}, "groups": {}, "snapshots": {}, "features": features}).encode()
+
+
+def npm_documents() -> dict[str, dict]:
+    """registry.npmjs.org/<name>/latest documents of the libraries the store lists with an npm source."""
+    docs = {d["name"]: d for d in json.loads((SERVICES / "motion" / "npm-motion.json").read_text())}
+    libraries = yaml.safe_load((DATA / "motion" / "libraries.yaml").read_text(encoding="utf-8"))["libraries"]
+    for lib in libraries:
+        if lib["source"].startswith("https://www.npmjs.com/package/") and lib["name"] not in docs:
+            docs[lib["name"]] = {
+                "name": lib["name"],
+                "version": lib["version"],
+                "license": lib["package_licence"],
+                "dist": {"unpackedSize": lib.get("unpacked_bytes")},
+            }
+    return docs
+
+
+def ip_range_file(created: str = "2026-11-23T15:46:04.000000") -> dict:
+    return {
+        "creationTime": created,
+        "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}],
+    }
+
+
+GCIS_ROW = {  # the shipped store's one company; fields beyond its name and status are left empty
+    "Business_Accounting_NO": "22099131",
+    "Company_Name": "台灣積體電路製造股份有限公司",
+    "Company_Status_Desc": "核准設立",
+    "Capital_Stock_Amount": "",
+    "Paid_In_Capital_Amount": "",
+    "Responsible_Name": "",
+    "Company_Location": "",
+    "Register_Organization_Desc": "",
+    "Company_Setup_Date": "",
+    "Change_Of_Approval_Data": "",
+}
+
+
+def _lottery(request: httpx.Request) -> httpx.Response:
+    name = request.url.path.rsplit("/", 1)[-1]
+    fixture = json.loads(LOTTERY[name].read_text(encoding="utf-8"))
+    if request.url.params.get("month") == TODAY.strftime("%Y-%m"):
+        return httpx.Response(200, json=fixture)
+    key = next(k for k in fixture["content"] if k.endswith("Res"))
+    return httpx.Response(200, json={"rtCode": 0, "rtMsg": "", "content": {"totalSize": 0, key: []}})
+
+
+def _npm(request: httpx.Request) -> httpx.Response:
+    name = request.url.path.removeprefix("/").removesuffix("/latest").replace("%2F", "/").replace("%2f", "/")
+    docs = npm_documents()
+    return httpx.Response(200, json=docs[name]) if name in docs else httpx.Response(404, json={"error": "Not found"})
+
+
+def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
+    """Every refreshable feed's official URL answering its real format; returns the routes by feed."""
+    routes = {
+        "stocks.twse": router.get(EXCHANGES[0].url).mock(
+            return_value=httpx.Response(200, content=TWSE.read_bytes(), headers={"ETag": '"twse-1"'})
+        ),
+        "stocks.tpex": router.get(EXCHANGES[1].url).mock(return_value=httpx.Response(200, content=TPEX.read_bytes())),
+        "trip.fx": router.get(BOARD_CSV).mock(
+            return_value=httpx.Response(
+                200,
+                content=FX_FILE.read_bytes(),
+                headers={"Content-Disposition": f"attachment; filename={FX_FILE.name}", "Content-Type": "text/csv"},
+            )
+        ),
+        "life.invoice": router.get(INVOICE_FEED).mock(
+            return_value=httpx.Response(
+                200, content=INVOICE.read_bytes(), headers={"Last-Modified": "Wed, 25 Mar 2026 05:40:00 GMT"}
+            )
+        ),
+        "life.fuel": router.get(FUEL_CURRENT).mock(return_value=httpx.Response(200, content=FUEL.read_bytes())),
+        "life.lottery": router.get(url__startswith="https://api.taiwanlottery.com/TLCAPIWeB/Lottery/").mock(
+            side_effect=_lottery
+        ),
+        "price.daily": router.get(url__startswith=FARM_URL).mock(
+            return_value=httpx.Response(200, content=FARM.read_bytes())
+        ),
+        "cardgame.banlist": router.get(KONAMI_URL).mock(return_value=httpx.Response(200, content=KONAMI.read_bytes())),
+        "motion.support": router.get(WEB_FEATURES_LATEST).mock(
+            return_value=httpx.Response(302, headers={"Location": WEB_FEATURES_RELEASE})
+        ),
+        "motion.support.release": router.get(WEB_FEATURES_RELEASE).mock(
+            return_value=httpx.Response(200, content=web_features_data())
+        ),
+        "motion.libraries": router.get(url__startswith="https://registry.npmjs.org/").mock(side_effect=_npm),
+        "creator.companies": router.get(url__startswith=GCIS_COMPANY).mock(
+            return_value=httpx.Response(200, json=[GCIS_ROW])
+        ),
+    }
+    ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
+    for f in ranges:
+        routes[f"seo.{f['id']}"] = router.get(f["source"]).mock(return_value=httpx.Response(200, json=ip_range_file()))
+    return routes
