@@ -113,7 +113,7 @@ def compose_settings(monkeypatch: pytest.MonkeyPatch, given: dict[str, str] = GI
 
 def test_every_variable_given_to_the_app_is_a_setting():
     known = known_variables(e.name for e in CATALOG) | PLAIN
-    given = set(service("app")["environment"])
+    given = set(service("app")["environment"]) | set(service("scheduler")["environment"])
     assert given and given <= known, given - known
     image_env = {
         name
@@ -220,10 +220,22 @@ def test_volumes_and_networks_are_declared_where_used():
     assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in service("proxy")["volumes"]
 
 
-def test_no_service_is_invented_for_the_feeds_scheduler():
-    """Issue 16's scheduler is not built: the compose file says so rather than running a stand-in."""
-    assert set(COMPOSE["services"]) == {"proxy", "app", "db", "redis"}
-    assert "issue 16" in (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+def test_one_scheduler_refreshes_the_feeds_for_the_store():
+    """Exactly one feeds scheduler (not one per app replica), on the app's image and database,
+    started after the app has migrated the store, with no HTTP health check it could not pass;
+    the app replicas do not run the schedule themselves."""
+    from twlookup.cli import build_parser
+
+    assert set(COMPOSE["services"]) == {"proxy", "app", "db", "redis", "scheduler"}
+    scheduler, app = service("scheduler"), service("app")
+    assert scheduler["image"] == app["image"] and "deploy" not in scheduler  # one replica
+    command = scheduler["command"]
+    assert command[:2] == ["twlookup", "scheduler"]
+    build_parser().parse_args(command[1:])  # a command the CLI has
+    assert scheduler["environment"]["DATABASE_URL"] == app["environment"]["DATABASE_URL"]
+    assert scheduler["depends_on"]["app"]["condition"] == "service_healthy"
+    assert scheduler["healthcheck"] == {"disable": True}
+    assert "--refresh" not in " ".join(app.get("command") or [])
 
 
 # -- nginx --------------------------------------------------------------------------------------
