@@ -56,8 +56,13 @@ def query_params(scope: Scope) -> dict[str, str]:
     raw = scope.get("query_string", b"")
     if not raw:
         return {}
+    text = raw.decode("latin-1")
+    if "%" in text or "+" in text:
+        pairs: Any = parse_qsl(text, keep_blank_values=True)
+    else:  # nothing to unquote (the usual case): parse_qsl's split without its per-pair work
+        pairs = (pair.partition("=")[::2] for pair in text.split("&") if pair)
     out: dict[str, str] = {}
-    for key, value in parse_qsl(raw.decode("latin-1"), keep_blank_values=True):
+    for key, value in pairs:
         if key in out:
             raise InvalidParameter(key, "given more than once; pass it once")
         out[key] = value

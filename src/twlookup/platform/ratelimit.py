@@ -24,8 +24,7 @@ from anyio import fail_after
 from limits import RateLimitItem, parse
 from limits.aio.storage import RedisStorage as AsyncRedisStorage
 from limits.aio.strategies import FixedWindowRateLimiter as AsyncFixedWindow
-from limits.storage import MemoryStorage
-from limits.strategies import FixedWindowRateLimiter
+from limits.util import WindowStats
 
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, send_problem
@@ -59,6 +58,44 @@ class ClientIP:
         return hops[0] if hops else peer
 
 
+class LocalWindows:
+    """Fixed-window counters in this process's memory, for one process or when Redis is away.
+
+    The same rule as the `limits` library's fixed window (a window opens with a client's first
+    request and lasts the limit's period; a request is allowed while fewer than the limit were
+    allowed in it), without that library's storage layers on the hot path. Called on the event
+    loop only. Windows that have ended are swept out at most once a second, so memory holds only
+    the clients seen in the current period."""
+
+    def __init__(self) -> None:
+        self._windows: dict[tuple[Any, ...], list[float]] = {}  # key -> [allowed so far, ends at]
+        self._sweep_at = 0.0
+
+    def hit(self, item: RateLimitItem, *keys: str) -> bool:
+        now = time.time()
+        key = (item.amount, item.multiples, item.GRANULARITY.seconds, *keys)
+        window = self._windows.get(key)
+        if window is None or window[1] <= now:
+            if now >= self._sweep_at:
+                self._sweep(now)
+            window = self._windows[key] = [0, now + item.get_expiry()]
+        if window[0] >= item.amount:
+            return False
+        window[0] += 1
+        return True
+
+    def get_window_stats(self, item: RateLimitItem, *keys: str) -> WindowStats:
+        now = time.time()
+        window = self._windows.get((item.amount, item.multiples, item.GRANULARITY.seconds, *keys))
+        if window is None or window[1] <= now:
+            return WindowStats(now + item.get_expiry(), item.amount)
+        return WindowStats(window[1], max(0, item.amount - int(window[0])))
+
+    def _sweep(self, now: float) -> None:
+        self._windows = {k: w for k, w in self._windows.items() if w[1] > now}
+        self._sweep_at = now + 1.0
+
+
 class Counter:
     """One limiter for all services: memory (sync, no awaits on the hot path) or Redis (async)."""
 
@@ -75,7 +112,7 @@ class Counter:
         self.retry_seconds = retry_seconds
         self._down_until = 0.0
         self._last_error: str | None = None
-        self._local = FixedWindowRateLimiter(MemoryStorage())
+        self._local = LocalWindows()
         if redis_url:
             url = redis_url if redis_url.startswith("async+") else "async+" + redis_url
             self._storage = AsyncRedisStorage(
