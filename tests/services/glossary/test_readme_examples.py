@@ -23,6 +23,7 @@ async def test_readme_example(client, command):
     if "-X" in args and args[args.index("-X") + 1] == "POST":
         body = json.loads(args[args.index("-d") + 1])
         r = await client.post(url, json=body)
-    else:
-        r = await client.get(url)
+    else:  # `-G ... --data-urlencode 'q=...'` for text curl must encode
+        params = [args[i + 1].split("=", 1) for i, a in enumerate(args) if a == "--data-urlencode"]
+        r = await client.get(url, params=dict(params)) if params else await client.get(url)
     assert r.status_code == 200, (command, r.text[:200])

@@ -8,18 +8,27 @@ from urllib.parse import urlsplit
 README = Path(__file__).resolve().parents[3] / "README.md"
 
 
-def _examples() -> list[str]:
+def _examples() -> list[tuple[str, dict[str, str]]]:
+    """(URL, the --data-urlencode parameters) of each curl line of the section."""
     text = README.read_text(encoding="utf-8")
     section = text[text.index("### sports, movie and games") : text.index("## Calling the three kinds of endpoint")]
-    return [shlex.split(line.split("#")[0])[1] for line in section.splitlines() if line.startswith("curl ")]
+    out = []
+    for line in section.splitlines():
+        if line.startswith("curl "):
+            args = shlex.split(line.split("#")[0])
+            url = next(a for a in args if a.startswith("localhost:"))
+            encoded = dict(args[i + 1].split("=", 1) for i, a in enumerate(args) if a == "--data-urlencode")
+            out.append((url, encoded))
+    return out
 
 
 async def test_readme_curl_examples(client):
-    urls = _examples()
-    assert len(urls) == 5
-    for url in urls:
+    examples = _examples()
+    assert len(examples) == 5
+    for url, encoded in examples:
         parts = urlsplit("http://" + url)
-        r = await client.get(parts.path, params=parts.query)  # query as written in the README
+        params = parts.query or encoded  # query as written in the README
+        r = await client.get(parts.path, params=params)
         if "/api/lookup" in parts.path:
             assert r.status_code == 503 and r.headers["retry-after"]  # no network in tests, as the README says
         else:
