@@ -64,3 +64,13 @@ def test_a_bad_data_file_names_file_record_and_field(tmp_path):
         load_records(path, Game, "games")
     assert "games.yaml" in str(err.value) and "bad-game" in str(err.value)
     assert "platforms" in str(err.value) and "release" in str(err.value)
+
+
+async def test_a_query_in_several_names_lists_them_rather_than_saying_none_exists(client):
+    r = await client.get("/sports/api/broadcast", params={"q": "world cup"})
+    body = r.json()
+    assert r.status_code == 404 and body["status"] == 404
+    assert "fifa-world-cup-2026" in body["candidates"] and len(body["candidates"]) > 1
+    assert "No event" not in body["detail"] and "fifa-world-cup-2026" in body["detail"]
+    one = await client.get("/sports/api/broadcast", params={"q": "doomsday"})  # not a sports event
+    assert one.status_code == 404 and "candidates" not in one.json()

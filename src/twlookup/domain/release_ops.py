@@ -34,6 +34,14 @@ PARALLEL_LOOKUPS = 4
 
 def find(catalogue: Catalogue[ItemT], q: str, what: str) -> tuple[ItemT, MatchedAs]:
     hit = catalogue.resolve(q)
+    if hit is None and len(several := catalogue.partial_matches(q)) > 1:
+        ids = [item.id for item in several]
+        raise Problem(
+            404,
+            f"{q!r} is part of the names of {len(ids)} {what}s: {', '.join(ids)}. Ask for one of them by id or name.",
+            kind="not-found",
+            extra={"id": q, "candidates": ids},
+        )
     if hit is None:
         close = catalogue.suggestions(q)
         hint = f"Did you mean: {', '.join(close)}?" if close else "Try /api/lookup to search the knowledge base."

@@ -71,10 +71,18 @@ class Catalogue(Generic[ItemT]):
         if key in self._names:
             return self._names[key]
         # a query that is a distinctive part of exactly one item's name ("doomsday", "GTA VI")
-        partial = {item.id: item for name, (item, _) in self._names.items() if len(key) >= 3 and key in name}
+        partial = self.partial_matches(query)
         if len(partial) == 1:
-            return next(iter(partial.values())), "partial"
+            return partial[0], "partial"
         return None
+
+    def partial_matches(self, query: str) -> list[ItemT]:
+        """Items one of whose names contains the query (3 characters or more), in catalogue order."""
+        key = fold(query)
+        if len(key) < 3:
+            return []
+        found = {item.id for name, (item, _) in self._names.items() if key in name}
+        return [item for ident, item in self.items.items() if ident in found]
 
     def suggestions(self, query: str, n: int = 3) -> list[str]:
         key = fold(query)
