@@ -73,7 +73,7 @@ class LocalWindows:
 
     def hit(self, item: RateLimitItem, *keys: str) -> bool:
         now = time.time()
-        key = (item.amount, item.multiples, item.GRANULARITY.seconds, *keys)
+        key = _window_key(item, keys)
         window = self._windows.get(key)
         if window is None or window[1] <= now:
             if now >= self._sweep_at:
@@ -86,7 +86,7 @@ class LocalWindows:
 
     def get_window_stats(self, item: RateLimitItem, *keys: str) -> WindowStats:
         now = time.time()
-        window = self._windows.get((item.amount, item.multiples, item.GRANULARITY.seconds, *keys))
+        window = self._windows.get(_window_key(item, keys))
         if window is None or window[1] <= now:
             return WindowStats(now + item.get_expiry(), item.amount)
         return WindowStats(window[1], max(0, item.amount - int(window[0])))
@@ -94,6 +94,10 @@ class LocalWindows:
     def _sweep(self, now: float) -> None:
         self._windows = {k: w for k, w in self._windows.items() if w[1] > now}
         self._sweep_at = now + 1.0
+
+
+def _window_key(item: RateLimitItem, keys: tuple[str, ...]) -> tuple[Any, ...]:
+    return (item.amount, item.multiples, item.GRANULARITY.seconds, *keys)
 
 
 class Counter:

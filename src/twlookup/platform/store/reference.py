@@ -74,10 +74,6 @@ class Reference(Generic[T]):
             cls._fresh_until[group] = checked_at + cls.check_seconds
 
     @classmethod
-    def refresh_all(cls) -> None:
-        cls.refresh(None)
-
-    @classmethod
     def reset_all(cls) -> None:
         """Forget every cached value (a new engine was configured, or a test re-seeded)."""
         cls._fresh_until = {}

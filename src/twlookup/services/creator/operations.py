@@ -463,18 +463,21 @@ async def _review(p: CampaignBody) -> CampaignReview:
     )
 
 
+CAMPAIGN_EXAMPLE = {  # the paid review's discovery example, the same by GET and POST
+    "copy": "排毒又能降血壓",
+    "categories": "food",
+    "price": 500,
+    "cost": 250,
+    "monthly_sales": 120000,
+    "supplier_ban": "22099131",
+}
+
+
 @SERVICE.operation(
     "GET",
     "/api/pro/campaign-review",
     price="$0.02",
-    example={
-        "copy": "排毒又能降血壓",
-        "categories": "food",
-        "price": 500,
-        "cost": 250,
-        "monthly_sales": 120000,
-        "supplier_ban": "22099131",
-    },
+    example=CAMPAIGN_EXAMPLE,
 )
 async def campaign_review(p: CampaignBody) -> CampaignReview:
     """One to-do list ordered by risk from the copy, profit, tax, supplier and listing checks."""
@@ -485,14 +488,7 @@ async def campaign_review(p: CampaignBody) -> CampaignReview:
     "POST",
     "/api/pro/campaign-review",
     price="$0.02",
-    example={
-        "copy": "排毒又能降血壓",
-        "categories": "food",
-        "price": 500,
-        "cost": 250,
-        "monthly_sales": 120000,
-        "supplier_ban": "22099131",
-    },
+    example=CAMPAIGN_EXAMPLE,
 )
 async def campaign_review_post(p: CampaignBody) -> CampaignReview:
     """The campaign review with its inputs in a JSON body (for long copy)."""
