@@ -10,7 +10,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from twlookup import __version__
-from twlookup.platform import pages, privacy
+from twlookup.platform import clock, pages, privacy
 from twlookup.platform.errors import Problem
 from twlookup.platform.feeds.status import FeedsStatus, StatusCache
 from twlookup.platform.health import Health
@@ -98,6 +98,8 @@ class TwlookupApp:
 def create_app(settings: Settings | None = None, services: list[Service] | None = None) -> TwlookupApp:
     """The whole app; `services` defaults to every implemented service (tests may pass their own)."""
     settings = settings or get_settings()
+    if settings.today is not None:
+        clock.set_today(settings.today)
     store_engine.configure(settings.database_url, store_engine.StoreTimeouts.from_settings(settings))
     Operation.timeout_seconds = settings.request_timeout_seconds
     Reference.check_seconds = settings.data_check_seconds

@@ -507,7 +507,21 @@ def warn_unknown_settings() -> None:
         print(f"twlookup: {line}", file=sys.stderr)
 
 
+def _fix_clock() -> None:
+    """TWLOOKUP_TODAY (setting `today`) fixes the clock for whatever the command computes."""
+    from pydantic import ValidationError
+
+    from twlookup.platform import clock
+
+    try:
+        today = _settings().today
+    except ValidationError:  # a bad setting is reported by the command that reads the settings
+        return
+    clock.set_today(today)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     warn_unknown_settings()
+    _fix_clock()
     return int(args.func(args))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from datetime import date
 from difflib import get_close_matches
 from functools import lru_cache
 from ipaddress import ip_network
@@ -36,6 +37,11 @@ class Settings(BaseSettings):
         None,
         validation_alias=AliasChoices("TWLOOKUP_REDIS_URL", "REDIS_URL"),
         description="Redis URL for rate-limit counters shared across processes.",
+    )
+    today: date | None = Field(
+        None,
+        description="fix today's date (YYYY-MM-DD, Asia/Taipei) for every date-derived answer: demos, tests, "
+        "reproducing a report; unset: the real calendar",
     )
     host: str = "127.0.0.1"
     port: int = 8000

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from zoneinfo import ZoneInfo
+from datetime import date
 
 from pydantic import BaseModel, Field
 
-TAIPEI = ZoneInfo("Asia/Taipei")
+from twlookup.platform import clock
+from twlookup.platform.clock import TAIPEI as TAIPEI  # re-exported: services import it from here
 
 
 class Source(BaseModel):
@@ -21,8 +21,9 @@ class Source(BaseModel):
 
 
 def today_taipei() -> date:
-    """Today's date in Taiwan, which is what dates in these services are relative to."""
-    return datetime.now(TAIPEI).date()
+    """Today's date in Taiwan, which is what dates in these services are relative to (the one
+    clock, `platform/clock.py`: TWLOOKUP_TODAY fixes it)."""
+    return clock.today()
 
 
 # A text parameter with something besides whitespace in it, as a JSON Schema `pattern` (unanchored:

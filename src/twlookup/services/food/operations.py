@@ -7,6 +7,7 @@ import secrets
 from datetime import date, datetime
 
 from twlookup.domain.taiwan_calendar_tables import seed_calendar
+from twlookup.platform import clock
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import TAIPEI, Source, today_taipei
@@ -61,7 +62,7 @@ add_status_route(SERVICE)
 
 def now_taipei() -> datetime:
     """The current Taipei wall time (naive); tests pin it."""
-    return datetime.now(TAIPEI).replace(tzinfo=None, microsecond=0)
+    return clock.now().replace(tzinfo=None, microsecond=0)
 
 
 # ------------------------------------------------------------------ building answers

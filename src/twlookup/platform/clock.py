@@ -1,0 +1,39 @@
+"""The one clock: today's date and the time in Taiwan, for every answer that depends on the date.
+
+Every date-derived state (upcoming or released, in force, open now, next draw, retired) is computed
+from a record's own dates and `today()` when it is asked for, never stored. `TWLOOKUP_TODAY`
+(YYYY-MM-DD) fixes today for the whole process, to reproduce a user's report, run a demo or test
+the API as it will answer on another day; the time of day keeps running.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
+TAIPEI = ZoneInfo("Asia/Taipei")
+
+_fixed: date | None = None  # set from the `today` setting by create_app and the CLI
+
+
+def set_today(value: date | None) -> None:
+    """Fix today for this process (None: follow the real calendar again)."""
+    global _fixed
+    _fixed = value
+
+
+def fixed_today() -> date | None:
+    return _fixed
+
+
+def today() -> date:
+    """Today's date in Asia/Taipei, which is what dates in these services are relative to."""
+    return _fixed if _fixed is not None else datetime.now(TAIPEI).date()
+
+
+def now() -> datetime:
+    """The time in Asia/Taipei (aware); on a fixed today, that day at the real time of day."""
+    real = datetime.now(TAIPEI)
+    if _fixed is None:
+        return real
+    return datetime.combine(_fixed, time(real.hour, real.minute, real.second, real.microsecond), TAIPEI)
