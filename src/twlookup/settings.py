@@ -190,8 +190,12 @@ class Settings(BaseSettings):
     )
 
     # HTTP server bounds (uvicorn); cap the same in the reverse proxy in front
+    # A paid request's PAYMENT-SIGNATURE echoes the 402's discovery metadata: up to about 35 KB.
     max_header_bytes: int = Field(
-        16_384, ge=1024, le=1_048_576, description="largest request head (request line and headers)"
+        65_536,
+        ge=1024,
+        le=1_048_576,
+        description="largest request head (request line and headers), and largest payment header",
     )
     keep_alive_seconds: int = Field(5, ge=1, le=600, description="how long an idle keep-alive connection is held open")
     max_connections: int | None = Field(
