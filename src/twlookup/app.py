@@ -195,8 +195,9 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
                     openapi=f"{base}/openapi.json",
                     mcp=f"{base}/mcp",
                     tools=len(router.service.tools),
-                    paid_routes=[
-                        {k: r[k] for k in ("method", "path", "price_usd", "open")} for r in router.paid_routes(base)
+                    paid_routes=[  # open: for sale right now (switched on, its data real and fresh)
+                        {k: r[k] for k in ("method", "path", "price_usd", "open", "not_for_sale") if k in r}
+                        for r in router.paid_routes(base)
                     ],
                 )
                 if router.service.feeds:
