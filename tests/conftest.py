@@ -84,6 +84,18 @@ async def client(app: Any, settings: Settings) -> AsyncIterator[httpx.AsyncClien
 
 
 @pytest.fixture
+async def for_sale(settings: Settings, fresh_store: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A client over a store of the test's own in which every paid route is for sale (its feeds fresh,
+    its sample rows made real: tests/for_sale.py); the seeded store sells nothing sample or stale."""
+    from for_sale import put_on_sale
+
+    put_on_sale(fresh_store)
+    app = create_app(settings.model_copy(update={"database_url": fresh_store}))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
+        yield c
+
+
+@pytest.fixture
 def pin_today(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType, date], date]:
     """Pin a module's clock: `pin_today(operations, date(2026, 12, 31))` makes that module's
     `today_taipei()` return the date for this test, so both sides of a date rule can be tested."""

@@ -102,7 +102,7 @@ async def test_free_routes_go_on_answering_with_their_flags(client):
     assert (await client.get("/share/api/new")).json()["sample"] is True
     fuel = await client.get("/life/api/fuel/history", params={"product": "diesel"})
     assert fuel.status_code == 200
-    assert (await client.get("/stocks/api/etfs")).status_code == 200
+    assert (await client.get("/stocks/api/etf-dividends")).status_code == 200
 
 
 async def test_routes_on_real_data_still_ask_for_payment(client):
