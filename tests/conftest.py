@@ -28,6 +28,9 @@ DATA = DEFAULT_DATA
 # Tests reach no network: the creator service asks the company register live only where a test
 # turns it on (and mocks it with respx).
 os.environ.setdefault("TWLOOKUP_CREATOR_LIVE_REGISTER", "0")
+# Nor does `twlookup serve` refresh the live feeds in the background (its default with one worker):
+# every process a test starts inherits this; the tests of the default remove it themselves.
+os.environ["TWLOOKUP_REFRESH"] = "off"
 
 
 @pytest.fixture(scope="session")
