@@ -40,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     refresh, why = refresh_choice(args.refresh, settings.refresh, workers)
     print(f"twlookup: {why}", file=sys.stderr)
     if refresh:  # the schedule runs in this process beside the server (one per store)
-        start_refresh(settings)
+        start_refresh(settings, wait_for_app=workers == 1)
     uvicorn.run(
         "twlookup.app:create_app",
         factory=True,
@@ -77,14 +77,16 @@ def refresh_choice(flag: bool | None, setting: bool | None, workers: int) -> tup
     return False, f"the live feeds are not refreshed by this server ({source}); `twlookup scheduler` refreshes them"
 
 
-def start_refresh(settings: Any, delay: float = 5.0) -> Any:
+def start_refresh(settings: Any, delay: float = 2.0, wait_for_app: bool = True) -> Any:
     """The feed schedule in a daemon thread of this process. Nothing here waits on the network: the
-    feeds are loaded and the first pass starts `delay` seconds later, in the thread; each pass that
-    could not reach some feed ends with one warning line naming them."""
+    feeds are loaded and the first pass starts in the thread, `delay` seconds after this process has
+    built the app (`wait_for_app`; a multi-worker parent builds none); each pass that could not reach
+    some feed ends with one warning line naming them."""
     import logging
 
     from twlookup.platform.feeds.run import Refresher
     from twlookup.platform.feeds.schedule import Scheduler, start_thread
+    from twlookup.startup import app_built
 
     feeds_log = logging.getLogger("twlookup.feeds")
     if not feeds_log.handlers:  # uvicorn configures only its own loggers: say the warnings ourselves
@@ -96,7 +98,7 @@ def start_refresh(settings: Any, delay: float = 5.0) -> Any:
     def scheduler() -> Scheduler:
         return Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings))
 
-    return start_thread(scheduler, delay=delay)
+    return start_thread(scheduler, delay=delay, after=app_built if wait_for_app else None)
 
 
 def ensure_ready(url: str, data: Path) -> None:

@@ -92,6 +92,22 @@ def test_several_workers_do_not_refresh_unless_asked(serve, capsys):
     assert len(started) == 1
 
 
+def test_the_first_pass_waits_for_the_app_to_be_built():
+    built, looked = threading.Event(), threading.Event()
+
+    def factory() -> Scheduler:
+        looked.set()
+        raise RuntimeError("stop here")
+
+    thread, stop = start_thread(factory, after=built)
+    assert not looked.wait(1.5)  # not before the app is built (waited on in 1 s steps)
+    built.set()
+    assert looked.wait(10)
+    stop.set()
+    thread.join(10)
+    assert not thread.is_alive()
+
+
 def test_start_up_does_not_wait_for_the_scheduler():
     """The scheduler is built and run in its thread: a first pass that hangs (a publisher that never
     answers) leaves the caller free; the thread stops when asked."""
@@ -167,7 +183,8 @@ def test_serve_refresh_thread_imports_due_feeds_and_names_the_unreachable(fresh_
     saved = feeds_log.handlers[:], feeds_log.level
     try:
         with caplog.at_level(logging.WARNING, logger="twlookup.feeds"):
-            thread, stop = cli.start_refresh(settings.model_copy(update={"feeds_retries": 0}), delay=0)
+            quick = settings.model_copy(update={"feeds_retries": 0})
+            thread, stop = cli.start_refresh(quick, delay=0, wait_for_app=False)
             for _ in range(200):  # until the first pass is over (bounded; no timing is asserted)
                 if passes:
                     break

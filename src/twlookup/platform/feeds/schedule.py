@@ -128,14 +128,24 @@ def _short(delta: timedelta) -> str:
 
 
 def start_thread(
-    scheduler: Scheduler | Callable[[], Scheduler], delay: float = 0.0
+    scheduler: Scheduler | Callable[[], Scheduler],
+    delay: float = 0.0,
+    after: threading.Event | None = None,
+    after_at_most: float = 300.0,
 ) -> tuple[threading.Thread, threading.Event]:
     """Run the scheduler in a daemon thread (`twlookup serve`); set the event to stop it. Given a
     factory, the scheduler is built in the thread (the services' feeds are imported there, not on the
-    caller's way to serving); `delay` seconds pass first, so a start is not slowed by the first pass."""
+    caller's way to serving). The first pass waits for `after` (the app built; at most `after_at_most`
+    seconds) and then `delay` seconds, so a start is not slowed by it."""
     stop = threading.Event()
 
     def run() -> None:
+        if after is not None:
+            waited = 0.0
+            while not after.wait(1.0) and waited < after_at_most:
+                if stop.is_set():
+                    return
+                waited += 1.0
         if delay and stop.wait(delay):
             return
         try:
