@@ -130,7 +130,14 @@ async def test_status(client):
     assert_problem(await client.get(f"{BASE}/status", params={"x": "1"}), 422, "x")
 
 
-async def test_pro_routes_ask_for_payment_after_validating(client):
+async def test_pro_routes_are_not_sold_on_sample_closes(client):
+    for path in ("history?code=0056", "income-plan?budget=100000&codes=0056,00878", "export"):
+        r = await client.get(f"{BASE}/pro/{path}")
+        assert assert_problem(r, 503)["type"].endswith("/not-for-sale") and "payment-required" not in r.headers
+
+
+async def test_pro_routes_ask_for_payment_after_validating(for_sale):
+    client = for_sale  # closes real and fresh
     for path, params in (
         ("history", {"code": "0056"}),
         ("income-plan", {"budget": 100000, "codes": "0056,00878"}),

@@ -43,6 +43,7 @@ from twlookup.services.stocks.schemas import (
     ThemeStatsOut,
     ThemeSummary,
 )
+from twlookup.services.stocks.tables import CloseRecord
 
 SERVICE = Service(
     name="stocks",
@@ -287,7 +288,9 @@ def status() -> Status:
 # ---------------------------------------------------------------- paid operations
 
 
-@SERVICE.operation("GET", "/api/pro/history", price="$0.01", example={"code": "0056", "days": 30})
+@SERVICE.operation(
+    "GET", "/api/pro/history", price="$0.01", example={"code": "0056", "days": 30}, rests_on=(CLOSES, CloseRecord)
+)
 def history(p: HistoryQuery) -> History:
     """Accumulated daily closes of a followed stock or ETF: the latest `days` trading days, oldest first."""
     market = MARKET.get()
@@ -307,7 +310,11 @@ def history(p: HistoryQuery) -> History:
 
 
 @SERVICE.operation(
-    "GET", "/api/pro/income-plan", price="$0.01", example={"budget": 300000, "codes": "0056,00878,00713"}
+    "GET",
+    "/api/pro/income-plan",
+    price="$0.01",
+    example={"budget": 300000, "codes": "0056,00878,00713"},
+    rests_on=(CLOSES, CloseRecord),
 )
 def income_plan(p: IncomePlanQuery) -> IncomePlan:
     """Split a budget equally over chosen ETFs, buy whole units at the latest close, estimate 2027 cash income and deductions."""
@@ -390,7 +397,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=(CLOSES, CloseRecord))
 def export() -> Export:
     """Everything: every theme with its members' latest closes, every ETF's payouts and 2027 estimate."""
     market, today = MARKET.get(), today_taipei()
