@@ -72,15 +72,20 @@ DOMAIN = Domain(
 
 def title_out(title: Title, today: date) -> TitleOut:
     when = logic.taiwan_when(title)
+    state = logic.state(title, today)
     return TitleOut(
         **title.model_dump(include=set(TitleOut.model_fields) - {"delays", "source"}),
         delays=[delay_out(d, title.checked) for d in title.delays],
         release_in_taiwan=when.text,
         precision=when.precision,
         earliest=when.earliest,
-        released=logic.released(title),
-        upcoming=logic.is_upcoming(title, today),
-        days_until=(when.earliest - today).days if when.earliest else None,
+        latest=when.latest,
+        state=state.state,
+        released=state.released,
+        upcoming=state.upcoming,
+        basis=state.basis,
+        days_until=state.days_until,
+        days_since=state.days_since,
         check_note=passed_since_check(when, title.checked, today, confirmed=title.release_confirmed_by is not None),
         source=title.source_ref,
     )
