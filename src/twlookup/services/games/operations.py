@@ -24,6 +24,7 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.games import logic
 from twlookup.services.games.data import CATALOGUE, seed_games
+from twlookup.services.games.feeds import WIKIDATA
 from twlookup.services.games.schemas import (
     Calendar,
     CalendarEntry,
@@ -48,6 +49,7 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_games)
+SERVICE.feed(WIKIDATA)  # video games from Wikidata's SPARQL endpoint (twlookup refresh games.wikidata)
 
 DOMAIN = Domain(
     name="games",

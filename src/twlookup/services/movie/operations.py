@@ -23,6 +23,7 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.movie import logic
 from twlookup.services.movie.data import CATALOGUE, seed_titles
+from twlookup.services.movie.feeds import WIKIDATA
 from twlookup.services.movie.schemas import (
     Calendar,
     CalendarRelease,
@@ -47,6 +48,7 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_titles)
+SERVICE.feed(WIKIDATA)  # films and series from Wikidata's SPARQL endpoint (twlookup refresh movie.wikidata)
 
 DOMAIN = Domain(
     name="movie",
