@@ -43,7 +43,7 @@ def test_platform_labels(label, code):
 
 
 def test_the_answer_becomes_games_with_the_taiwan_date_where_given():
-    got = {qid: g for qid, g in games(FIXTURE.read_bytes(), DAY)}
+    got = dict(games(FIXTURE.read_bytes(), DAY))
     # Arcade Memories is on PlayStation 4 only; Q130100004 has no English label: left out
     assert set(got) == {"Q118121519", "Q130100001", "Q130100002"}
     lantern = got["Q130100001"]

@@ -27,7 +27,7 @@ DAY = date(2026, 11, 26)
 
 
 def test_the_answer_becomes_titles_with_the_taiwan_date_where_given():
-    got = {qid: t for qid, t in titles(FIXTURE.read_bytes(), DAY)}
+    got = dict(titles(FIXTURE.read_bytes(), DAY))
     # Q130000003 has no country of origin and Q130000004 no English label: left out
     assert set(got) == {"Q105625853", "Q130000001", "Q130000002", "Q130000005", "Q130000006", "Q130000007"}
     harbour = got["Q130000001"]
@@ -44,7 +44,12 @@ def test_the_answer_becomes_titles_with_the_taiwan_date_where_given():
     assert harbour.licence == "CC0 1.0 (Wikidata)" and harbour.record_origin == "imported"
     assert "in Taiwan (P291 Q865)" in harbour.source_title
     tide = got["Q130000002"]  # a television series and an anime series: the more specific type
-    assert (tide.type, tide.release, tide.taiwan_release, tide.platform) == ("anime-series", "2027-04", None, "Tokyo MX")
+    assert (tide.type, tide.release, tide.taiwan_release, tide.platform) == (
+        "anime-series",
+        "2027-04",
+        None,
+        "Tokyo MX",
+    )
     night = got["Q130000005"]  # only a Taiwan date: it is the release, not a second one
     assert (night.release, night.taiwan_release, night.platform) == ("2027-01-15", None, "Netflix")
     assert got["Q130000006"].release == "2027"  # year precision stays a year
