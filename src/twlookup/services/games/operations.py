@@ -20,6 +20,7 @@ from twlookup.domain.release_schemas import (
     Watchlist,
     WatchlistBody,
 )
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.games import logic
@@ -50,6 +51,7 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_games)
 SERVICE.feed(WIKIDATA)  # video games from Wikidata's SPARQL endpoint (twlookup refresh games.wikidata)
+add_status_route(SERVICE)
 
 DOMAIN = Domain(
     name="games",

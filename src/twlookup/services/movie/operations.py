@@ -19,6 +19,7 @@ from twlookup.domain.release_schemas import (
     Watchlist,
     WatchlistBody,
 )
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.movie import logic
@@ -49,6 +50,7 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_titles)
 SERVICE.feed(WIKIDATA)  # films and series from Wikidata's SPARQL endpoint (twlookup refresh movie.wikidata)
+add_status_route(SERVICE)
 
 DOMAIN = Domain(
     name="movie",
