@@ -111,6 +111,20 @@ def _npm(request: httpx.Request) -> httpx.Response:
     return httpx.Response(200, json=docs[name]) if name in docs else httpx.Response(404, json={"error": "Not found"})
 
 
+WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
+SPARQL = {
+    "movie": SERVICES / "movie" / "fixtures" / "wikidata-movie-2026-11-26.json",
+    "games": SERVICES / "games" / "fixtures" / "wikidata-games-2026-11-26.json",
+}
+
+
+def _sparql(request: httpx.Request) -> httpx.Response:
+    which = "games" if "wd:Q7889" in request.url.params.get("query", "") else "movie"
+    return httpx.Response(
+        200, content=SPARQL[which].read_bytes(), headers={"Content-Type": "application/sparql-results+json"}
+    )
+
+
 def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
     """Every refreshable feed's official URL answering its real format; returns the routes by feed."""
     routes = {
@@ -148,6 +162,8 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         "creator.companies": router.get(url__startswith=GCIS_COMPANY).mock(
             return_value=httpx.Response(200, json=[GCIS_ROW])
         ),
+        # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
+        "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),
     }
     ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     for f in ranges:

@@ -105,11 +105,13 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
     assert refreshable == [
         "cardgame.banlist",
         "creator.companies",
+        "games.wikidata",
         "life.fuel",
         "life.invoice",
         "life.lottery",
         "motion.libraries",
         "motion.support",
+        "movie.wikidata",
         "price.daily",
         "seo.ipranges",
         "stocks.closes",

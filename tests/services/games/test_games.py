@@ -49,17 +49,38 @@ async def test_upcoming_on_both_sides_of_the_release_date(client, today):
     assert "gta-6" not in ids and "pokemon-winds-waves" in ids
 
 
-async def test_a_passed_date_is_reported_not_turned_into_released(client, today):
+async def test_a_passed_date_with_no_delay_becomes_released_with_its_basis(client, today):
     today(date(2026, 11, 18))
     game = (await client.get("/games/api/game", params={"q": "GTA 6"})).json()["game"]
     assert game["status"] == "confirmed" and game["check_note"] is None and game["days_until"] == 1
+    assert game["upcoming"] is True and game["basis"] is None and game["days_since"] is None
     today(date(2026, 11, 25))
     game = (await client.get("/games/api/game", params={"q": "GTA 6"})).json()["game"]
-    assert game["status"] == "confirmed"
+    assert game["status"] == "released" and game["basis"] == "date passed, no delay reported"
+    assert game["upcoming"] is False and game["days_until"] is None and game["days_since"] == 6
     assert (
         game["check_note"]
         == "release date 2026-11-19 has passed; no source here confirms the release (record checked 2026-11-26)"
     )
+    released = (await client.get("/games/api/games", params={"status": "released"})).json()["games"]
+    assert "gta-6" in {g["id"] for g in released}
+
+
+async def test_a_window_is_open_then_overdue_unless_confirmed(client, today):
+    today(date(2026, 9, 15))
+    game = (await client.get("/games/api/game", params={"q": "fable"})).json()["game"]
+    assert (game["release"], game["status"], game["upcoming"], game["days_until"]) == (
+        "2026-fall",
+        "window",
+        True,
+        None,
+    )
+    today(date(2026, 12, 3))
+    game = (await client.get("/games/api/game", params={"q": "fable"})).json()["game"]
+    assert (game["status"], game["upcoming"], game["days_since"]) == ("overdue", False, 3)  # fall ends 30 November
+    assert game["basis"] == "window 2026-fall closed on 2026-11-30 with no release confirmed"
+    overdue = (await client.get("/games/api/games", params={"status": "overdue"})).json()["games"]
+    assert "fable" in {g["id"] for g in overdue} and all(g["status"] == "overdue" for g in overdue)
 
 
 async def test_game_full_record_with_delay_history(client, today):
@@ -73,7 +94,8 @@ async def test_game_full_record_with_delay_history(client, today):
         ("2026-05-26", "2026-11-19", "2025-11-06"),
     ]
     assert all(d["source"]["url"].startswith("https://") for d in delays)
-    assert body["countdown"]["target"] == "2026-11-19" and body["countdown"]["days"] == -4
+    assert body["countdown"]["target"] == "2026-11-19" and body["countdown"]["days"] is None
+    assert body["countdown"]["days_since"] == 4
 
 
 async def test_countdown_for_a_window_counts_to_its_earliest_day(client, today):
@@ -83,7 +105,7 @@ async def test_countdown_for_a_window_counts_to_its_earliest_day(client, today):
     c = (await client.get("/games/api/countdown", params={"q": "fable"})).json()  # dated since June 2026
     assert c["target"] == "2027-02-23" and c["days"] == 206 and c["precision"] == "day"
     c = (await client.get("/games/api/countdown", params={"q": "Saros"})).json()
-    assert c["target"] == "2026-04-30" and c["days"] == -93 and c["status"] == "confirmed"
+    assert c["target"] == "2026-04-30" and c["days"] is None and c["days_since"] == 93 and c["status"] == "released"
 
 
 async def test_calendar_has_exact_days_and_overlapping_windows(client, today):

@@ -21,18 +21,26 @@ def today(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("day", "status", "days_to_start"),
+    ("day", "status", "days_to_start", "days_since_end", "basis"),
     [
-        (date(2026, 3, 4), "upcoming", 1),
-        (date(2026, 3, 5), "ongoing", 0),
-        (date(2026, 3, 17), "ongoing", -12),
-        (date(2026, 3, 18), "completed", -13),
+        (date(2026, 3, 4), "upcoming", 1, None, None),
+        (date(2026, 3, 5), "ongoing", 0, None, "start date passed, no delay reported"),
+        (date(2026, 3, 17), "ongoing", None, None, "start date passed, no delay reported"),
+        (date(2026, 3, 18), "completed", None, 1, "end date passed, no delay reported"),
     ],
 )
-async def test_status_follows_the_dates(client, today, day, status, days_to_start):
-    today(day)
+async def test_status_follows_the_dates(client, today, day, status, days_to_start, days_since_end, basis):
+    today(day)  # WBC 2026: 5 to 17 March
     event = (await client.get("/sports/api/event", params={"q": "WBC 2026"})).json()["event"]
-    assert event["status"] == status and event["days_until_start"] == days_to_start
+    assert (event["status"], event["days_until_start"], event["days_since_end"]) == (
+        status,
+        days_to_start,
+        days_since_end,
+    )
+    assert event["basis"] == basis
+    c = (await client.get("/sports/api/countdown", params={"q": "WBC 2026"})).json()
+    assert c["status"] == status and (c["days_until_end"] is None) == (days_since_end is not None)
+    assert c["days"] == days_to_start  # to the start, null once it has passed
 
 
 async def test_list_filters(client, today):
@@ -81,8 +89,10 @@ async def test_whats_on_a_day_and_what_comes_up(client, today):
     labels = [(c["date"], c["label"]) for c in body["coming"]]
     assert ("2026-03-08", "Chinese Taipei v Korea, Tokyo Dome") in labels
     assert all("2026-03-05" <= c["date"] <= "2026-03-08" for c in body["coming"])
+    assert all(c["upcoming"] is False and c["days_until"] is None for c in body["coming"])  # looked back from March
     default = (await client.get("/sports/api/today")).json()
     assert default["date"] == "2026-11-23" and default["days"] == 7
+    assert all(c["upcoming"] and c["days_until"] >= 0 and c["date"] >= "2026-11-23" for c in default["coming"])
 
 
 async def test_calendar_month(client, today):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from twlookup.domain.release_state import days_since, days_until
 from twlookup.platform.errors import NotFound
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
@@ -47,7 +48,8 @@ def model_out(m: Model, today: date) -> ModelOut:
     return ModelOut(
         **m.model_dump(include=set(ModelFacts.model_fields)),
         status=logic.status(m, today),  # type: ignore[arg-type]
-        days_until_retirement=(m.retirement_date - today).days if m.retirement_date else None,
+        days_until_retirement=days_until(m.retirement_date, today),
+        days_since_retirement=days_since(m.retirement_date, today),
         source=m.source_ref,
     )
 
