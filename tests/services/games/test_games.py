@@ -67,20 +67,16 @@ async def test_a_passed_date_with_no_delay_becomes_released_with_its_basis(clien
 
 
 async def test_a_window_is_open_then_overdue_unless_confirmed(client, today):
+    """Onimusha: Way of the Sword is announced for the year 2026 only (data/games/games.yaml)."""
     today(date(2026, 9, 15))
-    game = (await client.get("/games/api/game", params={"q": "fable"})).json()["game"]
-    assert (game["release"], game["status"], game["upcoming"], game["days_until"]) == (
-        "2026-fall",
-        "window",
-        True,
-        None,
-    )
-    today(date(2026, 12, 3))
-    game = (await client.get("/games/api/game", params={"q": "fable"})).json()["game"]
-    assert (game["status"], game["upcoming"], game["days_since"]) == ("overdue", False, 3)  # fall ends 30 November
-    assert game["basis"] == "window 2026-fall closed on 2026-11-30 with no release confirmed"
+    game = (await client.get("/games/api/game", params={"q": "onimusha"})).json()["game"]
+    assert (game["release"], game["status"], game["upcoming"], game["days_until"]) == ("2026", "window", True, None)
+    today(date(2027, 1, 3))
+    game = (await client.get("/games/api/game", params={"q": "onimusha"})).json()["game"]
+    assert (game["status"], game["upcoming"], game["days_since"]) == ("overdue", False, 3)  # the year ends 31 December
+    assert game["basis"] == "window 2026 closed on 2026-12-31 with no release confirmed"
     overdue = (await client.get("/games/api/games", params={"status": "overdue"})).json()["games"]
-    assert "fable" in {g["id"] for g in overdue} and all(g["status"] == "overdue" for g in overdue)
+    assert "onimusha-way-of-the-sword" in {g["id"] for g in overdue} and all(g["status"] == "overdue" for g in overdue)
 
 
 async def test_game_full_record_with_delay_history(client, today):
