@@ -293,7 +293,10 @@ def _ban_check(ban: str) -> BanCheck:
         note = "檢查碼依2023年起的新規則（可被5整除）正確；舊規則（可被10整除）會誤判為錯誤。"
     else:
         note = "檢查碼不符：請再核對號碼。"
-    return BanCheck(ban=ban, valid=c.valid, valid_old_rule=c.valid_old_rule, checksum=c.checksum, note=note)
+    under = [rule for rule, ok in (("2023", c.valid), ("pre-2023", c.valid_old_rule)) if ok]
+    return BanCheck(
+        ban=ban, valid=c.valid, valid_old_rule=c.valid_old_rule, valid_under=under, checksum=c.checksum, note=note
+    )
 
 
 async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
@@ -314,7 +317,25 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
     record = await to_thread.run_sync(company_by_ban, ban)
     source = "store"
     if record is None and register.live_lookup_enabled():
-        record = await register.fetch_company(ban, today_taipei())
+        try:
+            record = await register.fetch_company(ban, today_taipei())
+        except Problem as away:
+            if check.valid:
+                # a number that looks right: only the register can say whether it is registered
+                away.extra["check"] = check.model_dump(mode="json")
+                raise
+            return CompanyAnswer(
+                query=ban,
+                check=check,
+                found=False,
+                from_register="unavailable",
+                register_retry_after_seconds=int(away.headers.get("Retry-After", "30")),
+                companies=[],
+                note=(
+                    "檢查碼不符（2023年起的規則與舊規則皆不符）：很可能是打錯號碼。"
+                    "公司登記資料目前無法查詢，稍後可再查是否為早期核發的例外號碼。"
+                ),
+            )
         source = "live"
         if record is not None:
             await to_thread.run_sync(save_company, record)
@@ -343,7 +364,9 @@ async def company(p: CompanyQuery) -> CompanyAnswer:
     """A supplier by business ID (check digit by the 2023 rule, then the company register) or by name.
 
     Numbers not in the store are asked of the Ministry of Economic Affairs' open data live (5 s
-    timeout); when it cannot be reached the answer is 503 with Retry-After."""
+    timeout). When it cannot be reached, a number whose check digit fails still gets its verdict
+    (from_register: unavailable, register_retry_after_seconds); a number that passes answers 503 with
+    Retry-After and the check-digit verdict in `check`."""
     return await _company(p.ban, p.name)
 
 

@@ -180,6 +180,9 @@ class BanCheck(BaseModel):
     ban: str
     valid: bool = Field(description="Valid under the rule in force since 2023 (sum divisible by 5)")
     valid_old_rule: bool = Field(description="Also valid under the pre-2023 rule (divisible by 10)")
+    valid_under: list[Literal["2023", "pre-2023"]] = Field(
+        description="The check-digit rules the number satisfies: the 2023 rule, the pre-2023 rule, both or neither"
+    )
     checksum: int
     note: str
 
@@ -188,7 +191,12 @@ class CompanyAnswer(BaseModel):
     query: str
     check: BanCheck | None
     found: bool
-    from_register: Literal["store", "live", "none"]
+    from_register: Literal["store", "live", "none", "unavailable"] = Field(
+        description="Where the company part came from; unavailable: the register could not be asked (try again later)"
+    )
+    register_retry_after_seconds: int | None = Field(
+        None, description="When from_register is unavailable: seconds to wait before asking again"
+    )
     companies: list[CompanyAnswerItem]  # type: ignore[valid-type]
     note: str
 
