@@ -254,7 +254,8 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
     catalogue, on = CATALOGUE.get(), p.date or today_taipei()
     kind = catalogue.incomes.get(p.kind)
     nhi, wage = money.in_force(catalogue.nhi, on), money.in_force(catalogue.wages, on)
-    if kind is None or nhi is None or wage is None:
+    agent = catalogue.agents.get(p.payer_is_business)
+    if kind is None or nhi is None or wage is None or agent is None:
         if wage is None and catalogue.wages:
             raise InvalidParameter("date", "the minimum wage is known here from 2026-01-01", {"minimum": "2026-01-01"})
         raise Problem(503, "Withholding data is not in the store; run `twlookup seed`.")
@@ -263,6 +264,7 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
     note = kind.note
     if on.year > latest_wage.effective_from.year:
         note += f"（注意：此處最新的基本工資資料為 {latest_wage.effective_from.year} 年 {latest_wage.monthly:,} 元，{on.year} 年的公告尚未收錄。）"
+    withheld = p.payer_is_business
     return WithholdingAnswer(
         as_of=on,
         amount=p.amount,
@@ -272,16 +274,18 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
         residency=p.residency,
         tax_rate_pct=r.rate * PCT,
         tax=int(r.tax),
-        tax_note=r.tax_note,
+        tax_note=r.tax_note if withheld else agent.tax_note,
         nhi_premium=int(r.premium),
         nhi_base=int(r.premium_base),
         nhi_rate_pct=nhi.rate * PCT,
-        nhi_note=r.premium_note,
+        nhi_note=r.premium_note if withheld else agent.tax_note,
         net=int(r.net),
+        withheld_by_payer=withheld,
+        who_reports=agent.who_reports,
         minimum_wage=wage.monthly,
         rounding="扣繳稅額元以下捨去（法規未定，本服務取不高估的做法）；補充保險費元以下四捨五入。",
         note=note,
-        sources=[kind.source_ref, nhi.source_ref, wage.source_ref],
+        sources=[kind.source_ref, nhi.source_ref, wage.source_ref, agent.source_ref],
     )
 
 
@@ -528,6 +532,7 @@ def export() -> Export:
         rules=dump(c.rules.values()),
         thresholds=dump(c.thresholds),
         withholding=dump(c.incomes.values()),
+        withholding_agents=dump(c.agents.values()),
         nhi=dump(c.nhi),
         minimum_wage=dump(c.wages),
         platforms=platforms().platforms,

@@ -145,7 +145,9 @@ class WithholdingQuery(Params):
     residency: Literal["resident", "non-resident"] = Field("resident", description="Payee's tax residency")
     nhi_insured: bool = Field(True, description="Payee is insured under Taiwan's NHI (false: no premium)")
     payer_is_business: bool = Field(
-        True, description="Payer is a business or organisation (rent premium applies only then)"
+        True,
+        description="Payer is a withholding agent (所得稅法 §89: an agency, organisation, school, business or "
+        "professional practitioner); false: a private person pays, nothing is withheld and the payee reports",
     )
     date: dt.date | None = Field(None, description="Payment date (default today in Taipei); from 2026-01-01")
 
@@ -165,6 +167,8 @@ class WithholdingAnswer(BaseModel):
     nhi_rate_pct: Decimal
     nhi_note: str
     net: int
+    withheld_by_payer: bool = Field(description="The payer withholds tax and premium (false: a private person pays)")
+    who_reports: str = Field(description="Who reports the income, and how")
     minimum_wage: int
     rounding: str
     note: str
@@ -280,6 +284,7 @@ class Export(BaseModel):
     rules: list[dict[str, object]]
     thresholds: list[dict[str, object]]
     withholding: list[dict[str, object]]
+    withholding_agents: list[dict[str, object]]
     nhi: list[dict[str, object]]
     minimum_wage: list[dict[str, object]]
     platforms: list[PlatformAnswerItem]  # type: ignore[valid-type]
