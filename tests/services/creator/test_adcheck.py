@@ -105,5 +105,7 @@ async def test_cosmetic_medical_efficacy_claims_are_not_ok(client):
         assert "第10條第2項" in f["article"] and "第5條" in f["article"] and f["basis"] == "category"
         assert f["source"]["checked"] == "2026-11-26" and "flno=5" in f["source"]["url"]
     # an annex-2 style claim stays clean
-    body = (await client.post("/creator/api/ad-check", json={"text": "保濕滋潤，淡化細紋", "category": "cosmetic"})).json()
+    body = (
+        await client.post("/creator/api/ad-check", json={"text": "保濕滋潤，淡化細紋", "category": "cosmetic"})
+    ).json()
     assert body["verdict"] == "ok"
