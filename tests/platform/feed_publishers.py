@@ -20,6 +20,7 @@ import yaml
 
 from twlookup.services.creator.register import GCIS_COMPANY
 from twlookup.services.life.feeds import FUEL_CURRENT
+from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.life.ingest import INVOICE_FEED
 from twlookup.services.price.feed import FEED_URL as FARM_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
@@ -147,6 +148,11 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         "motion.libraries": router.get(url__startswith="https://registry.npmjs.org/").mock(side_effect=_npm),
         "creator.companies": router.get(url__startswith=GCIS_COMPANY).mock(
             return_value=httpx.Response(200, json=[GCIS_ROW])
+        ),
+        "models.claude": router.get(CLAUDE_URL).mock(
+            return_value=httpx.Response(
+                200, content=(SERVICES / "models" / "fixtures" / "endoflife-anthropic-claude.json").read_bytes()
+            )
         ),
     }
     ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
