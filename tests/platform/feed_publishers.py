@@ -20,8 +20,8 @@ import yaml
 
 from twlookup.services.creator.register import GCIS_COMPANY
 from twlookup.services.life.feeds import FUEL_CURRENT
-from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.feed import FEED_URL as FARM_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
 from twlookup.services.trip.feeds import BOARD_CSV
