@@ -87,3 +87,24 @@ async def test_a_deprecation_announced_later_than_today_is_not_yet_in_force(clie
     # gpt-realtime's deprecation was announced 2026-07-20: on a clock before that it was active
     pin_today(operations, today)
     assert (await _model(client, "gpt-realtime"))["model"]["status"] == expected
+
+
+async def test_the_models_retired_2026_10_23_name_openais_current_replacements(client, pin_today):
+    # OpenAI's 2026-04-22 notice (shutdown 2026-10-23) as its deprecations page names the substitutes
+    # in the copy read on 2026-11-26 (newest entry 2026-09-11); the May copy had named GPT-5.4/5.5
+    pin_today(operations, date(2026, 11, 26))
+    body = (await client.get("/models/api/calendar", params={"month": "2026-10"})).json()
+    retired = {m["id"]: m for d in body["days"] if d["date"] == "2026-10-23" for m in d["models"]}
+    assert len(retired) == 11
+    expected = {
+        "gpt-3.5-turbo-0125": "gpt-5.6-terra",
+        "gpt-4-0613": "gpt-5.6-sol",
+        "gpt-4.1-nano-2025-04-14": "gpt-5.6-luna",
+        "o4-mini-2025-04-16": "gpt-5.6-terra",
+        "o1-pro-2025-03-19": "gpt-5.6-sol",
+        "gpt-image-1": "gpt-image-2.5-sunburst",
+    }
+    for ident, replacement in expected.items():
+        assert retired[ident]["replacement"] == replacement, ident
+        assert retired[ident]["status"] == "retired"
+    assert all(m["replacement"].startswith(("gpt-5.6-", "gpt-image-2.5")) for m in retired.values())
