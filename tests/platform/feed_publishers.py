@@ -21,6 +21,7 @@ import yaml
 from twlookup.services.creator.register import GCIS_COMPANY
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.feed import FEED_URL as FARM_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
 from twlookup.services.trip.feeds import BOARD_CSV
@@ -164,6 +165,11 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         ),
         # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
         "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),
+        "models.claude": router.get(CLAUDE_URL).mock(
+            return_value=httpx.Response(
+                200, content=(SERVICES / "models" / "fixtures" / "endoflife-anthropic-claude.json").read_bytes()
+            )
+        ),
     }
     ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     for f in ranges:

@@ -109,6 +109,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
         "life.fuel",
         "life.invoice",
         "life.lottery",
+        "models.claude",
         "motion.libraries",
         "motion.support",
         "movie.wikidata",
