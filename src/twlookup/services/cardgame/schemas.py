@@ -114,9 +114,7 @@ class BanListOut(BaseModel):
         description="The quarterly date, on or before today, on which a newer list was due and the store has none "
         "(null when the store's newest list is not overdue)",
     )
-    may_be_outdated: bool = Field(
-        description="missing_since is set: a newer list may be in force than the one shown"
-    )
+    may_be_outdated: bool = Field(description="missing_since is set: a newer list may be in force than the one shown")
     warning: str | None = Field(None, description="Why the list below may no longer be the one in force")
     counts: dict[str, int]
     forbidden: list[BanCard]
