@@ -131,13 +131,54 @@ async def test_robots_test_names_group_rule_and_findings(client) -> None:
     assert body["group"] == {"agents": ["Googlebot"], "line": 6, "kind": "specific"}
     assert body["rule"] == {"kind": "allow", "pattern": "/private/ok", "line": 7}
     lines = {f["line"]: f["severity"] for f in body["findings"]}
-    assert lines == {3: "warning", 4: "error"}
-    assert len(body["differences_from_google"]) == 3
+    assert lines == {3: "warning", 4: "warning"}  # lines crawlers ignore are not errors
+    assert len(body["differences_from_google"]) == 4
 
 
 async def test_robots_test_body_bounds(client) -> None:
     r = await client.post("/seo/api/robots/test", json={"robots": "x", "user_agent": "", "path": "/"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "user_agent"
+
+
+async def test_robots_test_reads_a_versioned_token_as_its_product_token(client) -> None:
+    robots = "User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n"
+    r = await client.post(
+        "/seo/api/robots/test", json={"robots": robots, "user_agent": "Googlebot/2.1", "path": "/public"}
+    )
+    body = r.json()
+    assert r.status_code == 200 and body["allowed"] is True
+    assert body["user_agent"] == "Googlebot" and body["token_valid"] is False
+    assert body["group"]["agents"] == ["Googlebot"]
+
+
+@pytest.mark.parametrize(
+    ("header", "named"),
+    [
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot",
+            "GPTBot",
+        ),
+        ("Googlebot Image", "no 'Name/version' product"),
+    ],
+)
+async def test_robots_test_refuses_a_whole_user_agent_header(client, header: str, named: str) -> None:
+    # Matched as given it would silently fall to the '*' group and answer "allowed".
+    robots = "User-agent: Googlebot\nUser-agent: GPTBot\nDisallow: /\n"
+    r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": header, "path": "/"})
+    assert r.status_code == 422, r.text
+    error = r.json()["errors"][0]
+    assert error["parameter"] == "user_agent" and named in error["message"] and "Googlebot/2.1" in error["allowed"]
+
+
+async def test_robots_test_takes_a_file_over_500_kib_and_reads_its_first_500_kib(client) -> None:
+    head = "User-agent: *\nDisallow: /a\n#"
+    robots = head + "x" * (600_000 - len(head)) + "\nDisallow: /b\n"
+    for path, allowed in (("/a", False), ("/b", True)):
+        r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": "FooBot", "path": path})
+        assert r.status_code == 200, r.text
+        assert r.json()["allowed"] is allowed
+    assert any("500 KiB" in f["message"] for f in r.json()["findings"])
 
 
 # --- bots and verify-ip ------------------------------------------------------------------------

@@ -47,9 +47,15 @@ class GenerateQuery(Params):
 
 class RobotsTestBody(Params):
     robots: str = Field(
-        max_length=512_000, description="The robots.txt text (up to 500 KiB, as RFC 9309 asks crawlers to read)"
+        max_length=1_048_576,
+        description="The robots.txt text; only its first 500 KiB are read, as Google does (the rest is ignored and reported)",
     )
-    user_agent: str = Field(min_length=1, max_length=200, description="The crawler's product token, e.g. Googlebot")
+    user_agent: str = Field(
+        min_length=1,
+        max_length=500,
+        description="The crawler's product token, e.g. Googlebot; Googlebot/2.1 is read as Googlebot. A whole "
+        "User-Agent header (Mozilla/5.0 (compatible; Googlebot/2.1; ...)) is refused: name the token it carries",
+    )
     path: str = Field(min_length=1, max_length=4000, description="A path (/dir/page?x=1) or a full URL")
 
 
@@ -182,7 +188,8 @@ class RobotsTest(BaseModel):
     rule: RuleOut | None
     reason: str
     token_valid: bool = Field(
-        description="user_agent is a product token (letters, '_' and '-') as RFC 9309 2.2.1 expects"
+        description="user_agent was given as a bare product token (letters, '_' and '-') as RFC 9309 2.2.1 expects; "
+        "false when a /version was dropped (user_agent then shows the token matched)"
     )
     findings: list[FindingOut]
     differences_from_google: list[str]
