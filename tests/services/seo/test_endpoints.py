@@ -634,12 +634,87 @@ async def test_site_check_robots_status_rules(client, robots, status, googlebot)
     assert any(f["impact"] == "medium" and "sitemap" in f["what"] for f in body["fixes"])
 
 
-async def test_site_check_robots_connection_failure_is_disallow_all(client) -> None:
+@pytest.mark.parametrize(
+    "failure", [httpx.ConnectError("connection refused"), httpx.ConnectTimeout("no connection in time")]
+)
+async def test_site_check_our_connection_failure_is_503_not_a_verdict(client, failure) -> None:
+    # Issue 23: the site was never reached, so nothing can be said about its robots.txt.
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(url__startswith="https://example.com/").mock(side_effect=failure)
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/"})
+    assert r.status_code == 503, r.text
+    assert r.headers["retry-after"] and r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["upstream"] == "example.com" and "crawlers" not in r.json()
+
+
+async def test_site_check_unresolvable_host_is_503(client) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        other = mock.route().respond(200)
+        r = await client.get("/seo/api/site-check", params={"url": "https://no-such-host.example/"})
+    assert r.status_code == 503 and r.headers["retry-after"]
+    assert "does not resolve" in r.json()["detail"] and not other.called
+
+
+@pytest.mark.parametrize(
+    "failure", [httpx.ReadTimeout("no answer"), httpx.RemoteProtocolError("peer closed"), httpx.ReadError("reset")]
+)
+async def test_site_check_robots_not_answering_is_the_rfc_9309_verdict(client, failure) -> None:
+    # The site accepted the connection, but robots.txt did not come: RFC 9309 2.3.1.4, complete disallow.
     with respx.mock(assert_all_called=False) as mock:
         mock_site(mock, httpx.Response(200))
-        mock.get("https://example.com/robots.txt").mock(side_effect=httpx.ConnectError("reset"))
-        body = (await client.get("/seo/api/site-check", params={"url": "https://example.com/"})).json()
+        mock.get("https://example.com/robots.txt").mock(side_effect=failure)
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/"})
+    body = r.json()
+    assert r.status_code == 200, body
     assert body["robots"]["status"] == "unreachable" and body["robots"]["http_status"] is None
+    assert {c["token"]: c["allowed"] for c in body["crawlers"]}["Googlebot"] is False
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://[2001:db8::zz]/", "http://exa_mple.com:99999/"])
+async def test_site_check_malformed_url_is_422_naming_url(client, url: str) -> None:
+    r = await client.get("/seo/api/site-check", params={"url": url})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["parameter"] == "url"
+
+
+async def test_site_check_ipv6_literal_is_kept_in_brackets(client, monkeypatch) -> None:
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_extra_ports", [8080])
+    site6 = "http://[2606:4700::6810:84e5]:8080"
+    with respx.mock(assert_all_called=False) as mock:
+        robots = mock.get(f"{site6}/robots.txt").respond(200, text="User-agent: *\nDisallow: /private/\n")
+        mock.get(f"{site6}/sitemap.xml").respond(404)
+        mock.get(f"{site6}/llms.txt").respond(404)
+        r = await client.get("/seo/api/site-check", params={"url": f"{site6}/page"})
+    body = r.json()
+    assert r.status_code == 200, body
+    assert robots.called and body["robots"]["url"] == f"{site6}/robots.txt"
+    assert body["robots"]["status"] == "ok" and body["sitemaps"][0]["url"] == f"{site6}/sitemap.xml"
+    assert body["llms_txt"]["url"] == f"{site6}/llms.txt"
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://[::1]:8080/", "loopback"),
+        ("http://[2001:db8::1]/", "not globally routable"),
+        ("http://[fd00:ec2::254]/", "cloud metadata"),
+        ("http://[::ffff:127.0.0.1]/", "IPv4-mapped"),
+    ],
+)
+async def test_site_check_ipv6_private_literals_are_refused_by_address(client, monkeypatch, url: str, why: str) -> None:
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_extra_ports", [8080])
+    with respx.mock(assert_all_called=False) as mock:
+        other = mock.route().respond(200)
+        r = await client.get("/seo/api/site-check", params={"url": url})
+    assert r.status_code == 422, r.text
+    error = r.json()["errors"][0]
+    # refused for its address, not mangled into an invalid URL
+    assert error["parameter"] == "url" and error["reason"] == "address" and why in error["message"]
+    assert not other.called
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from datetime import date
 from typing import Any
@@ -11,11 +10,11 @@ import httpx
 
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
-from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
+from twlookup.platform.fetch import fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.seo import dns, logic, robots
+from twlookup.services.seo import dns, logic, robots, site
 from twlookup.services.seo.data import CATALOG, seed_seo
 from twlookup.services.seo.feeds import IPRANGES
 from twlookup.services.seo.schemas import (
@@ -496,32 +495,14 @@ def submit_guide(p: NoParams) -> SubmitGuideOut:
 # --- site-check and audit (through the safe fetcher) -------------------------------------------
 
 
-def _origin(url: str) -> str:
-    try:
-        u = httpx.URL(url)
-    except (httpx.InvalidURL, ValueError) as exc:
-        raise InvalidParameter("url", f"not a valid URL ({exc})", "an http(s) URL of a public site") from None
-    if not u.host:
-        raise InvalidParameter("url", "the URL has no host", "an http(s) URL of a public site")
-    port = f":{u.port}" if u.port else ""
-    return f"{u.scheme}://{u.raw_host.decode('ascii')}{port}"
-
-
-async def _get(url: str, max_bytes: int = 600_000) -> FetchResult | None:
-    """A fetch whose failure (not refusal) is an answer: None when the host could not be reached."""
-    try:
-        return await fetch(url, max_bytes=max_bytes)
-    except FetchFailed:
-        return None
-
-
-async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
-    url = origin + "/robots.txt"
-    result = await _get(url)
+def _robots_status(files: site.SiteFiles) -> tuple[RobotsStatus, robots.Parsed | None]:
+    got = files.robots
+    result = got.result
     if result is None or result.status >= 500:
+        why = f" ({got.note})" if result is None and got.note else ""
         status, meaning = (
             "unreachable",
-            "Unreachable or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4).",
+            f"Unreachable{why} or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4).",
         )
     elif result.status >= 400:
         status, meaning = "unavailable", "4xx: crawlers may fetch everything (RFC 9309 2.3.1.3)."
@@ -530,7 +511,7 @@ async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
     parsed = robots.parse(result.text) if status == "ok" and result else None
     return (
         RobotsStatus(
-            url=url,
+            url=files.robots_url,
             http_status=result.status if result else None,
             status=status,  # type: ignore[arg-type]
             meaning=meaning,
@@ -541,30 +522,34 @@ async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
     )
 
 
-async def _sitemap(url: str, declared: bool) -> SitemapStatus:
-    try:
-        result = await _get(url)
-    except Problem:  # a declared sitemap on a refused address: report it as not found
-        result = None
+def _sitemap_status(url: str, declared: bool, got: site.Got) -> SitemapStatus:
+    result = got.result
     head = result.body[:2000].lower() if result and result.status < 400 else b""
     return SitemapStatus(
         url=url,
         declared=declared,
         http_status=result.status if result else None,
         looks_like_sitemap=b"<urlset" in head or b"<sitemapindex" in head,
+        note=got.note,
     )
 
 
-async def _llms(origin: str) -> LlmsStatus:
-    url = origin + "/llms.txt"
-    result = await _get(url)
+def _llms_status(files: site.SiteFiles) -> LlmsStatus:
+    result = files.llms.result
     present = bool(result and 200 <= result.status < 300)
     return LlmsStatus(
-        url=url,
+        url=files.llms_url,
         http_status=result.status if result else None,
         present=present,
         findings=logic.llms_txt_findings(result.text) if present and result else [],
+        note=files.llms.note,
     )
+
+
+def _fetch_bound() -> float:
+    from twlookup.settings import get_settings
+
+    return float(get_settings().fetch_timeout_seconds)
 
 
 def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/") -> list[CrawlerCheck]:
@@ -584,13 +569,11 @@ def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/
 async def site_check(p: UrlQuery) -> SiteCheck:
     """robots.txt (status and format errors with line numbers), sitemaps, llms.txt and each known
     crawler's access to the home page, fetched through the safe fetcher; then fixes by impact."""
-    origin = _origin(p.url)
-    robots_status, parsed = await _robots(origin)
+    files = await site.fetch_site(site.origin(p.url), _fetch_bound())
+    robots_status, parsed = _robots_status(files)
     declared = robots_status.sitemaps[:5]
-    candidates = [(u, True) for u in declared] + (
-        [(origin + "/sitemap.xml", False)] if origin + "/sitemap.xml" not in declared else []
-    )
-    sitemaps, llms = await asyncio.gather(asyncio.gather(*(_sitemap(u, d) for u, d in candidates)), _llms(origin))
+    sitemaps = [_sitemap_status(u, d, g) for u, d, g in files.sitemaps]
+    llms = _llms_status(files)
     crawlers = _verdicts(robots_status, parsed)
     fixes: list[Fix] = []
     if robots_status.status == "unreachable":
@@ -677,15 +660,17 @@ async def seo_audit(p: UrlQuery) -> Audit:
             kind="invalid-parameter",
             errors=[{"parameter": "url", "message": f"HTTP {page.status}"}],
         )
-    origin = _origin(page.final_url)
     facts = logic.page_facts(page.text, page.final_url)
     items = logic.audit_page(facts, page.final_url)
-    robots_status, parsed = await _robots(origin)
+    # The page just loaded from this site: robots.txt not coming is the site's "unreachable", not our failure.
+    files = await site.fetch_site(
+        site.origin(page.final_url), _fetch_bound(), sitemap_limit=3, llms=False, unreached_is_ours=False
+    )
+    robots_status, parsed = _robots_status(files)
     path = httpx.URL(page.final_url).raw_path.decode("ascii")
     allowed = _verdicts(robots_status, parsed, path)
     googlebot = next((c for c in allowed if c.token == "Googlebot"), None)
-    declared = robots_status.sitemaps[:3] or [origin + "/sitemap.xml"]
-    sitemaps = await asyncio.gather(*(_sitemap(u, bool(robots_status.sitemaps)) for u in declared))
+    sitemaps = [_sitemap_status(u, d, g) for u, d, g in files.sitemaps]
     logic.audit_site(
         items,
         {"status": robots_status.status, "page_allowed": googlebot.allowed if googlebot else True, "parsed": parsed},

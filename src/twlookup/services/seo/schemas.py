@@ -334,6 +334,9 @@ class SitemapStatus(BaseModel):
     declared: bool
     http_status: int | None
     looks_like_sitemap: bool
+    note: str | None = Field(
+        None, description="Why there is no answer (no answer in time, refused), when there is none"
+    )
 
 
 class LlmsStatus(BaseModel):
@@ -341,6 +344,9 @@ class LlmsStatus(BaseModel):
     http_status: int | None
     present: bool
     findings: list[dict[str, Any]]
+    note: str | None = Field(
+        None, description="Why there is no answer (no answer in time, refused), when there is none"
+    )
 
 
 class Fix(BaseModel):
