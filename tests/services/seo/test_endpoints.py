@@ -132,7 +132,7 @@ async def test_robots_test_names_group_rule_and_findings(client) -> None:
     assert body["rule"] == {"kind": "allow", "pattern": "/private/ok", "line": 7}
     lines = {f["line"]: f["severity"] for f in body["findings"]}
     assert lines == {3: "warning", 4: "warning"}  # lines crawlers ignore are not errors
-    assert len(body["differences_from_google"]) == 4
+    assert len(body["differences_from_google"]) == 5
 
 
 async def test_robots_test_body_bounds(client) -> None:

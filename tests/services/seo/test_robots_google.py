@@ -265,7 +265,7 @@ def test_documented_difference(robots: str, agent: str, url: str, google: bool, 
 
 
 def test_differences_are_documented() -> None:
-    assert len(DIFFERENCES_FROM_GOOGLE) == 4
+    assert len(DIFFERENCES_FROM_GOOGLE) == 5
     assert any("percent-encoded" in d for d in DIFFERENCES_FROM_GOOGLE)
     assert any("%62%61%7A" in d for d in DIFFERENCES_FROM_GOOGLE)
     assert any("index.html" in d for d in DIFFERENCES_FROM_GOOGLE)

@@ -85,6 +85,14 @@ def test_user_agent_line_with_a_version_is_its_product_token() -> None:
     assert "'Googlebot'" in parsed.findings[0].message
 
 
+def test_a_token_with_digits_keeps_them_and_is_reported() -> None:
+    # A documented difference: Google's parser would read AI2Bot as AI (RFC 9309 tokens have no digits).
+    parsed = parse("User-agent: AI2Bot\nDisallow: /\n")
+    assert parsed.groups[0].agents == ["AI2Bot"]
+    assert decide(parsed, "AI2Bot", "/x").allowed is False and decide(parsed, "AI", "/x").allowed is True
+    assert [f.severity for f in parsed.findings] == ["warning"] and "'AI'" in parsed.findings[0].message
+
+
 def test_star_followed_by_text_is_the_global_group() -> None:
     parsed = parse("User-agent: * # everyone\nDisallow: /x\nUser-agent: *bot\nDisallow: /y\n")
     assert decide(parsed, "FooBot", "/x").allowed is False

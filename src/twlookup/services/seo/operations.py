@@ -14,9 +14,9 @@ from twlookup.platform.fetch import fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.seo import dns, logic, robots, site
+from twlookup.services.seo import airobots, dns, logic, robots, site
 from twlookup.services.seo.data import CATALOG, seed_seo
-from twlookup.services.seo.feeds import IPRANGES
+from twlookup.services.seo.feeds import AIROBOTS, IPRANGES
 from twlookup.services.seo.schemas import (
     Audit,
     AuditItemOut,
@@ -77,6 +77,7 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_seo)
 SERVICE.feed(IPRANGES)  # the operators' crawler IP-range files (twlookup refresh seo.ipranges)
+SERVICE.feed(AIROBOTS)  # ai.robots.txt's AI-crawler list (twlookup refresh seo.airobots)
 add_status_route(SERVICE)
 
 CHECKED = date(2026, 11, 23)
@@ -145,7 +146,36 @@ def generate(p: GenerateQuery) -> Generated:
     for c in catalog.crawlers:
         d = robots.decide(parsed, c.token, "/")
         check.append(CrawlerCheck(token=c.token, type=c.type, allowed=d.allowed, reason=d.reason))
-    return Generated(mode=p.mode, meaning=logic.MODES[p.mode], robots_txt=text, blocked=blocked, check=check)
+    listed = [c for c in catalog.crawlers if c.docs == airobots.LIST_DOCS]
+    list_source = listed[0].source_ref if listed else None
+    note = (
+        f"The crawler list: {len(catalog.crawlers)} crawlers, {len(catalog.crawlers) - len(listed)} from their "
+        f"operators' pages (data/seo/crawlers.yaml) and {len(listed)} more from ai.robots.txt's list"
+        + (f" ({list_source.title}, checked {list_source.checked})" if list_source else "")
+        + ". robots.txt is a request, not a lock: it binds only crawlers that honour it."
+    )
+    if p.mode in ("block_ai", "block_ai_training"):
+        note += (
+            " Search-engine crawlers (type search) keep access even where ai.robots.txt lists them (it lists "
+            "Applebot, also Apple's search crawler): blocking them would take the site out of that search; the "
+            "operators' AI-training tokens (Google-Extended, Applebot-Extended) are blocked instead."
+        )
+    sources = [Source(url=RFC9309, title="RFC 9309, Robots Exclusion Protocol", checked=CHECKED)]
+    if list_source:
+        sources.append(list_source)
+    blocked_set = {t.lower() for t in blocked}
+    return Generated(
+        mode=p.mode,
+        meaning=logic.MODES[p.mode],
+        robots_txt=text,
+        blocked=blocked,
+        not_honouring=[
+            c.token for c in catalog.crawlers if c.honours_robots == "no" and c.token.lower() in blocked_set
+        ],
+        check=check,
+        note=note,
+        sources=sources,
+    )
 
 
 def _crawler_token(value: str) -> str:
@@ -169,7 +199,7 @@ def _crawler_token(value: str) -> str:
         "user_agent",
         f"{value[:120]!r} is not a product token; robots.txt groups are matched by the crawler's product token "
         f"alone (RFC 9309 2.2.1), so give that: {hint}",
-        "a product token of letters, '_' and '-' such as Googlebot, optionally with /version (Googlebot/2.1)",
+        "a product token of letters, digits, '_' and '-' such as Googlebot, optionally with /version (Googlebot/2.1)",
     )
 
 

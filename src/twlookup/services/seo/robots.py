@@ -39,6 +39,9 @@ DIFFERENCES_FROM_GOOGLE = [
     "Google treats an allow rule ending in /index.html (or .htm) as also allowing the directory "
     "itself (/dir/); that is a Google-only extension and is not applied here.",
     "Google ignores the part of a line past 16,664 bytes; lines are read whole here.",
+    "Digits are kept in the product token of a user-agent line (User-agent: AI2Bot is the group for AI2Bot, "
+    "as the crawler's name says); Google's parser stops at the first digit and reads it as AI. RFC 9309 "
+    "tokens have no digits, so such a line is also reported as a warning.",
 ]
 
 MAX_BYTES = 512_000  # 500 KiB: Google ignores what follows; RFC 9309 2.5 asks crawlers to read at least this
@@ -49,7 +52,8 @@ GOOGLE_TYPOS = {
 }
 KNOWN_OTHER = {"crawl-delay", "host", "clean-param", "noindex", "request-rate", "visit-time", "content-signal"}
 TOKEN = re.compile(r"^[A-Za-z_-]+$")
-LEADING_TOKEN = re.compile(r"^[A-Za-z_-]*")
+LEADING_TOKEN = re.compile(r"^[A-Za-z0-9_-]*")
+LEADING_TOKEN_GOOGLE = re.compile(r"^[A-Za-z_-]*")
 UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 ROBOTS_PATH = "/robots.txt"
 
@@ -119,24 +123,25 @@ def encode(text: str, pattern: bool = False) -> str:
     return "".join(out)
 
 
-CRAWLER_TOKEN = re.compile(r"^([A-Za-z_-]+)(?:/\S*)?$")
+CRAWLER_TOKEN = re.compile(r"^([A-Za-z0-9_-]+)(?:/\S*)?$")
 
 
 def crawler_token(value: str) -> str | None:
     """The product token of a crawler's name as a user gives it: `Googlebot` or `Googlebot/2.1`
-    (the token before '/'); None for anything else, such as a whole User-Agent header."""
+    (the token before '/', digits kept); None for anything else, such as a whole User-Agent header."""
     found = CRAWLER_TOKEN.match(value.strip())
     return found.group(1) if found else None
 
 
 def tokens_in(header: str) -> list[str]:
     """The product tokens of a User-Agent header ('Name/version' products), in order."""
-    return list(dict.fromkeys(re.findall(r"(?:^|[\s;(,])([A-Za-z_-]+)/", header)))
+    return list(dict.fromkeys(re.findall(r"(?:^|[\s;(,])([A-Za-z0-9_-]+)/", header)))
 
 
 def product_token(value: str) -> str:
     """The product token a user-agent value names, read as Google's parser reads it: the leading
-    run of letters, '_' and '-' (`Googlebot/2.1` names `Googlebot`); `*` for the global group."""
+    run of letters, '_' and '-' (`Googlebot/2.1` names `Googlebot`), digits kept (see
+    DIFFERENCES_FROM_GOOGLE); `*` for the global group."""
     value = value.strip()
     if value == "*" or (value.startswith("*") and value[1:2].isspace()):
         return "*"
@@ -251,6 +256,16 @@ def parse(text: str) -> Parsed:
                         "warning",
                         f"User-agent {value!r} is not a bare product token (letters, '_' and '-' only); "
                         f"crawlers read it as {token!r}.",
+                    )
+                )
+            elif token != "*" and not TOKEN.match(token):
+                google = LEADING_TOKEN_GOOGLE.match(token).group()  # type: ignore[union-attr]
+                findings.append(
+                    Finding(
+                        number,
+                        "warning",
+                        f"User-agent {value!r} has a digit; RFC 9309 product tokens are letters, '_' and '-' "
+                        f"only, and Google's parser reads it as {google!r}.",
                     )
                 )
             if current is not None and last_was_agent:

@@ -157,9 +157,15 @@ class Generated(BaseModel):
     meaning: str
     robots_txt: str
     blocked: list[str]
+    not_honouring: list[str] = Field(
+        description="Blocked crawlers whose operators (or the list) say they do not honour robots.txt: "
+        "block them at the server as well"
+    )
     check: list[CrawlerCheck] = Field(
         description="The generated file run back through the tester, for each crawler of the list"
     )
+    note: str
+    sources: list[Source] = Field(description="Where the crawler list comes from, with the day each was checked")
 
 
 class RuleOut(BaseModel):
