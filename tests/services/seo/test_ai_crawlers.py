@@ -164,7 +164,7 @@ def test_names_giving_one_token_are_one_crawler() -> None:
         }
     )
     assert [a.token for a in agents] == ["iaskspider", "Meta-ExternalAgent", "Brightbot"]
-    with pytest.raises(ValueError, match="robots.json"):
+    with pytest.raises(ValueError, match=r"robots\.json"):
         agents_from_robots_json([])
 
 
@@ -201,5 +201,5 @@ async def test_the_feed_importer_replaces_the_list_and_keeps_curated_crawlers(fr
         assert "NewAIBot" in tokens and "TikTokSpider" not in tokens and "ChatGPT-User" in tokens
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2]")
-    with Session(engine) as s, pytest.raises(ValueError, match="robots.json"):
+    with Session(engine) as s, pytest.raises(ValueError, match=r"robots\.json"):
         import_ai_robots(s, bad)
