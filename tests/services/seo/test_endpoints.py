@@ -10,6 +10,7 @@ import pytest
 import respx
 
 from twlookup.platform import fetch as fetch_module
+from twlookup.services.seo import logic
 
 PUBLIC = "93.184.216.34"
 
@@ -771,7 +772,7 @@ GOOD_PAGE = (
 )
 
 
-async def test_audit_scores_thirteen_items() -> None:
+async def test_audit_scores_thirteen_items(client) -> None:  # client: the store the catalogue reads
     from twlookup.services.seo.operations import seo_audit
     from twlookup.services.seo.schemas import UrlQuery
 
@@ -805,3 +806,74 @@ async def test_audit_refuses_private_page() -> None:
 
     with pytest.raises(FetchRefused):
         await seo_audit(UrlQuery(url="http://internal.example/"))
+
+
+def _facts(html: str):
+    return logic.page_facts(html, "https://example.com/page")
+
+
+@pytest.mark.parametrize(
+    ("title", "score"),
+    [
+        ("A", 0.5),  # issue 27: a 1-character title had full marks
+        ("Home", 0.5),  # Google's own example of a vague title
+        ("首頁", 0.5),
+        ("About us", 0.5),  # two words
+        ("臺灣連假 2027", 1),  # four CJK characters and a year: five words
+        ("Mary's Maple Bar Fast-Baking Recipe", 1),
+        ("", 0),
+    ],
+)
+def test_audit_title_too_short_or_vague_is_not_full_marks(title: str, score: float) -> None:
+    items = {i.item: i for i in logic.audit_page(_facts(f"<html><head><title>{title}</title></head></html>"), "u")}
+    assert items["title"].score == score, items["title"].detail
+    assert (items["title"].fix is None) is (score == 1)
+
+
+def test_audit_social_tags_asks_only_for_what_is_missing() -> None:
+    head = (
+        "<meta property='og:title' content='t'><meta property='og:type' content='article'>"
+        "<meta property='og:image:url' content='https://example.com/i.png'>"  # ogp.me: og:image:url is og:image
+        "<meta property='og:url' content='https://example.com/page'>"
+    )
+    item = next(
+        i for i in logic.audit_page(_facts(f"<html><head>{head}</head></html>"), "u") if i.item == "social_tags"
+    )
+    assert item.score == 0.8 and item.fix == "Add twitter:card."
+    assert "4/4" in item.detail
+    full = head + "<meta name='twitter:card' content='summary'>"
+    item = next(
+        i for i in logic.audit_page(_facts(f"<html><head>{full}</head></html>"), "u") if i.item == "social_tags"
+    )
+    assert item.score == 1 and item.fix is None
+    item = next(i for i in logic.audit_page(_facts("<html></html>"), "u") if i.item == "social_tags")
+    assert item.score == 0 and item.fix == "Add og:title, og:type, og:image, og:url and twitter:card."
+
+
+async def test_audit_with_a_one_character_title_is_not_100(client) -> None:
+    from twlookup.services.seo.operations import seo_audit
+    from twlookup.services.seo.schemas import UrlQuery
+
+    page = GOOD_PAGE.replace("<title>臺灣連假 2027</title>", "<title>A</title>")
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get("https://example.com/page").respond(200, html=page)
+        mock.get("https://example.com/robots.txt").respond(
+            200,
+            text="User-agent: GPTBot\nDisallow: /\nUser-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n",
+        )
+        mock.get("https://example.com/sitemap.xml").respond(200, text="<urlset></urlset>")
+        audit = await seo_audit(UrlQuery(url="https://example.com/page"))
+    by = {i.item: i for i in audit.items}
+    assert by["title"].score == 0.5 and audit.score == 94 and by["social_tags"].fix is None
+    assert any(s.url == "https://ogp.me/" and s.checked for s in audit.sources)
+
+
+async def test_site_check_rates_unknown_lines_low_not_high(client) -> None:
+    # Issue 27: lines crawlers ignore were "high-impact format errors".
+    robots = "User-agent: *\nDisallow: /private/\nHost: example.com\nFoo bar baz\nCrawl-delay: 5\n"
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, httpx.Response(200, text=robots))
+        body = (await client.get("/seo/api/site-check", params={"url": "https://example.com/"})).json()
+    assert {f["severity"] for f in body["robots"]["findings"]} == {"warning"}
+    assert not [f for f in body["fixes"] if f["impact"] in ("critical", "high")]
+    assert any(f["impact"] == "low" and "3 warning(s)" in f["what"] for f in body["fixes"])

@@ -98,6 +98,21 @@ VIDEO_API_SOURCE = Source(
 )
 VIDEO_PAGES = {"chapters": VIDEO_SOURCE, "api": VIDEO_API_SOURCE}
 RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"
+AUDIT_CHECKED = date(2026, 11, 26)
+AUDIT_SOURCES = [
+    Source(
+        url="https://developers.google.com/search/docs/appearance/title-link",
+        title="Google Search Central, Influencing your title links: descriptive and concise titles, no vague "
+        "ones such as 'Home' (no length limit is published; the width and word thresholds here are heuristics)",
+        checked=AUDIT_CHECKED,
+    ),
+    Source(
+        url="https://ogp.me/",
+        title="The Open Graph protocol: the four required properties og:title, og:type, og:image, og:url",
+        checked=AUDIT_CHECKED,
+    ),
+    Source(url=RFC9309, title="RFC 9309, Robots Exclusion Protocol", checked=AUDIT_CHECKED),
+]
 AI_TYPES = ("ai_search", "train", "user")
 
 
@@ -719,6 +734,7 @@ async def seo_audit(p: UrlQuery) -> Audit:
         weights=logic.AUDIT_WEIGHTS,
         items=out,
         fixes=fixes,
+        sources=AUDIT_SOURCES,
     )
 
 

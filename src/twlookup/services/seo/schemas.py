@@ -386,3 +386,4 @@ class Audit(BaseModel):
     weights: dict[str, int]
     items: list[AuditItemOut]
     fixes: list[str]
+    sources: list[Source] = Field(description="The published rules the items rest on, with the day each was checked")
