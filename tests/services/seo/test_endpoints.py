@@ -11,6 +11,7 @@ import respx
 
 from twlookup.platform import fetch as fetch_module
 from twlookup.services.seo import logic
+from twlookup.services.seo.robots import CRAWLER_TOKEN_PATTERN
 
 PUBLIC = "93.184.216.34"
 
@@ -160,7 +161,8 @@ async def test_robots_test_reads_a_versioned_token_as_its_product_token(client) 
             "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot",
             "GPTBot",
         ),
-        ("Googlebot Image", "no 'Name/version' product"),
+        ("Googlebot Image", "no crawler 'Name/version' product"),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36", "no crawler"),
     ],
 )
 async def test_robots_test_refuses_a_whole_user_agent_header(client, header: str, named: str) -> None:
@@ -169,7 +171,8 @@ async def test_robots_test_refuses_a_whole_user_agent_header(client, header: str
     r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": header, "path": "/"})
     assert r.status_code == 422, r.text
     error = r.json()["errors"][0]
-    assert error["parameter"] == "user_agent" and named in error["message"] and "Googlebot/2.1" in error["allowed"]
+    assert error["parameter"] == "user_agent" and named in error["message"] and "Googlebot/2.1" in error["message"]
+    assert error["allowed"]["pattern"] == CRAWLER_TOKEN_PATTERN
 
 
 async def test_robots_test_takes_a_file_over_500_kib_and_reads_its_first_500_kib(client) -> None:

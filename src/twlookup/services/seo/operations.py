@@ -193,35 +193,10 @@ def generate(p: GenerateQuery) -> Generated:
     )
 
 
-def _crawler_token(value: str) -> str:
-    """The product token robots.txt groups are matched by: `Googlebot` or `Googlebot/2.1`. A whole
-    User-Agent header is refused (matching it as given would silently fall to the `*` group),
-    naming the known crawler tokens it carries."""
-    token = robots.crawler_token(value)
-    if token:
-        return token
-    carried = robots.tokens_in(value)
-    catalog = CATALOG.get()
-    known = [c.token for t in carried if (c := catalog.crawler(t))]
-    hint = (
-        f"the known crawler token(s) in it: {', '.join(known)}"
-        if known
-        else f"the product tokens in it: {', '.join(carried)}"
-        if carried
-        else "it carries no 'Name/version' product"
-    )
-    raise InvalidParameter(
-        "user_agent",
-        f"{value[:120]!r} is not a product token; robots.txt groups are matched by the crawler's product token "
-        f"alone (RFC 9309 2.2.1), so give that: {hint}",
-        "a product token of letters, digits, '_' and '-' such as Googlebot, optionally with /version (Googlebot/2.1)",
-    )
-
-
 @SERVICE.operation("POST", "/api/robots/test", tool="test_robots_txt")
 def robots_test(p: RobotsTestBody) -> RobotsTest:
     """Whether user_agent may fetch path under a robots.txt (RFC 9309), with the group and rule that decided."""
-    token = _crawler_token(p.user_agent)
+    token = robots.crawler_token(p.user_agent) or p.user_agent.strip()  # the schema refused anything else
     parsed = robots.parse(p.robots)
     d = robots.decide(parsed, token, p.path)
     return RobotsTest(

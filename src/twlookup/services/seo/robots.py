@@ -123,7 +123,9 @@ def encode(text: str, pattern: bool = False) -> str:
     return "".join(out)
 
 
+CRAWLER_TOKEN_PATTERN = r"^\s*[A-Za-z0-9_-]+(/\S*)?\s*$"  # the user_agent parameter, as its schema states it
 CRAWLER_TOKEN = re.compile(r"^([A-Za-z0-9_-]+)(?:/\S*)?$")
+BROWSER_TOKENS = {"mozilla", "applewebkit", "chrome", "safari", "gecko", "firefox", "version", "mobile", "edg", "opr"}
 
 
 def crawler_token(value: str) -> str | None:
@@ -136,6 +138,20 @@ def crawler_token(value: str) -> str | None:
 def tokens_in(header: str) -> list[str]:
     """The product tokens of a User-Agent header ('Name/version' products), in order."""
     return list(dict.fromkeys(re.findall(r"(?:^|[\s;(,])([A-Za-z0-9_-]+)/", header)))
+
+
+def not_a_token(value: str) -> str:
+    """Why a user_agent value is refused, naming the crawler tokens a User-Agent header carries."""
+    carried = [t for t in tokens_in(value) if t.lower() not in BROWSER_TOKENS]
+    hint = (
+        f"the crawler token(s) in it: {', '.join(carried)}"
+        if carried
+        else "it carries no crawler 'Name/version' product"
+    )
+    return (
+        f"{value[:120]!r} is not a product token; robots.txt groups are matched by the crawler's product token "
+        f"alone (RFC 9309 2.2.1), so give that ({hint}); Googlebot/2.1 is read as Googlebot"
+    )
 
 
 def product_token(value: str) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.seo import robots as robots_txt  # a body field is named robots
 from twlookup.services.seo.records import Crawler, CrawlerType, EngineOperator, EngineShare, SubmitGuide
 
 FREE_SUBMIT_LIMIT = 100  # spec document 1, Limits: free URL submission
@@ -53,10 +54,19 @@ class RobotsTestBody(Params):
     user_agent: str = Field(
         min_length=1,
         max_length=500,
+        pattern=robots_txt.CRAWLER_TOKEN_PATTERN,
         description="The crawler's product token, e.g. Googlebot; Googlebot/2.1 is read as Googlebot. A whole "
         "User-Agent header (Mozilla/5.0 (compatible; Googlebot/2.1; ...)) is refused: name the token it carries",
     )
     path: str = Field(min_length=1, max_length=4000, description="A path (/dir/page?x=1) or a full URL")
+
+    @field_validator("user_agent", mode="before")
+    @classmethod
+    def _product_token(cls, value: Any) -> Any:
+        # a whole User-Agent header matched as given would silently fall to the '*' group: refused, naming its tokens
+        if isinstance(value, str) and value.strip() and robots_txt.crawler_token(value) is None:
+            raise ValueError(robots_txt.not_a_token(value))
+        return value
 
 
 class UrlQuery(Params):
