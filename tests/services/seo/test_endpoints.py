@@ -880,3 +880,31 @@ async def test_site_check_rates_unknown_lines_low_not_high(client) -> None:
     assert {f["severity"] for f in body["robots"]["findings"]} == {"warning"}
     assert not [f for f in body["fixes"] if f["impact"] in ("critical", "high")]
     assert any(f["impact"] == "low" and "3 warning(s)" in f["what"] for f in body["fixes"])
+
+
+async def test_site_check_reads_the_first_500_kib_of_a_huge_robots_txt(client, monkeypatch) -> None:
+    # Issue 27: a file over the size read is cut as Google cuts it, not refused.
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_max_bytes", 600_000)
+    head = "User-agent: *\nDisallow: /private/\n#"
+    whole = (head + "x" * (700_000 - len(head)) + "\nDisallow: /\n").encode()
+
+    def robots_txt(request: httpx.Request) -> httpx.Response:
+        asked = request.headers.get("range")
+        if asked == "bytes=0-511999":
+            return httpx.Response(
+                206, content=whole[:512_000], headers={"content-range": f"bytes 0-511999/{len(whole)}"}
+            )
+        return httpx.Response(200, content=whole)
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, httpx.Response(200))
+        route = mock.get("https://example.com/robots.txt").mock(side_effect=robots_txt)
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/"})
+    body = r.json()
+    assert r.status_code == 200, body
+    assert route.call_count == 2 and body["robots"]["status"] == "ok" and body["robots"]["http_status"] == 206
+    assert "500 KiB" in body["robots"]["meaning"]
+    # the Disallow: / past 500 KiB is not read: Googlebot may fetch the home page
+    assert {c["token"]: c["allowed"] for c in body["crawlers"]}["Googlebot"] is True

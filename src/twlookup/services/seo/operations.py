@@ -526,6 +526,11 @@ def _robots_status(files: site.SiteFiles) -> tuple[RobotsStatus, robots.Parsed |
         )
     elif result.status >= 400:
         status, meaning = "unavailable", "4xx: crawlers may fetch everything (RFC 9309 2.3.1.3)."
+    elif result.status == 206:
+        status, meaning = (
+            "ok",
+            "Larger than this service reads: its first 500 KiB, all Google reads, were fetched and parsed.",
+        )
     else:
         status, meaning = "ok", "Found and parsed."
     parsed = robots.parse(result.text) if status == "ok" and result else None

@@ -3,6 +3,9 @@ within one overall bound (`TWLOOKUP_FETCH_TIMEOUT_SECONDS`, the bound of one fet
 
 robots.txt, /sitemap.xml and /llms.txt are fetched at once; sitemaps that robots.txt declares are
 fetched when it arrives, with the time left. A hanging site therefore costs one bound, not three.
+A robots.txt larger than the fetcher reads (`TWLOOKUP_FETCH_MAX_BYTES`) is asked for again with a
+Range header for its first 500 KiB, all Google reads; only a server that then still sends too much
+gets the fetcher's 422.
 
 Whose failure it is decides the answer (issue 23): when the site could not be reached at all
 (its name does not resolve, or the connection is refused or fails before anything is sent) the
@@ -31,7 +34,7 @@ import httpcore
 import httpx
 
 from twlookup.platform.errors import InvalidParameter, Problem
-from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
+from twlookup.platform.fetch import FetchFailed, FetchRefused, FetchResult, fetch
 
 # Failures before the site answered anything: resolving its name or opening the connection.
 CONNECT_PHASE = (
@@ -42,6 +45,7 @@ CONNECT_PHASE = (
     httpcore.ConnectTimeout,
 )
 OUT_OF_TIME = "not fetched: the check's time bound ran out before it could start"
+ROBOTS_READ = 512_000  # 500 KiB: what Google reads of a robots.txt
 
 
 def origin(url: str) -> str:
@@ -95,12 +99,12 @@ class Bound:
     def left(self) -> float:
         return self.deadline - asyncio.get_running_loop().time()
 
-    async def get(self, url: str, max_bytes: int | None = None) -> Got:
+    async def get(self, url: str, max_bytes: int | None = None, headers: dict[str, str] | None = None) -> Got:
         left = self.left()
         if left <= 0.05:
             return Got(note=OUT_OF_TIME)
         try:
-            return Got(result=await fetch(url, max_bytes=max_bytes, timeout=left))
+            return Got(result=await fetch(url, max_bytes=max_bytes, timeout=left, headers=headers))
         except FetchFailed as exc:
             return Got(failure=exc, note=exc.detail)
         except Problem as exc:  # refused (a redirect to a private address, too large): no content
@@ -147,6 +151,9 @@ async def fetch_site(
     started: list[asyncio.Task[Any]] = [robots_task, *others.values(), *([llms_task] if llms_task else [])]
     try:
         robots = await robots_task
+        if isinstance(robots.refused, FetchRefused) and robots.refused.reason == "too-large":
+            # Larger than the fetcher reads: ask for the first 500 KiB only, all a crawler reads (Google).
+            robots = await bound.get(robots_url, headers={"Range": f"bytes=0-{ROBOTS_READ - 1}"})
         if robots.refused is not None:
             raise robots.refused
         if robots.unreached and unreached_is_ours:
