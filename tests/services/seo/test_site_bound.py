@@ -13,7 +13,7 @@ import pytest
 from twlookup.platform import fetch as fetch_module
 
 PUBLIC = "93.184.216.34"
-BOUND = 1.5  # TWLOOKUP_FETCH_TIMEOUT_SECONDS for these tests
+BOUND = 2.0  # TWLOOKUP_FETCH_TIMEOUT_SECONDS for these tests
 
 
 @pytest.fixture
@@ -65,7 +65,8 @@ async def test_site_check_answers_its_verdict_within_one_bound_against_a_hanging
     assert body["llms_txt"]["present"] is False and body["llms_txt"]["note"]
     # robots.txt, /sitemap.xml and /llms.txt were all waiting at once, not one after another ...
     assert hanging["most"] == 3 and sorted(hanging["paths"]) == ["/llms.txt", "/robots.txt", "/sitemap.xml"]
-    # ... so the answer came within about one bound (one after another would take three, or two before).
+    # ... so the answer came within about one bound: one after another takes at least two (three before),
+    # which leaves a whole bound of slack for a loaded machine.
     assert elapsed < 2 * BOUND
 
 
