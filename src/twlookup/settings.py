@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
+    refresh: bool | None = Field(
+        None,
+        description="whether `twlookup serve` runs the feed schedule in the background (on/off); unset: on with "
+        "one worker, off with more (then run `twlookup scheduler` beside it)",
+    )
 
     # Rate limits
     rate_limit_default: str = Field("600/minute", description="limit per client IP per service (limits syntax)")

@@ -22,6 +22,7 @@ import yaml
 from twlookup.services.creator.register import GCIS_COMPANY
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.feed import FEED_URL as FARM_URL
 from twlookup.services.seo.airobots import RAW_URL as AI_ROBOTS_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
@@ -113,6 +114,20 @@ def _npm(request: httpx.Request) -> httpx.Response:
     return httpx.Response(200, json=docs[name]) if name in docs else httpx.Response(404, json={"error": "Not found"})
 
 
+WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
+SPARQL = {
+    "movie": SERVICES / "movie" / "fixtures" / "wikidata-movie-2026-11-26.json",
+    "games": SERVICES / "games" / "fixtures" / "wikidata-games-2026-11-26.json",
+}
+
+
+def _sparql(request: httpx.Request) -> httpx.Response:
+    which = "games" if "wd:Q7889" in request.url.params.get("query", "") else "movie"
+    return httpx.Response(
+        200, content=SPARQL[which].read_bytes(), headers={"Content-Type": "application/sparql-results+json"}
+    )
+
+
 def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
     """Every refreshable feed's official URL answering its real format; returns the routes by feed."""
     routes = {
@@ -149,6 +164,13 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         "motion.libraries": router.get(url__startswith="https://registry.npmjs.org/").mock(side_effect=_npm),
         "creator.companies": router.get(url__startswith=GCIS_COMPANY).mock(
             return_value=httpx.Response(200, json=[GCIS_ROW])
+        ),
+        # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
+        "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),
+        "models.claude": router.get(CLAUDE_URL).mock(
+            return_value=httpx.Response(
+                200, content=(SERVICES / "models" / "fixtures" / "endoflife-anthropic-claude.json").read_bytes()
+            )
         ),
     }
     listed = yaml.safe_load((DATA / "seo" / "ai-robots.yaml").read_text(encoding="utf-8"))["agents"]

@@ -106,6 +106,11 @@ class BanListOut(BaseModel):
     upcoming_effective: date | None = Field(
         description="An announced list that takes effect later, if the store has one"
     )
+    next_expected: date = Field(description="The next quarterly date (1 Jan, Apr, Jul, Oct) a newer list is due")
+    may_be_outdated: bool = Field(
+        description="Today is on or after next_expected and the store has no list for it: a newer list may be in force"
+    )
+    warning: str | None = Field(None, description="Why the list below may no longer be the one in force")
     counts: dict[str, int]
     forbidden: list[BanCard]
     limited: list[BanCard]
