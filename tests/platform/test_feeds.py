@@ -114,6 +114,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
         "motion.support",
         "movie.wikidata",
         "price.daily",
+        "seo.airobots",
         "seo.ipranges",
         "stocks.closes",
         "trip.fx",
