@@ -24,6 +24,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     pause_gc()  # until create_app has built the app (see twlookup/startup.py)
     import uvicorn
 
+    from twlookup.platform.server_protocol import PROTOCOL
     from twlookup.platform.store.engine import StoreTimeouts
     from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
 
@@ -51,8 +52,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         access_log=not args.no_access_log,
         proxy_headers=False,
         timeout_keep_alive=int(settings.keep_alive_seconds),
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-        limit_concurrency=settings.max_connections,
+        # httptools with the bounds uvicorn lacks (head size and time, body time, connections), each
+        # refusal a problem; no websockets (the app has none)
+        http=PROTOCOL,
+        ws="none",
     )
     return 0
 
