@@ -14,7 +14,7 @@ from twlookup.platform import clock, pages, privacy
 from twlookup.platform.errors import Problem
 from twlookup.platform.feeds.status import FeedsStatus, StatusCache
 from twlookup.platform.health import Health
-from twlookup.platform.http import header
+from twlookup.platform.http import head_as_get, header
 from twlookup.platform.operations import Operation
 from twlookup.platform.payments.facilitators import make_facilitator
 from twlookup.platform.payments.pass_shop import PassShop
@@ -131,7 +131,9 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     root = _root_app(
         settings, routers, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
     )
-    limited_root = RateLimit(root, "index", settings.rate_limit_default, counter, client_ip)  # /, /docs, /healthz
+    limited_root = RateLimit(
+        head_as_get(root), "index", settings.rate_limit_default, counter, client_ip
+    )  # /, /docs, /healthz
     app = TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
     resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
     return app
@@ -169,7 +171,7 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
 
     @root.exception_handler(405)
     async def not_allowed(_request: Any, _exc: Any) -> JSONResponse:
-        return problem_response(Problem(405, "This path accepts GET only.", headers={"Allow": "GET"}))
+        return problem_response(Problem(405, "This path accepts GET and HEAD.", headers={"Allow": "GET, HEAD"}))
 
     @root.get("/", summary="The twenty services, where each lives, and which are available")
     def index(request: Request, response: Response) -> Any:

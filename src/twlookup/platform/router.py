@@ -24,7 +24,15 @@ from limits import parse as parse_limit
 from twlookup.platform import privacy
 from twlookup.platform.cors import with_cors
 from twlookup.platform.errors import InvalidParameter, Problem
-from twlookup.platform.http import header, parse_json_body, query_params, read_body, send_bytes, send_problem
+from twlookup.platform.http import (
+    head_as_get,
+    header,
+    parse_json_body,
+    query_params,
+    read_body,
+    send_bytes,
+    send_problem,
+)
 from twlookup.platform.mcp import MCPEndpoint
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
@@ -86,6 +94,7 @@ class ServiceRouter:
         )
         self._paid_routes: dict[str, list[dict[str, Any]]] = {}
         self.app = build_subapp(self)  # the service's FastAPI app: all that no operation declares
+        self._fallback = head_as_get(self.app)  # its GET routes answer HEAD too
         # The free quota (services with free_quota): counted per client IP, lifted by a pass.
         self.quota = parse_limit(f"{settings.free_quota_per_minute}/minute") if service.free_quota else None
         self.counter = counter
@@ -136,7 +145,7 @@ class ServiceRouter:
             await send_problem(send, Problem(500, "An internal error occurred; it has been logged."))
         if fall_through:  # outside the try: the FastAPI app answers its own errors, as problems too
             with contextlib.suppress(Exception):
-                await self.app(scope, receive, send)
+                await self._fallback(scope, receive, send)
 
     def _match_template(self, path: str) -> tuple[dict[str, Operation] | None, dict[str, str]]:
         for by_method in self.templates.values():

@@ -56,8 +56,8 @@ class PassShop:
         try:
             if scope["path"] != "/pass":
                 raise Problem(404, "Only /pay/pass exists here: it sells a pass that lifts the free quota.")
-            if scope["method"] != "GET":
-                raise Problem(405, "/pay/pass accepts GET.", headers={"Allow": "GET"})
+            if scope["method"] not in ("GET", "HEAD"):  # HEAD shows the challenge, never sells
+                raise Problem(405, "/pay/pass accepts GET and HEAD.", headers={"Allow": "GET, HEAD"})
             for name in query_params(scope):
                 raise InvalidParameter(name, "unknown parameter; /pay/pass takes none")
             await self.gate.serve(scope, self.op, lambda: self.op.call({}), send)
