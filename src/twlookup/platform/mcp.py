@@ -12,7 +12,15 @@ JSON-RPC batches are accepted for the revisions that have them (2024-11-05, 2025
 request without MCP-Protocol-Version, which the transport says to read as 2025-03-26) and refused
 for later ones; an `id` must be a string or a number (not a boolean, not null); `arguments` of
 `tools/call` must be an object; 202 answers carry no body and no content type. Each tool's
-description opens with its summary (what it does), then any further notes.
+description opens with its summary (what it does), then any further notes; its annotations come
+from the operation's declaration (`Operation.hints`: read-only unless it writes, open-world when it
+calls out).
+
+A tool that fails (bad arguments, an unknown id, an upstream or the store away, a bug of ours) is
+a result with `isError: true` whose text is the problem's detail, with tools named where REST names
+paths, and whose `structuredContent` is the RFC 9457 problem REST answers with (plus
+`retry_after`, in seconds, where REST sends Retry-After). JSON-RPC errors are for protocol faults
+only: malformed messages, unknown methods or tools, arguments that are not an object.
 
 The SDK's types (a large set of pydantic models) are imported, and each service's tool list
 built, when the first MCP request reaches that service, in a worker thread: a process that
@@ -22,6 +30,7 @@ serves no agent does not load them.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -117,9 +126,7 @@ class MCPEndpoint:
                 description=tool_description(op),
                 input_schema=op.params.model_json_schema(),
                 output_schema=op.result.model_json_schema(),
-                annotations=types.ToolAnnotations(
-                    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-                ),
+                annotations=types.ToolAnnotations(**op.hints),
             ).model_dump(by_alias=True, exclude_none=True, mode="json")
             for op in service.tools
             if op.tool
@@ -272,14 +279,55 @@ class MCPEndpoint:
         try:
             result = op.dump(await op.call(arguments))
         except Problem as problem:
-            body = problem.body()
-            if problem.status >= 500:  # the server cannot answer now (store down): a JSON-RPC error
-                return _rpc_error(ident, INTERNAL_ERROR, problem.detail, {"problem": body})
-            return _result(
-                ident,
-                {"content": [{"type": "text", "text": problem.detail}], "isError": True, "_meta": {"problem": body}},
-            )
+            return _result(ident, self.tool_error(problem))
+        except Exception:  # a bug of ours inside the tool: still the tool's failure, not the protocol's
+            log.exception("unhandled error in MCP tool %s of %s", op.tool, self.service.name)
+            return _result(ident, self.tool_error(Problem(500, "An internal error occurred; it has been logged.")))
         text = orjson.dumps(result).decode()
         return _result(
             ident, {"content": [{"type": "text", "text": text}], "structuredContent": result, "isError": False}
         )
+
+    def tool_error(self, problem: Problem) -> dict[str, Any]:
+        """A tool execution error as MCP means it (a result with `isError: true`, not a JSON-RPC
+        error): the problem's text for the model, and its fields (as REST has them) in
+        `structuredContent`. The text names tools where the REST text names paths; a problem with
+        Retry-After (an upstream or the store away) says when to try again in `retry_after`."""
+        body = problem.body()
+        body["detail"] = self.in_tool_words(problem.detail)
+        if problem.errors:
+            body["errors"] = [dict(e, message=self.in_tool_words(str(e.get("message", "")))) for e in problem.errors]
+        retry = problem.headers.get("Retry-After", "")
+        if retry.isdigit():
+            body["retry_after"] = int(retry)
+        return {
+            "content": [{"type": "text", "text": body["detail"]}],
+            "structuredContent": body,
+            "isError": True,
+            "_meta": {"problem": body},
+        }
+
+    def in_tool_words(self, text: str) -> str:
+        """REST paths of this service that a tool answers, named as that tool ("List ids at
+        /api/models." becomes "List ids at the list_models tool."); other paths are left."""
+        if "/api/" not in text:
+            return text
+
+        def named(match: re.Match[str]) -> str:
+            tool = self.tool_for_path(match.group("path"))
+            return f"the {tool} tool" if tool else match.group(0)
+
+        return _REST_PATH.sub(named, text)
+
+    def tool_for_path(self, path: str) -> str | None:
+        path = path.removeprefix(f"/{self.service.name}")
+        for op in self.service.tools:
+            if op.path == path or (op.pattern is not None and op.pattern.match(path)):
+                return op.tool
+        return None
+
+
+# A REST path in a message, with its method and query if given ("GET /api/terms", "/api/search?q=...").
+_REST_PATH = re.compile(
+    r"(?:\b(?:GET|POST) )?(?P<path>(?:/[a-z]+)?/api/[A-Za-z0-9_./{}-]*[A-Za-z0-9_}])(?:\?[^\s,;)]*)?"
+)

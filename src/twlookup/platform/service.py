@@ -56,6 +56,7 @@ class Service:
         blocking: bool = False,
         check: Callable[[Any], None] | None = None,
         example: dict[str, Any] | None = None,
+        writes: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Declare an operation: REST route, MCP tool (when `tool` is given), x402 price, and a
         Markdown page at `<path>.md` (when `markdown`, a renderer of the result, is given).
@@ -63,7 +64,8 @@ class Service:
         always runs in a worker thread (see `platform.operations`).
         `check(params)` (paid routes) raises NotFound for an unknown id before payment is asked;
         `example` (paid routes) is an input example, published with its answer in the 402's
-        discovery metadata."""
+        discovery metadata. `writes=True` for an operation that changes something beyond its answer
+        (a stored submission, URLs posted to a search engine): its MCP tool is then not read-only."""
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
@@ -74,7 +76,7 @@ class Service:
             raise ValueError(f"{path}: a pre-payment check is for paid routes")
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            op = build_operation(fn, method, path, tool, price, markdown, blocking, check, example)
+            op = build_operation(fn, method, path, tool, price, markdown, blocking, check, example, writes)
             for other in self.operations:
                 if (other.method, other.path) == (method, path) or (tool and other.tool == tool):
                     raise ValueError(f"{self.name}: {method} {path} / tool {tool} declared twice")
