@@ -19,6 +19,7 @@ from twlookup.platform.operations import Operation
 from twlookup.platform.payments.facilitators import make_facilitator
 from twlookup.platform.payments.pass_shop import PassShop
 from twlookup.platform.payments.passes import PassBook
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.router import ServiceRouter, build_service_app
 from twlookup.platform.service import Service
@@ -112,8 +113,9 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     apps: dict[str, Any] = {}
     hosts: dict[bytes, Any] = {}
     services = services if services is not None else load_services()
+    public = PublicOrigin.from_settings(settings, client_ip, [s.name for s in services])
     for service in services:
-        router, app = build_service_app(service, settings, counter, client_ip, facilitator, passes)
+        router, app = build_service_app(service, settings, counter, client_ip, facilitator, passes, public)
         routers[service.name] = router
         apps[service.name] = app
         host = settings.host_for(service.name)
@@ -122,7 +124,9 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     quota_services = [s for s in services if s.free_quota]
     if quota_services and facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota
         solana = any(s.solana for s in quota_services)
-        apps["pay"] = PassShop(settings, facilitator, passes, [s.name for s in quota_services], solana=solana)
+        apps["pay"] = PassShop(
+            settings, facilitator, passes, [s.name for s in quota_services], solana=solana, public=public
+        )
     private = {name for name, r in routers.items() if r.service.private}
     privacy.install(private, {h.decode() for h, a in hosts.items() if any(apps[n] is a for n in private)})
     for entry in CATALOG:  # the service page shows the Chinese name; the platform does not import the catalogue
@@ -131,6 +135,7 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     root = _root_app(
         settings, routers, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
     )
+    root.state.public_origin = public  # the pages write absolute URLs with it
     limited_root = RateLimit(
         head_as_get(root), "index", settings.rate_limit_default, counter, client_ip
     )  # /, /docs, /healthz

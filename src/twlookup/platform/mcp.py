@@ -141,7 +141,7 @@ class MCPEndpoint:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         origin = header(scope, b"origin")
-        if not self.origins.allows(origin):
+        if not self.origins.allows(origin, scope):
             body = Problem(
                 403,
                 f"Origin {origin.decode('latin-1')!r} may not call this MCP endpoint "  # type: ignore[union-attr]

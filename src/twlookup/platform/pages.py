@@ -89,7 +89,12 @@ def _page(title: str, base: str, body: str) -> HTMLResponse:
 
 
 def origin(request: Request) -> str:
-    return f"{request.url.scheme}://{request.url.netloc}"
+    """The absolute base of the pages' links: TWLOOKUP_PUBLIC_URL, else the URL the client used
+    (platform/public_origin.py; set on each app's state by create_app)."""
+    public = getattr(request.app.state, "public_origin", None)
+    if public is None:
+        return f"{request.url.scheme}://{request.url.netloc}"
+    return public.base(request.scope)
 
 
 def mcp_snippet(name: str, url: str) -> str:

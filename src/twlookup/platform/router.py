@@ -38,6 +38,7 @@ from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook, PassRefused
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.request import CURRENT, RequestInfo
 from twlookup.platform.service import Service
@@ -57,8 +58,11 @@ class ServiceRouter:
         counter: Counter | None = None,
         client_ip: ClientIP | None = None,
         passes: PassBook | None = None,
+        public: PublicOrigin | None = None,
     ) -> None:
         self.service = service
+        # where clients reach us: every absolute URL written (challenge, pages, OpenAPI, llms.txt)
+        self.public = public or PublicOrigin.from_settings(settings, client_ip, [service.name])
         self.settings = settings
         self.max_body = settings.max_body_bytes
         self.routes: dict[str, dict[str, Operation]] = {}  # exact paths
@@ -72,7 +76,9 @@ class ServiceRouter:
                 self.routes,
                 [(path, next(iter(ops.values())).pattern) for path, ops in self.templates.items()],  # type: ignore[misc]
             )
-        self.mcp = MCPEndpoint(service, settings.max_body_bytes, OriginPolicy.from_settings(settings, service.name))
+        self.mcp = MCPEndpoint(
+            service, settings.max_body_bytes, OriginPolicy.from_settings(settings, service.name, self.public)
+        )
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
@@ -88,6 +94,7 @@ class ServiceRouter:
                 solana=service.solana,
                 private=service.private,
                 service=service.name,
+                public=self.public,
             )
             if paid and facilitator is not None
             else None
@@ -125,7 +132,7 @@ class ServiceRouter:
             elif path in self.service.text_routes:
                 if method not in ("GET", "HEAD"):
                     raise _method_not_allowed(path, {"GET": None})
-                text = self.service.text_routes[path]().encode()
+                text = self.service.text_routes[path](self.public.url(scope)).encode()
                 await send_bytes(send, 200, b"" if method == "HEAD" else text, TEXT_PLAIN)
             elif path == "/mcp":
                 if self.quota is not None and scope["method"] == "POST" and await self.over_quota(scope):
@@ -318,8 +325,9 @@ def build_service_app(
     client_ip: ClientIP,
     facilitator: Any = None,
     passes: PassBook | None = None,
+    public: PublicOrigin | None = None,
 ) -> tuple[ServiceRouter, Any]:
-    router = ServiceRouter(service, settings, facilitator, counter, client_ip, passes)
+    router = ServiceRouter(service, settings, facilitator, counter, client_ip, passes, public)
     app: Any = RateLimit(router, service.name, settings.rate_limit_for(service.name), counter, client_ip)
     if service.cors:
         app = with_cors(app)

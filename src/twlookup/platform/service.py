@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ NetworkChoice = Literal["mainnet", "testnet"]
 Seeder = Callable[[Session, Path], int]
 Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
 Markdown = Callable[[Any], str]  # renders an operation's result as a Markdown page
-TextPage = Callable[[], str]  # builds a plain-text page (e.g. /llms.txt)
+TextPage = Callable[..., str]  # builds a plain-text page (e.g. /llms.txt); may take the service's absolute base URL
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[Any]]
 
 
@@ -86,10 +87,13 @@ class Service:
         return register
 
     def text_route(self, path: str, fn: TextPage) -> TextPage:
-        """Serve `fn()` as text/plain at GET `path` (e.g. /llms.txt); not an operation, no MCP tool."""
+        """Serve `fn()` as text/plain at GET `path` (e.g. /llms.txt); not an operation, no MCP tool.
+        A `fn(base)` is given the service's absolute base URL as the client reaches it
+        (platform/public_origin.py), for the links it writes."""
         if not path.startswith("/") or path in self.text_routes or any(op.path == path for op in self.operations):
             raise ValueError(f"{self.name}: text route {path} must start with / and be declared once")
-        self.text_routes[path] = fn
+        takes_base = bool(inspect.signature(fn).parameters)
+        self.text_routes[path] = fn if takes_base else (lambda _base, _fn=fn: _fn())
         return fn
 
     def seeder(self, fn: Seeder) -> Seeder:

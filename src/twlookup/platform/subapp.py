@@ -56,6 +56,7 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
         lifespan=service.lifespan,
     )
     app.include_router(service.api)
+    app.state.public_origin = router.public  # the pages write absolute URLs with it
     documents: dict[str, dict[str, Any]] = {}
 
     def document(base: str) -> dict[str, Any]:
@@ -83,7 +84,9 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
 
     @app.get("/openapi.json", include_in_schema=False)
     def openapi(request: Request) -> JSONResponse:
-        return JSONResponse(document(request.scope.get("root_path", "")))
+        doc = document(request.scope.get("root_path", ""))
+        # `servers` is the absolute URL this client reaches the service at (platform/public_origin.py)
+        return JSONResponse({**doc, "servers": [{"url": router.public.url(request.scope)}]})
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request) -> HTMLResponse:

@@ -16,6 +16,7 @@ from twlookup.platform.http import query_params, send_problem
 from twlookup.platform.operations import build_operation
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.settings import Settings
 
 
@@ -32,7 +33,13 @@ class PassShop:
     """Pure ASGI, mounted at /pay. Only /pay/pass exists."""
 
     def __init__(
-        self, settings: Settings, facilitator: Any, passes: PassBook, services: list[str], solana: bool = False
+        self,
+        settings: Settings,
+        facilitator: Any,
+        passes: PassBook,
+        services: list[str],
+        solana: bool = False,
+        public: PublicOrigin | None = None,
     ) -> None:
         def buy_pass() -> PassOut:
             """A pass that lifts the free per-minute quota of the quota services."""
@@ -49,7 +56,13 @@ class PassShop:
         self.op = build_operation(buy_pass, "GET", "/pass", None, settings.pass_price)
         self.op.example_output = False  # running it issues a pass: never done for an example
         self.gate = PaymentGate(
-            settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana, service="pay"
+            settings,
+            settings.evm_mainnet,
+            facilitator,
+            {"/pass": settings.pass_price},
+            solana=solana,
+            service="pay",
+            public=public,
         )
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
