@@ -33,11 +33,12 @@ from twlookup.platform.http import (
     send_bytes,
     send_problem,
 )
-from twlookup.platform.mcp import MCPEndpoint
+from twlookup.platform.mcp import Billing, MCPEndpoint
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook, PassRefused
+from twlookup.platform.payments.tool_payments import ToolPayments
 from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.request import CURRENT, RequestInfo
@@ -76,9 +77,6 @@ class ServiceRouter:
                 self.routes,
                 [(path, next(iter(ops.values())).pattern) for path, ops in self.templates.items()],  # type: ignore[misc]
             )
-        self.mcp = MCPEndpoint(
-            service, settings.max_body_bytes, OriginPolicy.from_settings(settings, service.name, self.public)
-        )
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
@@ -107,6 +105,21 @@ class ServiceRouter:
         self.counter = counter
         self.client_ip = client_ip
         self.passes = passes
+        networks = [network]
+        if service.solana and settings.pay_to_svm and facilitator is not None and settings.facilitator != "local":
+            networks.append(settings.svm_mainnet)  # where the facilitator settles it (platform/payments/gate.py)
+        billing = Billing(
+            public=self.public,
+            prices=self.prices,
+            networks=networks,
+            is_open=lambda path: settings.pro_open(service.name, path),
+            payments=ToolPayments(self.gate) if self.gate is not None else None,
+            over_quota=self.over_quota if self.quota is not None else None,
+            quota_amount=self.quota.amount if self.quota is not None else 0,
+            quota_price=settings.quota_call_price,
+        )
+        origins = OriginPolicy.from_settings(settings, service.name, self.public)
+        self.mcp = MCPEndpoint(service, settings.max_body_bytes, origins, billing)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope["path"]
@@ -134,14 +147,7 @@ class ServiceRouter:
                     raise _method_not_allowed(path, {"GET": None})
                 text = self.service.text_routes[path](self.public.url(scope)).encode()
                 await send_bytes(send, 200, b"" if method == "HEAD" else text, TEXT_PLAIN)
-            elif path == "/mcp":
-                if self.quota is not None and scope["method"] == "POST" and await self.over_quota(scope):
-                    raise Problem(
-                        402,
-                        f"The free quota of {self.quota.amount} calls per minute to {self.service.name} is used up. "
-                        "Wait for the next minute, or send a pass (Authorization: Bearer <pass>, bought at /pay/pass).",
-                        kind="quota-exceeded",
-                    )
+            elif path == "/mcp":  # the free quota counts tool calls only (platform/mcp.py), not set-up
                 await self.mcp(scope, receive, send)
             else:
                 fall_through = True
