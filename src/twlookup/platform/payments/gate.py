@@ -59,7 +59,7 @@ from twlookup.platform.payments.discovery import (
     wire_values,
 )
 from twlookup.platform.payments.guard import FacilitatorUnavailable, GuardedFacilitator
-from twlookup.platform.payments.payload import check_payload, reason_text
+from twlookup.platform.payments.payload import check_payload, reason_text, refusal_text
 from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.store.errors import is_store_error
 from twlookup.settings import Settings
@@ -294,7 +294,8 @@ class PaymentGate:
             return
         verified = (await _at_facilitator("verify", self.server.verify_payment(payload, matched))).verify
         if verified is None or not verified.is_valid:
-            await refuse(_code(verified.invalid_reason if verified else None, "unexpected_verify_error"))
+            code = _code(verified.invalid_reason if verified else None, "unexpected_verify_error")
+            await refuse(code, refusal_text(code, matched.network, self.settings.facilitator == "local"))
             return
         body = op.dump_json(await run())  # a Problem raised here answers 4xx/503 and charges nothing
         settled = await _at_facilitator("settle", self.server.settle_payment(payload, matched))

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from twlookup.platform.payments.discovery import inline_refs
 from twlookup.platform.payments.gate import PaymentGate, _at_facilitator, _code
-from twlookup.platform.payments.payload import check_payload, reason_text
+from twlookup.platform.payments.payload import check_payload, reason_text, refusal_text
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -83,7 +83,8 @@ class ToolPayments:
         verified = (await _at_facilitator("verify", gate.server.verify_payment(payload, matched))).verify
         if verified is None or not verified.is_valid:
             code = _code(verified.invalid_reason if verified else None, "unexpected_verify_error")
-            return await self.required(op, tool, url, f"{code}: {reason_text(code)}", price, problem)
+            why = refusal_text(code, matched.network, gate.settings.facilitator == "local")
+            return await self.required(op, tool, url, f"{code}: {why}", price, problem)
         answer = await run()  # a Problem raised here is the tool's failure: nothing is settled
         settled = await _at_facilitator("settle", gate.server.settle_payment(payload, matched))
         receipt = settled.model_dump(by_alias=True, exclude_none=True, mode="json")
