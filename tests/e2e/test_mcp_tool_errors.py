@@ -86,3 +86,24 @@ async def test_annotations_say_what_each_tool_does(live_url):
         (s.name, op.tool) for s in load_services() for op in s.operations if op.tool and op.hints["open_world_hint"]
     }
     assert declared == OPEN_WORLD
+
+
+async def test_error_results_validate_against_the_advertised_output_schema(live_url):
+    """Clients such as the MCP Inspector validate an error result's structuredContent against the
+    tool's outputSchema too (it once answered -32602 instead of showing our problem): each tool's
+    outputSchema admits its answer, the problem, and for a paid tool the x402 payment terms."""
+    import jsonschema
+
+    calls = [
+        ("models", "retirement_calendar", {"month": "2027-13"}),  # bad argument
+        ("models", "get_model", {"id": "zzzz-no-such-model-zzzz"}),  # unknown id
+        ("models", "get_model", {"id": "gpt-4-0613"}),  # an answer
+        ("models", "pro_audit", {"ids": ["gpt-4-0613"]}),  # the payment terms
+        ("models", "pro_audit", {"ids": "gpt-4"}),  # a paid tool's bad argument
+    ]
+    for service, name, arguments in calls:
+        async with Client(f"{live_url}/{service}/mcp") as mcp:
+            schema = next(t for t in (await mcp.list_tools()).tools if t.name == name).output_schema
+            result = await mcp.call_tool(name, arguments)
+        jsonschema.Draft202012Validator(schema).validate(result.structured_content)
+        assert result.is_error is (arguments != {"id": "gpt-4-0613"}), name
