@@ -268,8 +268,11 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
     here = origin(request)
     settings = router.settings
 
+    tool_of = {id(op): name for name, op in router.mcp.by_tool.items()}  # paid routes are pro_* tools too
+
     def route_item(op: Any) -> str:
-        tool = f" · MCP tool <code>{escape(op.tool)}</code>" if op.tool else ""
+        name = tool_of.get(id(op))
+        tool = f" · MCP tool <code>{escape(name)}</code>" if name else ""
         price = ""
         if op.paid:
             state = "open" if settings.pro_open(service.name, op.path) else "not open now"
@@ -289,7 +292,12 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
             f'<pre data-copy aria-label="Example call of {escape(op.path)}" tabindex="0">{escape(example)}</pre></li>'
         )
 
-    tools = "".join(f"<li><code>{escape(op.tool)}</code>: {escape(op.summary)}</li>" for op in service.tools)
+    tools = "".join(
+        f"<li><code>{escape(name)}</code>: {escape(op.summary)}"
+        + (f" ({escape(router.prices[op.path])} by x402)" if op.paid else "")
+        + "</li>"
+        for name, op in router.mcp.by_tool.items()
+    )
     texts = "".join(f'<li><a href="{escape(base + p)}">{escape(base + p)}</a></li>' for p in service.text_routes)
     notice = f"<p><strong>{escape(service.notice)}</strong></p>" if service.notice else ""
     free = [op for op in service.operations if not op.paid]

@@ -59,7 +59,8 @@ class Service:
         example: dict[str, Any] | None = None,
         writes: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Declare an operation: REST route, MCP tool (when `tool` is given), x402 price, and a
+        """Declare an operation: REST route, MCP tool (when `tool` is given; a paid route is the
+        tool `pro_<path words>`, platform/mcp.py), x402 price, and a
         Markdown page at `<path>.md` (when `markdown`, a renderer of the result, is given).
         `blocking=True` for a plain `def` that reads the store itself or does slow work: it then
         always runs in a worker thread (see `platform.operations`).
@@ -70,7 +71,7 @@ class Service:
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
-            raise ValueError(f"{path}: paid routes are HTTP-only (x402), not MCP tools")
+            raise ValueError(f"{path}: a paid route's MCP tool is named from its path (pro_..., platform/mcp.py)")
         if markdown is not None and (method != "GET" or price is not None):
             raise ValueError(f"{path}: only free GET routes have a Markdown page")
         if check is not None and price is None:
