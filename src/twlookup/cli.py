@@ -28,6 +28,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from twlookup.platform.store.engine import StoreTimeouts
     from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
 
+    _serve_on(args.host, args.port)
     settings = _settings()
     try:
         wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
@@ -102,6 +103,21 @@ def start_refresh(settings: Any, delay: float = 2.0, wait_for_app: bool = True) 
         return Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings))
 
     return start_thread(scheduler, delay=delay, after=app_built if wait_for_app else None)
+
+
+def _serve_on(host: str | None, port: int | None) -> None:
+    """`--host`/`--port` become the settings TWLOOKUP_HOST/TWLOOKUP_PORT of this process and of
+    its workers (which build the app from the environment), so what the app says of its own
+    address (the MCP origins it allows by default) is where it listens."""
+    import os
+
+    from twlookup.settings import get_settings
+
+    if host:
+        os.environ["TWLOOKUP_HOST"] = host
+    if port:
+        os.environ["TWLOOKUP_PORT"] = str(port)
+    get_settings.cache_clear()
 
 
 def ensure_ready(url: str, data: Path) -> None:
