@@ -46,7 +46,7 @@ async def test_spark_plug_in_chinese_and_english_finds_the_same_facts(client):
     assert plugs["pgo-big-max-50"] == "NGK BP7HS; alternatives listed: NGK BPR7HS"
     assert plugs["yamaha-giggle-50"] == "NGK CR7E" and plugs["yamaha-rd500lc-1985"] == "NGK BR9HS"
     assert plugs["kymco-agility-rs-50"].startswith("NGK CR7HSA") and "0.6~0.7 mm" in plugs["kymco-agility-rs-50"]
-    assert zh["count"] == len(zh["models"]) == len(plugs) == 29
+    assert zh["count"] == len(zh["models"]) == len(plugs) == 30
     # every fact carries its page and the day it was checked
     for f in zh["facts"]:
         assert f["source"]["url"].startswith(("http://", "https://")) and f["source"]["checked"] >= "2026-11-23"
@@ -167,3 +167,14 @@ async def test_search_refuses_bad_input(client):
     assert (await client.get("/bikes/api/search", params={"q": "x" * 61})).status_code == 422
     r = await client.get("/bikes/api/parts", params={"q": "火"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "q"
+
+
+async def test_service_interval_where_a_page_gives_one(client):
+    body = await search(client, "保養週期")
+    # Jack's Scooter Shop, quoting Honda's 1968 PC50/PS50 service manual: oil at 300 mi, 1000 mi, then every 1000 mi
+    assert facts_by_slug(body) == {
+        "honda-pc50-1968": "engine oil changed at 300 mi (500 km), 1000 mi (1600 km) and every 1000 mi after, "
+        "to 6000 mi (9600 km) in the schedule"
+    }
+    pc50 = (await client.get("/bikes/api/maintenance/honda-pc50-1968")).json()
+    assert pc50["missing"] == "No cited source gave: gear_oil."
