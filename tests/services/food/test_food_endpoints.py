@@ -67,6 +67,7 @@ async def test_draw_is_repeatable_and_lists_open_shops(client, at):
     assert first["dish"] in first["category"]["dishes"] and first["category_picked"] is False
     assert [s["id"] for s in first["shops"]] == ["sample/1"]  # 範例牛肉麵 is open 11:00-21:00
     assert first["sample"] is True and first["shops"][0]["sample"] is True and "範例" in first["shops_note"]
+    assert "twlookup refresh food.overpass" in first["shops_note"]  # how real shops get here
     # an invented shop is not OpenStreetMap's: no OSM credit, licence or link for it
     assert first["attribution"] is None and first["shops"][0]["osm_url"] is None
     assert first["shops"][0]["source"]["licence"] is None

@@ -198,6 +198,8 @@ def draw(p: DrawQuery) -> Draw:
         note = f"{DRAW_RADIUS_M} 公尺內現在營業中的{category.name}：{len(found)} 家" + (
             "（含範例資料，非真實店家）" if any(s.sample for s in shops) else ""
         )
+        if cat.imported == 0:
+            note += "。" + SAMPLE_ONLY_NOTE
     else:
         note = "未提供 lat、lon，所以沒有列出附近店家。"
     return Draw(
