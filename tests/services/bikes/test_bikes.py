@@ -55,13 +55,13 @@ def auth(token: str = TOKEN) -> dict[str, str]:
 
 async def test_models_and_specs_as_the_sources_state(bikes):
     listing = (await bikes.get("/bikes/api/models")).json()
-    assert listing["count"] == len(listing["models"]) == 85 and listing["target"] == 80
-    assert len({m["slug"] for m in listing["models"]}) == 85  # 85 different models
+    assert listing["count"] == len(listing["models"]) == 87 and listing["target"] == 80
+    assert len({m["slug"] for m in listing["models"]}) == 87  # 87 different models
     assert "not listed" not in listing["note"] and "source_kind" in listing["note"]
     # every model says what its spec rests on, and the counts add up
     kinds = {m["source_kind"] for m in listing["models"]}
     assert kinds <= {"maker", "manual", "encyclopedia", "press", "spec-database", "catalogue", "website"}
-    assert sum(listing["by_source_kind"].values()) == 85
+    assert sum(listing["by_source_kind"].values()) == 87
     assert listing["by_source_kind"]["encyclopedia"] == 1  # the Suzuki T20 (Wikipedia)
     # Taiwan's own maker is among them: Kymco's two-stroke Super 9
     assert any(m["maker"].startswith("Kymco") for m in listing["models"])

@@ -56,7 +56,7 @@ async def test_spark_plug_in_chinese_and_english_finds_the_same_facts(client):
 
 
 async def test_maker_in_either_script(client):
-    for zh, en, n in (("山葉", "yamaha", 21), ("光陽", "kymco", 8), ("三陽", "sym", 8)):
+    for zh, en, n in (("山葉", "yamaha", 22), ("光陽", "kymco", 8), ("三陽", "sym", 9)):
         a, b = await search(client, zh), await search(client, en)
         assert [m["slug"] for m in a["models"]] == [m["slug"] for m in b["models"]] and a["count"] == n
     yamaha_plugs = facts_by_slug(await search(client, "山葉 火星塞"))
@@ -178,3 +178,12 @@ async def test_service_interval_where_a_page_gives_one(client):
     }
     pc50 = (await client.get("/bikes/api/maintenance/honda-pc50-1968")).json()
     assert pc50["missing"] == "No cited source gave: gear_oil."
+
+
+async def test_taiwan_market_names(client):
+    # TVBS: Yamaha's 追風135, made and sold in Taiwan from 1986; a Jorsindo test ride: SYM's 風速125 of 1988, 10 ps
+    assert [m["slug"] for m in (await search(client, "追風"))["models"]] == ["yamaha-zhuifeng-135-1986"]
+    fengsu = (await search(client, "三陽 風速125"))["models"]
+    assert [(m["slug"], m["cycle"], m["years"]) for m in fengsu] == [("sym-fengsu-125-1988", "two-stroke", "1988-")]
+    spec = (await client.get("/bikes/api/model/sym-fengsu-125-1988")).json()
+    assert spec["spec"]["power_hp"] == 10 and spec["source_kind"] == "website"
