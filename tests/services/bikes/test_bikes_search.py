@@ -33,6 +33,8 @@ def test_the_query_is_read_in_either_script():
     q = terms.parse("光陽 齒輪油 super 8")
     assert (q.items, q.makers, q.words) == ({"gear_oil"}, {"kymco"}, ["super", "8"])
     assert terms.parse("混合油").items == terms.parse("premix").items == {"oil_mix", "two_stroke_oil"}
+    assert terms.parse("Spark Plugs").items == {"spark_plug"}
+    assert terms.parse("2-stroke oil").items == {"two_stroke_oil", "oil_mix"}
     assert terms.parse("前叉油").unrecorded == ["fork oil"] and terms.parse("三陽").makers == {"sym"}
 
 

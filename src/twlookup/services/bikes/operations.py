@@ -296,7 +296,8 @@ EXPECTED: dict[str | None, tuple[str, ...]] = {
 
 @SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance", blocking=True)
 def maintenance(p: SlugQuery) -> MaintenanceList:
-    """A model's maintenance facts (spark plug, gear oil, oil injection or premix) with sources."""
+    """A model's maintenance facts (spark plug, carburettor, engine, two-stroke and gear oil, oil
+    injection or premix, tyres, fuel, intervals) with sources, and what no cited source gave."""
     cat = CATALOGUE.get()
     m = _model(cat, p.slug)
     items = [

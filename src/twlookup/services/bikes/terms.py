@@ -18,6 +18,7 @@ PART_TERMS: dict[str, tuple[str, ...]] = {
     "火花塞": ("spark_plug",),
     "點火塞": ("spark_plug",),
     "sparkplug": ("spark_plug",),
+    "sparkplugs": ("spark_plug",),
     "plug": ("spark_plug",),
     "plugs": ("spark_plug",),
     # carburettor
@@ -37,6 +38,7 @@ PART_TERMS: dict[str, tuple[str, ...]] = {
     "二行程油": ("two_stroke_oil", "oil_mix"),
     "2toil": ("two_stroke_oil", "oil_mix"),
     "twostrokeoil": ("two_stroke_oil", "oil_mix"),
+    "2strokeoil": ("two_stroke_oil", "oil_mix"),
     "autolube": ("oil_mix", "two_stroke_oil"),
     "oilinjection": ("oil_mix", "two_stroke_oil"),
     "分離供油": ("oil_mix", "two_stroke_oil"),
@@ -162,7 +164,7 @@ def _cjk_terms(word: str) -> list[str]:
 
 def parse(q: str) -> Query:
     text = q.lower()
-    for phrase in PHRASES:
+    for phrase in sorted(PHRASES, key=len, reverse=True):  # "spark plugs" before "spark plug"
         text = text.replace(phrase, phrase.replace(" ", "").replace("-", ""))
     query = Query()
     for raw in text.split():
