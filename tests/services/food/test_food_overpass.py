@@ -50,6 +50,29 @@ def test_the_feed_asks_overpass_for_nodes_with_coordinates():
     assert 'area["ISO3166-1"="TW"][admin_level=2]' in query
 
 
+def test_the_download_may_take_as_long_as_the_query(monkeypatch):
+    """The query may run 600 s on the server before the answer starts: the download's bound is
+    raised for this feed alone (the feeds' usual bound is 60 s)."""
+    from twlookup.services.food import feeds
+
+    used: list[float] = []
+
+    class Spy(feeds.Fetcher):
+        def __init__(self, bounds, **kwargs):
+            used.append(bounds.timeout)
+            super().__init__(bounds, **kwargs)
+
+    monkeypatch.setattr(feeds, "Fetcher", Spy)
+    part = OVERPASS.parts(None)[0]
+    with respx.mock as router, feeds.Fetcher(Bounds(timeout=60, retries=0)) as fetcher:
+        router.get(url__startswith=OVERPASS_SERVER).mock(
+            return_value=httpx.Response(200, content=STATION_FILE.read_bytes())
+        )
+        fetched = part.fetch(fetcher, part)
+    assert used == [60, 660.0] and fetched.body == STATION_FILE.read_bytes()
+    assert fetched.filename == "overpass-taiwan.json"
+
+
 def test_stamp_is_the_osm_data_time_and_a_server_error_is_refused():
     stamp = overpass_stamp(STATION_FILE.read_bytes(), "x.json")
     assert (stamp.part, stamp.label, str(stamp.data_date)) == ("taiwan", "2026-11-25T23:58:12Z", "2026-11-25")

@@ -10,10 +10,12 @@ Either import replaces every shop in the store, the sample shops included.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from urllib.parse import urlencode
 
-from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
+from twlookup.platform.feeds import Feed, Fetched, Part, Stamp, static_parts
+from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.food import osm
 from twlookup.services.food.data import import_overpass, import_pbf
 
@@ -32,6 +34,16 @@ OVERPASS_QUERY = (
 )
 OVERPASS_URL = f"{OVERPASS_SERVER}?{urlencode({'data': OVERPASS_QUERY})}"
 PART = "taiwan"
+# The server may work up to the query's own [timeout:600] before it sends the answer, so this one
+# download is allowed that long and a little more (the feeds' usual bound is a minute).
+DOWNLOAD_SECONDS = 660.0
+
+
+def _overpass(fetcher: Fetcher, part: Part) -> Fetched:
+    bounds = dataclasses.replace(fetcher.bounds, timeout=max(fetcher.bounds.timeout, DOWNLOAD_SECONDS))
+    with Fetcher(bounds, max_bytes=fetcher.max_bytes, sleep=fetcher.sleep) as patient:
+        answer = patient.get(part.url)
+    return Fetched(body=answer.body, filename=part.filename, url=answer.url)
 
 
 def overpass_stamp(raw: bytes, _name: str) -> Stamp:
@@ -55,7 +67,7 @@ OVERPASS = Feed(
     changes="continuously (OpenStreetMap is edited all the time)",
     importer=import_overpass,
     stamp=overpass_stamp,
-    parts=static_parts(Part(PART, OVERPASS_URL, "overpass-taiwan.json")),
+    parts=static_parts(Part(PART, OVERPASS_URL, "overpass-taiwan.json", fetch=_overpass)),
     urls=(f"{OVERPASS_SERVER}?data={OVERPASS_QUERY}",),
     every=timedelta(days=7),
     stale_after=timedelta(days=30),
