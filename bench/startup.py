@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import LOOKUP, free_port, rss_mb
 
 COLD_TARGET, WARM_TARGET, RSS_TARGET = 3.0, 1.5, 220.0
-SEARCH = "/glossary/api/term?q=大语言模型"  # Chinese text: loads jieba and OpenCC
+SEARCH = "/glossary/api/term?q=大语言模型"  # Simplified Chinese text: the search tables
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 PAID = "/models/api/pro/audit"  # POST without payment: the 402 challenge
 
