@@ -245,3 +245,21 @@ def test_the_seed_fingerprint_needs_only_the_service_names():
     from twlookup.services import IMPLEMENTED
 
     assert [s.name for s in load_services()] == IMPLEMENTED
+
+
+def test_a_seed_in_a_child_process_leaves_the_supervisor_without_the_services(tmp_path):
+    """With several workers `serve` seeds in a short-lived child: the store is seeded and the
+    supervising process has imported no service (nor kept the seed's memory)."""
+    url = f"sqlite:///{tmp_path}/child.db"
+    code = (
+        "import sys; from twlookup.cli import ensure_ready, DEFAULT_DATA;"
+        " ensure_ready(sys.argv[1], DEFAULT_DATA, seed_in_child=True);"
+        " print(sorted(m for m in sys.modules if m.startswith('twlookup.services.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, check=True)
+    assert "seeded the store" in done.stderr
+    assert done.stdout.strip() == "[]"
+    engine = store_engine.make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("select count(*) from models_model")).scalar() >= 60
+    engine.dispose()
