@@ -98,6 +98,7 @@ def normalise(text: str) -> str:
     return " ".join(folded.split())
 
 
+@lru_cache(maxsize=8192)
 def compact(text: str) -> str:
     """The normalised text without spaces and punctuation: what names are compared as."""
     return DROP.sub("", normalise(text))
@@ -154,6 +155,8 @@ class Document:
     _text_tokens: frozenset[str] = field(default_factory=frozenset, repr=False)
 
     def prepare(self) -> None:
+        if self._names:
+            return  # prepared already (a document may be in several indexes)
         self._names = [(f, n, compact(n), units(n)) for f, ns in self.names.items() for n in ns if n and compact(n)]
         self._text_tokens = frozenset(tokens(self.text + " " + " ".join(n for _, n, _, _ in self._names)))
 
