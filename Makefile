@@ -35,7 +35,7 @@ test: lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=25
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py; status=$$?; $(BIN)/python bench/census.py || status=1; exit $$status
 
 bench-startup: $(STAMP)
 	$(BIN)/python bench/startup.py
