@@ -28,6 +28,7 @@ the container image does (`pip wheel --no-deps -w dist . && python -m venv /tmp/
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -40,8 +41,6 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import contextlib
-
 from run import LOOKUP, free_port, rss_mb
 
 COLD_TARGET, WARM_TARGET, RSS_TARGET, SEARCH_TARGET = 1.5, 1.0, 200.0, 0.1
