@@ -38,7 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py; status=$$?; $(BIN)/python bench/census.py || status=1; exit $$status
 
 bench-startup: $(STAMP)
-	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/startup.py; status=$$?; $(BIN)/python bench/memory.py || status=1; exit $$status
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
