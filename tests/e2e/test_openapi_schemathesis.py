@@ -3,19 +3,19 @@ response matches the status codes, content types and schemas the document declar
 
 import os
 import tempfile
+from pathlib import Path
 
 import schemathesis
 import service_examples
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import negative_data_rejection, not_a_server_error, positive_data_acceptance
+from stores import copy_store, seeded_template
 
 from twlookup.app import create_app
-from twlookup.cli import DEFAULT_DATA, ensure_ready
 from twlookup.services import IMPLEMENTED
 from twlookup.settings import Settings
 
-_url = f"sqlite:///{tempfile.mkdtemp()}/schemathesis.db"
-ensure_ready(_url, DEFAULT_DATA)
+_url = copy_store(seeded_template(), Path(tempfile.mkdtemp()))  # the session's seeded template, copied
 # The free quota (food) is lifted here: this test is about the documents, not the quota (tested in
 # tests/platform/test_free_quota_pass.py and each quota service's own tests).
 # So are share's spec limit of 60 calls a minute and the hourly limit on public submissions
