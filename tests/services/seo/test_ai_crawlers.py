@@ -215,4 +215,7 @@ async def test_status_says_what_the_store_holds_and_how_old(client) -> None:
     own = [a for a in SNAPSHOT["agents"] if a["token"].lower() not in curated]  # the curated ones take precedence
     assert listed["holds"].startswith(f"{len(own)} AI crawlers")
     ranges = feeds["seo.ipranges"]
-    assert ranges["data_date"] and "range files" in ranges["holds"] and "shipped samples" in ranges["holds"]
+    files = yaml.safe_load((DATA / "ipranges.yaml").read_text())["files"]
+    oldest = min(str(f["creation_time"])[:10] for f in files if f.get("creation_time"))
+    assert ranges["data_date"] == oldest  # the oldest file's creationTime
+    assert ranges["holds"].startswith(f"{len(files)} range files") and f"created {oldest} to" in ranges["holds"]

@@ -55,7 +55,8 @@ def ipranges_holds(session: Session) -> str | None:
     return (
         f"{len(rows)} range files, {sum(len(r.prefixes) for r in rows)} prefixes"
         + (f", created {created[0].isoformat()} to {created[-1].isoformat()}" if created else "")
-        + (f"; shipped samples, not the operators' full files: {', '.join(samples)}" if samples else "; all imported")
+        + (f"; samples, not the operators' full files: {', '.join(samples)}" if samples else "; none is a sample")
+        + f"; checked {min(r.checked for r in rows).isoformat()} to {max(r.checked for r in rows).isoformat()}"
     )
 
 
