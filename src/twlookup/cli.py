@@ -24,9 +24,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     pause_gc()  # until create_app has built the app (see twlookup/startup.py)
     import uvicorn
 
+    from twlookup.platform.server_protocol import PROTOCOL
     from twlookup.platform.store.engine import StoreTimeouts
     from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
 
+    _serve_on(args.host, args.port)
     settings = _settings()
     try:
         wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
@@ -51,8 +53,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         access_log=not args.no_access_log,
         proxy_headers=False,
         timeout_keep_alive=int(settings.keep_alive_seconds),
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-        limit_concurrency=settings.max_connections,
+        # httptools with the bounds uvicorn lacks (head size and time, body time, connections), each
+        # refusal a problem; no websockets (the app has none)
+        http=PROTOCOL,
+        ws="none",
     )
     return 0
 
@@ -99,6 +103,21 @@ def start_refresh(settings: Any, delay: float = 2.0, wait_for_app: bool = True) 
         return Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings))
 
     return start_thread(scheduler, delay=delay, after=app_built if wait_for_app else None)
+
+
+def _serve_on(host: str | None, port: int | None) -> None:
+    """`--host`/`--port` become the settings TWLOOKUP_HOST/TWLOOKUP_PORT of this process and of
+    its workers (which build the app from the environment), so what the app says of its own
+    address (the MCP origins it allows by default) is where it listens."""
+    import os
+
+    from twlookup.settings import get_settings
+
+    if host:
+        os.environ["TWLOOKUP_HOST"] = host
+    if port:
+        os.environ["TWLOOKUP_PORT"] = str(port)
+    get_settings.cache_clear()
 
 
 def ensure_ready(url: str, data: Path) -> None:

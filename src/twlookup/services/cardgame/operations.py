@@ -170,7 +170,8 @@ def get_banlist() -> BanListOut:
         effective=current.effective,
         previous_effective=previous.effective if previous else None,
         upcoming_effective=upcoming.effective if upcoming else None,
-        next_expected=due,
+        next_expected=logic.next_expected(today),
+        missing_since=due if outdated else None,
         may_be_outdated=outdated,
         warning=warning,
         counts={
