@@ -120,6 +120,7 @@ def main() -> int:
         os.environ,
         TWLOOKUP_DATABASE_URL=f"sqlite:///{tmp}/bench.db",
         TWLOOKUP_RATE_LIMIT_DEFAULT="100000000/minute",
+        TWLOOKUP_REFRESH="off",  # the bench sends nothing off the machine: no background feed refresh
     )
     env.pop("TWLOOKUP_REDIS_URL", None)
     app_port, base_port, nopay_port = free_port(), free_port(), free_port()

@@ -50,7 +50,7 @@ def launch(python: str, store: str, port: int, folder: Path) -> subprocess.Popen
     # installed wheel, starts from compiled bytecode rather than compiling its sources every time
     drop = ("DATABASE_URL", "REDIS_URL", "PYTHONDONTWRITEBYTECODE")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TWLOOKUP_") and k not in drop}
-    env.update(TWLOOKUP_DATABASE_URL=store, TWLOOKUP_CREATOR_LIVE_REGISTER="0")
+    env.update(TWLOOKUP_DATABASE_URL=store, TWLOOKUP_CREATOR_LIVE_REGISTER="0", TWLOOKUP_REFRESH="off")
     return subprocess.Popen(
         [python, "-m", "twlookup", "serve", "--port", str(port), "--no-access-log", "--log-level", "warning"],
         env=env,

@@ -28,6 +28,9 @@ DATA = DEFAULT_DATA
 # Tests reach no network: the creator service asks the company register live only where a test
 # turns it on (and mocks it with respx).
 os.environ.setdefault("TWLOOKUP_CREATOR_LIVE_REGISTER", "0")
+# Nor does `twlookup serve` refresh the live feeds in the background (its default with one worker):
+# every process a test starts inherits this; the tests of the default remove it themselves.
+os.environ["TWLOOKUP_REFRESH"] = "off"
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +82,18 @@ def app(settings: Settings) -> Any:
 async def client(app: Any, settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     store_engine.configure(settings.database_url)  # a test that served another store hands the shared one back
     Reference.check_seconds = settings.data_check_seconds
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
+        yield c
+
+
+@pytest.fixture
+async def for_sale(settings: Settings, fresh_store: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A client over a store of the test's own in which every paid route is for sale (its feeds fresh,
+    its sample rows made real: tests/for_sale.py); the seeded store sells nothing sample or stale."""
+    from for_sale import put_on_sale
+
+    put_on_sale(fresh_store)
+    app = create_app(settings.model_copy(update={"database_url": fresh_store}))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
         yield c
 

@@ -76,6 +76,7 @@ def test_installed_wheel_serves_from_an_unrelated_directory(wheel: Path, tmp_pat
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     env["TWLOOKUP_CREATOR_LIVE_REGISTER"] = "0"  # no outbound calls
+    env["TWLOOKUP_REFRESH"] = "off"  # nor feed refreshes
 
     where = _run(
         [str(venv / "bin" / "python"), "-c", "import twlookup; print(twlookup.__file__)"], 60, env=env, cwd=elsewhere

@@ -4,7 +4,8 @@
 Where no fixture file exists, the answer is built in the publisher's documented format from data
 the project already holds: web-features' data.json from data/motion/support.yaml (itself an
 extract of web-features 3.40.0), npm version documents from data/motion/libraries.yaml, crawler
-IP-range files with the sample prefixes of data/seo/ipranges.yaml, and a GCIS row for the one
+IP-range files with the sample prefixes of data/seo/ipranges.yaml, ai.robots.txt's robots.json with
+the names of data/seo/ai-robots.yaml, and a GCIS row for the one
 company the shipped store holds (its name and status as data/creator/companies.yaml gives them).
 """
 
@@ -21,7 +22,9 @@ import yaml
 from twlookup.services.creator.register import GCIS_COMPANY
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.feed import FEED_URL as FARM_URL
+from twlookup.services.seo.airobots import RAW_URL as AI_ROBOTS_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
 from twlookup.services.trip.feeds import BOARD_CSV
 
@@ -164,7 +167,17 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         ),
         # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
         "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),
+        "models.claude": router.get(CLAUDE_URL).mock(
+            return_value=httpx.Response(
+                200, content=(SERVICES / "models" / "fixtures" / "endoflife-anthropic-claude.json").read_bytes()
+            )
+        ),
     }
+    listed = yaml.safe_load((DATA / "seo" / "ai-robots.yaml").read_text(encoding="utf-8"))["agents"]
+    robots_json = {
+        a["name"]: {"operator": a["operator"], "respect": "Unclear at this time.", "function": ""} for a in listed
+    }
+    routes["seo.airobots"] = router.get(AI_ROBOTS_URL).mock(return_value=httpx.Response(200, json=robots_json))
     ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     for f in ranges:
         routes[f"seo.{f['id']}"] = router.get(f["source"]).mock(return_value=httpx.Response(200, json=ip_range_file()))

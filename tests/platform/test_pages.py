@@ -97,6 +97,7 @@ async def test_json_clients_get_the_same_json(client, headers):
         "food",
         "games",
         "life",
+        "models",
         "motion",
         "movie",
         "opinions",

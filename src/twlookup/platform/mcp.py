@@ -95,6 +95,7 @@ class MCPEndpoint:
         instructions = service.description + (f" {service.notice}" if service.notice else "")
         self.instructions = instructions
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self.sale: Any = None  # the router's SaleCheck: a paid tool on sample, empty or stale data is not sold
 
     @property
     def tools_result(self) -> dict[str, Any]:
@@ -270,8 +271,20 @@ class MCPEndpoint:
                 ident, INVALID_PARAMS, f"arguments of tools/call must be an object, not {type(arguments).__name__}"
             )
         try:
+            if op.paid and self.sale is not None:  # before any payment: nothing sample, empty or stale is sold
+                await self.sale.check(op)
             result = op.dump(await op.call(arguments))
         except Problem as problem:
+            if problem.kind == "not-for-sale":  # the tool's own state, not a server fault: a tool error result
+                return _result(
+                    ident,
+                    {
+                        "content": [{"type": "text", "text": problem.detail}],
+                        "structuredContent": problem.body(),
+                        "isError": True,
+                        "_meta": {"problem": problem.body()},
+                    },
+                )
             body = problem.body()
             if problem.status >= 500:  # the server cannot answer now (store down): a JSON-RPC error
                 return _rpc_error(ident, INTERNAL_ERROR, problem.detail, {"problem": body})

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from twlookup import __version__
 from twlookup.platform import pages
 from twlookup.platform.errors import Problem
-from twlookup.platform.openapi import build_openapi
+from twlookup.platform.openapi import build_openapi, with_sale_state
 
 if TYPE_CHECKING:
     from twlookup.platform.router import ServiceRouter
@@ -83,7 +83,9 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
 
     @app.get("/openapi.json", include_in_schema=False)
     def openapi(request: Request) -> JSONResponse:
-        return JSONResponse(document(request.scope.get("root_path", "")))
+        doc = document(request.scope.get("root_path", ""))
+        paid = {(op.method, op.path): router.sale_state(op) for op in service.operations if op.paid}
+        return JSONResponse(with_sale_state(doc, paid) if paid else doc)
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request) -> HTMLResponse:

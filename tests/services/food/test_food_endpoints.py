@@ -171,7 +171,12 @@ async def test_paid_routes_ask_for_payment_and_validate_first(client):
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "days"
     r = await client.get("/food/api/pro/week-plan", params={"meals": "lunch,lunch"})
     assert r.status_code == 402  # the repeated meal is refused once paid (checked below, unpaid here)
-    r = await client.get("/food/api/pro/pack")
+    r = await client.get("/food/api/pro/pack")  # the shipped shops are samples: the pack is not sold on them
+    assert r.status_code == 503 and "food_shop holds 13 sample rows" in r.json()["detail"]
+
+
+async def test_the_pack_asks_for_payment_once_the_shops_are_real(for_sale):
+    r = await for_sale.get("/food/api/pro/pack")
     assert r.status_code == 402 and r.json()["accepts"][0]["amount"] == "50000"
 
 

@@ -26,9 +26,10 @@ async def test_list_filters_type_platform_keyword_and_upcoming(client, today):
     anime = (await client.get("/movie/api/titles", params={"type": "anime-series"})).json()["titles"]
     assert anime and all(t["type"] == "anime-series" for t in anime)
     netflix = (await client.get("/movie/api/titles", params={"platform": "NETFLIX"})).json()["titles"]
-    assert [t["id"] for t in netflix] == ["bridgerton-s4", "one-piece-s2"]  # by release: 29 Jan, 10 Mar 2026
+    # by release: 29 Jan, 10 Mar 2026; Narnia's IMAX run before Netflix from 26 Nov 2026
+    assert [t["id"] for t in netflix] == ["bridgerton-s4", "one-piece-s2", "narnia-gerwig"]
     hbo = {t["id"] for t in (await client.get("/movie/api/titles", params={"platform": "hbo"})).json()["titles"]}
-    assert hbo == {"euphoria-s3", "a-knight-of-the-seven-kingdoms"}
+    assert hbo == {"euphoria-s3", "a-knight-of-the-seven-kingdoms", "harry-potter-hbo-s1", "the-last-of-us-s3"}
 
 
 async def test_upcoming_on_both_sides_of_the_release(client, today):

@@ -54,6 +54,7 @@ async def test_list_filters(client, today):
         "running",
         "football",
         "soccer",
+        "tennis",
     }
     taiwan = (await client.get("/sports/api/events", params={"taiwan": "1"})).json()["events"]
     assert taiwan and all(e["taiwan"] for e in taiwan) and "fifa-world-cup-2026" not in {e["id"] for e in taiwan}
@@ -62,8 +63,13 @@ async def test_list_filters(client, today):
     upcoming = (await client.get("/sports/api/events", params={"status": "upcoming", "sport": "multi"})).json()[
         "events"
     ]
-    # Dakar 2026 (to 13 November) is over on the pinned day; Chungcheong 2027 comes first by start date
-    assert [e["id"] for e in upcoming] == ["fisu-games-chungcheong-2027", "la-2028-olympics", "la-2028-paralympics"]
+    # Dakar 2026 (to 13 November) is over on the pinned day; the Changchun winter games (January 2027) come first
+    assert [e["id"] for e in upcoming] == [
+        "winter-world-university-games-2027",
+        "fisu-games-chungcheong-2027",
+        "la-2028-olympics",
+        "la-2028-paralympics",
+    ]
 
 
 async def test_a_passed_event_not_rechecked_says_so(client, today):
@@ -125,7 +131,7 @@ async def test_countdown_to_start_and_end(client, today):
 @pytest.mark.parametrize(
     ("path", "params", "parameter"),
     [
-        ("/sports/api/events", {"sport": "tennis"}, "sport"),
+        ("/sports/api/events", {"sport": "cricket"}, "sport"),
         ("/sports/api/events", {"status": "cancelled"}, "status"),
         ("/sports/api/today", {"date": "2026-02-30"}, "date"),
         ("/sports/api/today", {"date": "0"}, "date"),
@@ -147,6 +153,9 @@ async def test_bad_input_is_422_naming_the_parameter(client, path, params, param
             "running",
             "football",
             "soccer",
+            "tennis",
+            "golf",
+            "esports",
         ]
 
 

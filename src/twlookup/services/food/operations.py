@@ -41,6 +41,7 @@ from twlookup.services.food.schemas import (
     WeekPlan,
     WeekPlanQuery,
 )
+from twlookup.services.food.tables import ShopRow
 
 SERVICE = Service(
     name="food",
@@ -307,7 +308,7 @@ def week_plan(p: WeekPlanQuery) -> WeekPlan:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/pack", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/pack", price="$0.05", rests_on=(ShopRow,))  # not sold with the sample shops
 def pack() -> Pack:
     """整站離線資料包：神明、餐別、分類、六十首籤詩、店家（附 ODbL 聲明）與贊助店家。"""
     cat, now = catalogue(), now_taipei()

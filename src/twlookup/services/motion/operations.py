@@ -210,7 +210,7 @@ def _gradient(hexes: list[str], kind: str, angle: int, animate: bool) -> Gradien
     if len(colors) < 2:
         raise InvalidParameter("colors", "give at least 2 colours", {"min": 2, "max": 8})
     g = logic.gradient(colors, kind, angle, animate)
-    on_white, on_black, note = logic.contrast_notes(colors)
+    on_white, on_black, note = logic.contrast_notes(logic.along(colors, logic.MIX[g.space], closed=kind == "conic"))
     why = (
         "an OKLab mix of these colours passes near grey, so the gradient runs in OKLCH along the shorter hue arc"
         if g.space == "oklch"
@@ -241,14 +241,21 @@ def video(p: VideoQuery) -> VideoAnswer:
     """The ffmpeg command for web video: H.264 with faststart and even dimensions, optionally VP9 or AV1."""
     codecs = ["h264", "vp9", "av1"] if p.codec == "all" else [p.codec]
     cmds = logic.ffmpeg_commands(p.width, p.quality, codecs, p.audio)
-    sources = "".join(
-        f'\n  <source src="output.{"mp4" if c == "h264" else "webm"}" type="video/{"mp4" if c == "h264" else "webm"}'
-        f'{"; codecs=av01.0.05M.08" if c == "av1" else ""}{"; codecs=vp9" if c == "vp9" else ""}">'
-        for c in reversed(codecs)
-    )
+    width = p.width - p.width % 2
+    height = p.height if p.height is not None else round(width * 9 / 16 / 2) * 2
+    level, _ = logic.av1_level(width, height, p.fps)
+    types = {
+        "h264": "video/mp4",
+        "vp9": 'video/webm; codecs="vp9"',
+        "av1": f'video/webm; codecs="{logic.av1_codecs(width, height, p.fps)}"',
+    }
+    sources = "".join(f"\n  <source src=\"{logic.OUTPUT[c]}\" type='{types[c]}'>" for c in reversed(codecs))
     attrs = "controls playsinline" if p.audio else "autoplay muted loop playsinline"
     return VideoAnswer(
-        width=p.width - p.width % 2,
+        width=width,
+        height=height,
+        fps=p.fps,
+        av1_level=level if "av1" in codecs else None,
         quality=p.quality,
         commands=[
             VideoCommand(codec=c, command=cmd, flags=[Flag(flag=f, meaning=m) for f, m in flags])

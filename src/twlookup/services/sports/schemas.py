@@ -13,7 +13,9 @@ from twlookup.platform.operations import Params
 from twlookup.platform.records import Record, SourcedRecord
 from twlookup.platform.schemas import Source
 
-Sport = Literal["baseball", "basketball", "multi", "badminton", "running", "football", "soccer"]
+Sport = Literal[
+    "baseball", "basketball", "multi", "badminton", "running", "football", "soccer", "tennis", "golf", "esports"
+]
 Status = Literal["upcoming", "ongoing", "completed"]
 
 
