@@ -89,7 +89,12 @@ def _page(title: str, base: str, body: str) -> HTMLResponse:
 
 
 def origin(request: Request) -> str:
-    return f"{request.url.scheme}://{request.url.netloc}"
+    """The absolute base of the pages' links: TWLOOKUP_PUBLIC_URL, else the URL the client used
+    (platform/public_origin.py; set on each app's state by create_app)."""
+    public = getattr(request.app.state, "public_origin", None)
+    if public is None:
+        return f"{request.url.scheme}://{request.url.netloc}"
+    return public.base(request.scope)
 
 
 def mcp_snippet(name: str, url: str) -> str:
@@ -272,8 +277,11 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
     here = origin(request)
     settings = router.settings
 
+    tool_of = {id(op): name for name, op in router.mcp.by_tool.items()}  # paid routes are pro_* tools too
+
     def route_item(op: Any) -> str:
-        tool = f" · MCP tool <code>{escape(op.tool)}</code>" if op.tool else ""
+        name = tool_of.get(id(op))
+        tool = f" · MCP tool <code>{escape(name)}</code>" if name else ""
         price = ""
         if op.paid:
             price = f" · {escape(router.prices[op.path])} ({escape(sale_words(router.sale_state(op)))})"
@@ -292,7 +300,12 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
             f'<pre data-copy aria-label="Example call of {escape(op.path)}" tabindex="0">{escape(example)}</pre></li>'
         )
 
-    tools = "".join(f"<li><code>{escape(op.tool)}</code>: {escape(op.summary)}</li>" for op in service.tools)
+    tools = "".join(
+        f"<li><code>{escape(name)}</code>: {escape(op.summary)}"
+        + (f" ({escape(router.prices[op.path])} by x402)" if op.paid else "")
+        + "</li>"
+        for name, op in router.mcp.by_tool.items()
+    )
     texts = "".join(f'<li><a href="{escape(base + p)}">{escape(base + p)}</a></li>' for p in service.text_routes)
     notice = f"<p><strong>{escape(service.notice)}</strong></p>" if service.notice else ""
     free = [op for op in service.operations if not op.paid]

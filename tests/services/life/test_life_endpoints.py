@@ -412,7 +412,7 @@ async def test_unknown_route_and_wrong_method(client):
 
 async def test_mcp_tools_are_the_spec_names_and_answer(live_url):
     async with Client(f"{live_url}/life/mcp") as mcp:
-        tools = {t.name for t in (await mcp.list_tools()).tools}
+        tools = {t.name for t in (await mcp.list_tools()).tools if not t.name.startswith("pro_")}
         assert tools == {
             "get_holidays",
             "is_holiday",

@@ -251,10 +251,11 @@ def pro_export(p: ExportQuery) -> Export:
     )
 
 
-def llms_txt() -> str:
-    """/llms.txt: the service and all its categories, as plain text."""
+def llms_txt(base: str) -> str:
+    """/llms.txt: the service and all its categories, as plain text, linked from `base` (the
+    service's absolute URL as the client reaches it)."""
     catalog = CATALOG.get()
-    return markdown.llms_txt(categories(), catalog.as_of)
+    return markdown.llms_txt(categories(), catalog.as_of, base)
 
 
 SERVICE.text_route("/llms.txt", llms_txt)

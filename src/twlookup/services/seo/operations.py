@@ -458,7 +458,7 @@ async def _submit(p: SubmitBody) -> SubmitResult:
     )
 
 
-@SERVICE.operation("POST", "/api/instantindex", tool="instant_index_submit")
+@SERVICE.operation("POST", "/api/instantindex", tool="instant_index_submit", writes=True)
 async def instantindex(p: SubmitBody) -> SubmitResult:
     """Submit up to 100 changed URLs of one host to IndexNow (the key file must be on the site)."""
     return await _submit(p)
@@ -469,6 +469,7 @@ async def instantindex(p: SubmitBody) -> SubmitResult:
     "/api/pro/instantindex-bulk",
     price="$0.01",
     example={"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]},
+    writes=True,
 )
 async def instantindex_bulk(p: BulkSubmitBody) -> SubmitResult:
     """Submit up to 10,000 URLs of one host to IndexNow, in the protocol's batches."""
