@@ -46,10 +46,17 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
+    refresh: bool | None = Field(
+        None,
+        description="whether `twlookup serve` runs the feed schedule in the background (on/off); unset: on with "
+        "one worker, off with more (then run `twlookup scheduler` beside it)",
+    )
 
     # Rate limits
     rate_limit_default: str = Field("600/minute", description="limit per client IP per service (limits syntax)")
-    trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For is trusted")
+    trusted_proxies: list[str] = Field(
+        default_factory=list, description="CIDRs whose X-Forwarded-For, -Proto, -Host and -Port are trusted"
+    )
 
     max_body_bytes: int = Field(1_048_576, description="largest request body accepted (413 beyond)")
     data_check_seconds: float = Field(2.0, description="how often a process looks for a re-seed of reference data")
@@ -220,9 +227,11 @@ class Settings(BaseSettings):
         1000, ge=1, description="open connections per process; a request beyond them is a 503 with Retry-After"
     )
 
-    # Where clients reach this server (payment challenges name it; never taken from a Host header)
+    # Where clients reach this server (platform/public_origin.py): every absolute URL is written under it
     public_url: str | None = Field(
-        None, description="public base URL, e.g. https://api.example.com; unset: http://HOST:PORT"
+        None,
+        description="public base URL, e.g. https://api.example.com; unset: the URL the client used "
+        "(X-Forwarded-* believed from trusted proxies only)",
     )
     mcp_allowed_origins: list[str] = Field(
         default_factory=list,

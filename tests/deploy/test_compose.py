@@ -236,6 +236,14 @@ def test_one_scheduler_refreshes_the_feeds_for_the_store():
     assert scheduler["depends_on"]["app"]["condition"] == "service_healthy"
     assert scheduler["healthcheck"] == {"disable": True}
     assert "--refresh" not in " ".join(app.get("command") or [])
+    # the replicas' serve would refresh by default with one worker: the compose file switches it off, in a
+    # value the settings read as off
+    assert app["environment"]["TWLOOKUP_REFRESH"] == "off"
+    from twlookup.cli import refresh_choice
+    from twlookup.settings import Settings
+
+    setting = Settings(refresh=app["environment"]["TWLOOKUP_REFRESH"], _env_file=None).refresh
+    assert refresh_choice(None, setting, 1)[0] is False
 
 
 # -- nginx --------------------------------------------------------------------------------------

@@ -64,7 +64,8 @@ from twlookup.platform.payments.discovery import (
 )
 from twlookup.platform.payments.guard import FacilitatorUnavailable, GuardedFacilitator
 from twlookup.platform.payments.header import decode_payment_header
-from twlookup.platform.payments.payload import reason_text
+from twlookup.platform.payments.payload import reason_text, refusal_text
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.store.errors import is_store_error
 from twlookup.settings import Settings
 
@@ -93,9 +94,11 @@ class PaymentGate:
         solana: bool = False,
         private: bool = False,
         service: str | None = None,
+        public: PublicOrigin | None = None,
     ) -> None:
         self.settings = settings
         self.service = service
+        self.public = public or PublicOrigin.from_settings(settings)  # where clients reach us
         if not isinstance(facilitator, GuardedFacilitator):  # bounded calls, remembered failures
             facilitator = GuardedFacilitator(
                 facilitator, settings.facilitator_timeout_seconds, settings.facilitator_retry_max_seconds
@@ -255,13 +258,10 @@ class PaymentGate:
         await send_bytes(send, 402, body, b"application/json", [(b"payment-required", encoded), NO_STORE])
 
     def resource_url(self, scope: dict[str, Any], query: bool = True) -> str:
-        """The paid resource at the configured public base URL (never the request's Host)."""
-        if self.service is not None:
-            path = f"/{self.service}{scope['path']}"
-        else:
-            path = scope.get("root_path", "") + scope["path"]
+        """The paid resource at the public origin: TWLOOKUP_PUBLIC_URL, else the URL the client
+        used (forwarded headers believed from trusted proxies only; platform/public_origin.py)."""
         raw = scope.get("query_string", b"") if query else b""
-        return self.settings.base_url() + path + (("?" + raw.decode("latin-1")) if raw else "")
+        return self.public.url(scope, scope["path"]) + (("?" + raw.decode("latin-1")) if raw else "")
 
     async def serve(
         self,
@@ -300,7 +300,8 @@ class PaymentGate:
             return
         verified = (await _at_facilitator("verify", self.server.verify_payment(payload, matched))).verify
         if verified is None or not verified.is_valid:
-            await refuse(_code(verified.invalid_reason if verified else None, "unexpected_verify_error"))
+            code = _code(verified.invalid_reason if verified else None, "unexpected_verify_error")
+            await refuse(code, refusal_text(code, matched.network, self.settings.facilitator == "local"))
             return
         body = op.dump_json(await run())  # a Problem raised here answers 4xx/503 and charges nothing
         settled = await _at_facilitator("settle", self.server.settle_payment(payload, matched))

@@ -1,4 +1,5 @@
-"""The seo service's live feed: the crawler operators' published IP-range files.
+"""The seo service's live feeds: the crawler operators' published IP-range files, and
+ai.robots.txt's list of AI crawlers (`seo.airobots`, see `airobots`).
 
 Each operator's file is one part of the feed, named by its id (googlebot, bingbot, ...), fetched
 from the `source` URL its row in data/seo/ipranges.yaml names, and imported under that id. The
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp
+from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
+from twlookup.services.seo import airobots
 from twlookup.services.seo.data import FILE_ALIASES, import_ip_ranges
 from twlookup.services.seo.tables import IpRangeRow
 
@@ -34,6 +37,34 @@ def ipranges_stamp(raw: bytes, filename: str) -> Stamp:
         return Stamp(part=part, label=text[:100])
     naive = when.replace(tzinfo=None) if when.tzinfo is None else when.astimezone(tz=None).replace(tzinfo=None)
     return Stamp(part=part, key=(naive.isoformat(),), label=text[:100], data_date=when.date())
+
+
+def ipranges_held(session: Session) -> date | None:
+    """The oldest range file's creationTime (the day its data is for), else the day it was checked."""
+    rows = list(session.scalars(select(IpRangeRow)))
+    days = [_creation_day(r.creation_time) or r.checked for r in rows]
+    return min(days) if days else None
+
+
+def ipranges_holds(session: Session) -> str | None:
+    rows = list(session.scalars(select(IpRangeRow).order_by(IpRangeRow.id)))
+    if not rows:
+        return None
+    samples = [r.id for r in rows if r.sample]
+    created = sorted(d for r in rows if (d := _creation_day(r.creation_time)))
+    return (
+        f"{len(rows)} range files, {sum(len(r.prefixes) for r in rows)} prefixes"
+        + (f", created {created[0].isoformat()} to {created[-1].isoformat()}" if created else "")
+        + (f"; samples, not the operators' full files: {', '.join(samples)}" if samples else "; none is a sample")
+        + f"; checked {min(r.checked for r in rows).isoformat()} to {max(r.checked for r in rows).isoformat()}"
+    )
+
+
+def _creation_day(text: str | None) -> date | None:
+    try:
+        return datetime.fromisoformat(text[:10]).date() if text else None
+    except ValueError:
+        return None
 
 
 def ipranges_parts(ctx: PartsContext) -> list[Part]:
@@ -57,5 +88,58 @@ IPRANGES = Feed(
     every=timedelta(days=1),
     stale_after=timedelta(days=14),
     stale_by="check",
+    held=ipranges_held,
+    holds=ipranges_holds,
     ingest_hint="googlebot.json  (the file name names the range file)",
+)
+
+
+def airobots_stamp(raw: bytes, filename: str) -> Stamp:
+    """robots.json carries no date or version: any good file is taken (the list only grows or is corrected)."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("not ai.robots.txt's robots.json (JSON)") from None
+    names = len(doc) if isinstance(doc, dict) else 0
+    return Stamp(part="robots.json", label=f"{names} names")
+
+
+def airobots_held(session: Session) -> date | None:
+    """The day the list held is as of: the snapshot's commit day, or the day it was imported."""
+    rows = airobots.list_rows(session)
+    days = [d for r in rows if (d := airobots.list_day(r.source_title))]
+    return min(days) if days else None
+
+
+def airobots_holds(session: Session) -> str | None:
+    rows = airobots.list_rows(session)
+    if not rows:
+        return None
+    first = rows[0]
+    return (
+        f"{len(rows)} AI crawlers from {first.source_title} (checked {first.checked.isoformat()}), besides the "
+        "curated crawlers of data/seo/crawlers.yaml"
+    )
+
+
+AIROBOTS = Feed(
+    service="seo",
+    name="airobots",
+    title="AI crawlers listed by ai.robots.txt (robots.json)",
+    publisher="ai-robots-txt/ai.robots.txt contributors",
+    format="JSON object: crawler name -> {operator, respect, function, frequency, description}",
+    licence="MIT",
+    page=airobots.REPO,
+    changes="whenever a crawler is added or corrected (several times a month)",
+    importer=airobots.import_ai_robots,
+    stamp=airobots_stamp,
+    parts=static_parts(Part("robots.json", airobots.RAW_URL, "robots.json")),
+    urls=(airobots.RAW_URL,),
+    every=timedelta(days=1),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    held=airobots_held,
+    holds=airobots_holds,
+    default_part="robots.json",
+    ingest_hint="robots.json",
 )
