@@ -181,6 +181,18 @@ class Settings(BaseSettings):
     request_timeout_seconds: float = Field(
         15.0, gt=0, le=600, description="one operation's work (store reads, computing); past it the request answers 503"
     )
+    store_grace_seconds: float = Field(
+        30.0,
+        ge=0,
+        le=3600,
+        description="while the store stalls, how long routes whose data is in memory keep answering from it",
+    )
+    store_stall_wait_seconds: float = Field(
+        2.0,
+        gt=0,
+        le=60,
+        description="how long a request waits on a store that is stalling (then memory, or 503)",
+    )
     startup_wait_seconds: float = Field(
         30.0, ge=0, le=3600, description="how long `serve` waits for an unreachable store at start before it exits"
     )

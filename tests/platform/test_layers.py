@@ -123,7 +123,7 @@ async def test_x402_challenge_parsed_by_the_sdk(settings, services):
         r = await c.get("/sports/api/pro/echo?n=9")
         assert r.status_code == 422
         r = await c.get("/sports/api/pro/echo?n=1", headers={"PAYMENT-SIGNATURE": base64.b64encode(b"{}").decode()})
-        assert r.status_code == 402 and r.json()["error"].startswith("invalid_payload")
+        assert r.status_code == 402 and r.json()["error"].startswith("invalid_x402_version")  # no x402Version
         r = await c.get("/sports/api/pro/echo?n=1", headers={"PAYMENT-SIGNATURE": "%%% not base64"})
         assert r.status_code == 402 and r.json()["error"].startswith("invalid_payload")
 

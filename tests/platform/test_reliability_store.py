@@ -24,6 +24,7 @@ FAST = {
     "request_timeout_seconds": 1.5,
     "health_timeout_seconds": 0.5,
     "data_check_seconds": 0,  # every request reads the data version: the store is really asked
+    "store_grace_seconds": 0,  # no answers from memory: these tests are about the 503s (grace: tests/server)
 }
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import re
 import typing
 from collections.abc import Callable
@@ -33,6 +34,8 @@ from pydantic_core import PydanticCustomError
 from twlookup.platform.errors import Problem, from_validation_error
 from twlookup.platform.store.errors import is_store_error, store_unavailable
 from twlookup.platform.store.reference import Reference, group_of
+
+log = logging.getLogger("twlookup.store")
 
 
 class Params(BaseModel):
@@ -169,14 +172,18 @@ async def _bounded(
     fn: Callable[[Any], Any], params: Params, is_async: bool, blocking: bool = False, group: str | None = None
 ) -> Any:
     """`fn(params)` within `Operation.timeout_seconds`: awaited if async, in a worker thread if
-    blocking, otherwise on the loop once the reference caches are fresh (refreshed in a thread)."""
+    blocking, otherwise on the loop once the reference caches are fresh (refreshed in a thread)
+    or servable from memory while the store stalls (see platform/store/reference.py). Work that
+    waits on the store waits at most `Reference.stall_wait_seconds` while the store is suspect."""
     limit = Operation.timeout_seconds
+    if not is_async and Reference.suspect():
+        limit = min(limit, Reference.stall_wait_seconds)
     try:
         if not is_async and not blocking:  # the hot path: from memory, on the loop
             if Reference.due(group):
-                with fail_after(limit):
-                    await to_thread.run_sync(Reference.refresh, group, abandon_on_cancel=True)
-            return fn(params)
+                await _refresh(group, limit)
+            with Reference.from_memory():
+                return fn(params)
         with fail_after(limit):
             if is_async:
                 return await fn(params)
@@ -189,13 +196,37 @@ async def _bounded(
                 kind="timeout",
                 headers={"Retry-After": "5"},
             ) from None
+        Reference.store_failed()
         raise store_unavailable(waited=limit) from None
     except Problem:
         raise
     except Exception as exc:
         if is_store_error(exc):
+            Reference.store_failed()
             raise store_unavailable(exc) from None
         raise
+
+
+async def _refresh(group: str | None, limit: float) -> None:
+    """Bring `group`'s reference caches up to the store's data version. When they can be served
+    from memory, wait for the store at most `stall_wait_seconds`, and not at all while it is
+    suspect (a check then runs in the background); otherwise wait up to `limit`."""
+    if not Reference.servable(group):
+        with fail_after(limit):
+            await to_thread.run_sync(Reference.refresh, group, abandon_on_cancel=True)
+        return
+    if Reference.suspect():
+        Reference.check_in_background(group)
+        return
+    try:
+        with fail_after(Reference.stall_wait_seconds):
+            await to_thread.run_sync(Reference.refresh, group, abandon_on_cancel=True)
+    except TimeoutError:
+        log.warning("the store did not answer the data version check; answering from memory")
+    except Exception as exc:
+        if not is_store_error(exc):
+            raise
+        log.warning("the store failed the data version check (%s); answering from memory", type(exc).__name__)
 
 
 def build_operation(

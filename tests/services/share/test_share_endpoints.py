@@ -374,3 +374,11 @@ async def test_a_body_id_must_be_a_json_integer(share, path, ident):
     body = {"id": ident, "body": "好聽"} if path.endswith("comment") else {"id": ident}
     r = await share.post(path, json=body)
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "id", r.text
+
+
+@pytest.mark.parametrize("path", ["/share/api/vote", "/share/api/comment", "/share/api/click"])
+async def test_an_integer_valued_float_is_the_integer(share, path):
+    """JSON Schema counts 57619668.0 as an integer: it is that id (no such share: 404), not a 422."""
+    body = {"id": 57619668.0, "body": "好聽"} if path.endswith("comment") else {"id": 57619668.0}
+    r = await share.post(path, json=body)
+    assert r.status_code == 404 and "57619668" in r.json()["detail"], r.text

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import NON_BLANK, WHITESPACE_CHARS
@@ -18,8 +19,22 @@ CategoryId = Literal[
     "music", "gaming", "food", "travel", "news", "comedy", "education", "tech", "sports", "life", "pets", "other"
 ]
 ShareId = Field(ge=1, le=2**31 - 1, description="A share's id")
-# In a JSON body the id is a JSON integer: true or "3" is refused (422), as the schema says.
-BodyShareId = Field(ge=1, le=2**31 - 1, strict=True, description="A share's id (a JSON integer)")
+
+
+def _json_integer(value: Any) -> Any:
+    """A JSON integer as JSON Schema counts them: 3 or 3.0 (a number with a zero fraction, as
+    some clients write every number); not true, not "3", not 3.5."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PydanticCustomError("int_type", "must be a JSON integer")
+    return value
+
+
+# In a JSON body the id is a JSON integer: true, "3" or 3.5 is refused (422), 3.0 is 3.
+BodyShareId = Annotated[
+    int, Field(ge=1, le=2**31 - 1, description="A share's id (a JSON integer)"), BeforeValidator(_json_integer)
+]
 COPYRIGHT = "分享只含連結、標題、分享者的說明與本站的互動數；影片與貼文的著作權屬於原作者。"
 
 
@@ -70,11 +85,11 @@ class SubmitBody(Params):
 
 
 class VoteBody(Params):
-    id: int = BodyShareId
+    id: BodyShareId
 
 
 class CommentBody(Params):
-    id: int = BodyShareId
+    id: BodyShareId
     body: str = Field(min_length=2, max_length=500, description="The comment (2 to 500 characters)")
 
     @field_validator("body")
@@ -86,7 +101,7 @@ class CommentBody(Params):
 
 
 class ClickBody(Params):
-    id: int = BodyShareId
+    id: BodyShareId
 
 
 # ------------------------------------------------------------------ results
