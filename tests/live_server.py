@@ -47,11 +47,14 @@ class Server:
 
 def server_env(database_url: str, **settings: str) -> dict[str, str]:
     """The environment of a server on `database_url`: no TWLOOKUP_* setting of the caller's
-    leaks in (only those given here), and no live register lookups."""
+    leaks in (only those given here), no live register lookups and no feed refresh (tests send
+    nothing off the machine)."""
     env = {
         k: v for k, v in os.environ.items() if not k.startswith("TWLOOKUP_") and k not in ("DATABASE_URL", "REDIS_URL")
     }
-    env.update(TWLOOKUP_DATABASE_URL=database_url, TWLOOKUP_CREATOR_LIVE_REGISTER="0", **settings)
+    env.update(
+        TWLOOKUP_DATABASE_URL=database_url, TWLOOKUP_CREATOR_LIVE_REGISTER="0", TWLOOKUP_REFRESH="off", **settings
+    )
     return env
 
 
