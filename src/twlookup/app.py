@@ -28,7 +28,7 @@ from twlookup.platform.store.reference import Reference
 from twlookup.platform.subapp import problem_response
 from twlookup.services import CATALOG, load_services
 from twlookup.settings import Settings, get_settings
-from twlookup.startup import resume_gc
+from twlookup.startup import app_built, resume_gc
 
 log = logging.getLogger("twlookup")
 
@@ -141,6 +141,7 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     )  # /, /docs, /healthz
     app = TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
     resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
+    app_built.set()  # `serve`'s background feed refresh waits for this before its first pass
     return app
 
 
@@ -202,8 +203,9 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
                     openapi=f"{base}/openapi.json",
                     mcp=f"{base}/mcp",
                     tools=len(router.service.tools),
-                    paid_routes=[
-                        {k: r[k] for k in ("method", "path", "price_usd", "open")} for r in router.paid_routes(base)
+                    paid_routes=[  # open: for sale right now (switched on, its data real and fresh)
+                        {k: r[k] for k in ("method", "path", "price_usd", "open", "not_for_sale") if k in r}
+                        for r in router.paid_routes(base)
                     ],
                 )
                 if router.service.feeds:

@@ -190,6 +190,7 @@ class MCPEndpoint:
         instructions = service.description + (f" {service.notice}" if service.notice else "")
         self.instructions = instructions
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self.sale: Any = None  # the router's SaleCheck: a paid tool on sample, empty or stale data is not sold
 
     @property
     def tools_result(self) -> dict[str, Any]:
@@ -414,6 +415,8 @@ class MCPEndpoint:
             )
         params = op.parse(arguments)
         await op.precheck(params)
+        if self.sale is not None:  # nothing sample, empty or stale is sold: refused before any payment
+            await self.sale.check(op)
 
         async def run() -> dict[str, Any]:
             return _answer(op.dump(await op.run(params)))

@@ -87,6 +87,7 @@ class Operation:
     example: dict[str, Any] | None = None  # paid routes: an input example for discovery (bazaar)
     example_output: bool = True  # discovery may show the answer to `example` (False: it has effects)
     group: str | None = None  # the service whose reference caches it reads (None: all of them)
+    rests_on: tuple[Any, ...] = ()  # paid routes: feeds and tables it is sold on (platform/payments/sale.py)
     writes: bool = False  # it changes something outside its answer (a submission, a post to a search engine)
     timeout_seconds: ClassVar[float] = 15.0  # bound on one run (set from settings by create_app)
 
@@ -207,6 +208,7 @@ def build_operation(
     blocking: bool = False,
     check: Callable[[Any], None] | None = None,
     example: dict[str, Any] | None = None,
+    rests_on: tuple[Any, ...] = (),
     writes: bool = False,
 ) -> Operation:
     hints = typing.get_type_hints(fn)
@@ -247,6 +249,7 @@ def build_operation(
         example=example,
         writes=writes,
         group=group_of(fn.__module__),
+        rests_on=tuple(rests_on),
     )
     op.fn.__name__ = fn.__name__
     names = tuple(re.findall(r"\{(\w+)\}", path))

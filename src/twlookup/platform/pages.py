@@ -114,12 +114,21 @@ def _zh(text: str) -> str:
     return f'<span lang="zh-Hant-TW">{escape(text)}</span>' if text else ""
 
 
+def sale_words(state: dict[str, Any]) -> str:
+    """A paid route's state where its price is shown: open, switched off, or not for sale and why."""
+    if state["open"]:
+        return "open"
+    if state.get("not_for_sale") and state.get("switched_on", True):
+        return "not for sale now: " + "; ".join(state["not_for_sale"])
+    return "not open now"
+
+
 def _paid_list(paid: list[dict[str, Any]], nets: list[str]) -> str:
     if not paid:
         return '<p class="muted">No paid routes.</p>'
     items = "".join(
         f"<li><code>{escape(r['method'])} {escape(r['path'])}</code>: {escape(r['price_usd'])} "
-        f"({'open' if r['open'] else 'not open now'})"
+        f"({escape(sale_words(r))})"
         + (f'<br><span class="muted">{escape(r["summary"])}</span>' if r.get("summary") else "")
         + "</li>"
         for r in paid
@@ -275,8 +284,7 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
         tool = f" · MCP tool <code>{escape(name)}</code>" if name else ""
         price = ""
         if op.paid:
-            state = "open" if settings.pro_open(service.name, op.path) else "not open now"
-            price = f" · {escape(router.prices[op.path])} ({state})"
+            price = f" · {escape(router.prices[op.path])} ({escape(sale_words(router.sale_state(op)))})"
         md = ""
         if op.markdown:
             needs = op.path_params or op.params.model_json_schema().get("required")
@@ -304,7 +312,8 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
     paid = [op for op in service.operations if op.paid]
     paid_note = (
         f"Paid with x402 in {escape(' or '.join(networks(router, settings)))}; without payment a paid route "
-        f"answers 402 with what to pay. {escape(_payment_note(settings))}"
+        f"answers 402 with what to pay. A paid route whose data is sample, empty or older than twice its "
+        f"feed's cadence is not for sale: it answers 503 before asking for payment. {escape(_payment_note(settings))}"
         if paid
         else "None."
     )

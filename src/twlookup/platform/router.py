@@ -38,6 +38,7 @@ from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook, PassRefused
+from twlookup.platform.payments.sale import SaleCheck
 from twlookup.platform.payments.tool_payments import ToolPayments
 from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
@@ -97,6 +98,7 @@ class ServiceRouter:
             if paid and facilitator is not None
             else None
         )
+        self.sale = SaleCheck(service, settings)  # nothing sample, empty or stale is sold
         self._paid_routes: dict[str, list[dict[str, Any]]] = {}
         self.app = build_subapp(self)  # the service's FastAPI app: all that no operation declares
         self._fallback = head_as_get(self.app)  # its GET routes answer HEAD too
@@ -120,6 +122,7 @@ class ServiceRouter:
         )
         origins = OriginPolicy.from_settings(settings, service.name, self.public)
         self.mcp = MCPEndpoint(service, settings.max_body_bytes, origins, billing)
+        self.mcp.sale = self.sale
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope["path"]
@@ -232,6 +235,7 @@ class ServiceRouter:
                 )
             params = op.parse(raw)  # bad input gets its 422 before any payment is asked for
             await op.precheck(params)  # and an unknown id its 404
+            await self.sale.check(op)  # and sample, empty or stale data its 503: nothing is sold on it
             assert self.gate is not None
             await self.gate.serve(scope, op, lambda: op.run(params), send)
             return
@@ -277,12 +281,25 @@ class ServiceRouter:
         return not await self.counter.hit(self.quota, "quota", self.service.name, self.client_ip(scope))
 
     def paid_routes(self, base: str) -> list[dict[str, Any]]:
-        """The paid routes with their schemas: built once per base path (they depend on the
-        declarations and settings only), so the index and /api/pro stay cheap."""
+        """The paid routes with their schemas (built once per base path: they depend on the
+        declarations and settings only, so the index and /api/pro stay cheap), each with whether
+        it is for sale now (`open`: switched on and its data real and fresh; see `sale_state`).
+        Blocking when the sale facts are due: call it from a worker thread."""
         cached = self._paid_routes.get(base)
         if cached is None:
             cached = self._paid_routes[base] = self._build_paid_routes(base)
-        return cached
+        ops = [op for op in self.service.operations if op.paid]
+        return [{**route, **self.sale_state(op)} for route, op in zip(cached, ops, strict=True)]
+
+    def sale_state(self, op: Operation) -> dict[str, Any]:
+        """`open`: for sale right now; `switched_on`: the operator's switch (TWLOOKUP_PRO_CLOSED,
+        payments on); `not_for_sale`: why the data does not allow a sale now (platform/payments/sale.py)."""
+        switched_on = self.settings.pro_open(self.service.name, op.path)
+        state = self.sale.state(op)
+        out: dict[str, Any] = {"open": bool(switched_on and state["for_sale"]), "switched_on": switched_on}
+        if state.get("not_for_sale"):
+            out["not_for_sale"] = state["not_for_sale"]
+        return out
 
     def _build_paid_routes(self, base: str) -> list[dict[str, Any]]:
         return [
@@ -291,7 +308,6 @@ class ServiceRouter:
                 "path": base + op.path,
                 "price_usd": self.prices[op.path],
                 "summary": op.summary,
-                "open": self.settings.pro_open(self.service.name, op.path),
                 "input_schema": op.params.model_json_schema(),
                 "output_schema": op.result.model_json_schema(),
             }
@@ -317,6 +333,7 @@ class ServiceRouter:
                     "summary": op.summary,
                     "price_usd": self.prices.get(op.path),
                     "markdown": base + op.path + ".md" if op.markdown else None,
+                    **({"open": self.sale_state(op)["open"]} if op.paid else {}),
                 }
                 for op in self.service.operations
             ],

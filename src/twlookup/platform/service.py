@@ -57,6 +57,7 @@ class Service:
         blocking: bool = False,
         check: Callable[[Any], None] | None = None,
         example: dict[str, Any] | None = None,
+        rests_on: tuple[Any, ...] = (),
         writes: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Declare an operation: REST route, MCP tool (when `tool` is given; a paid route is the
@@ -66,8 +67,11 @@ class Service:
         always runs in a worker thread (see `platform.operations`).
         `check(params)` (paid routes) raises NotFound for an unknown id before payment is asked;
         `example` (paid routes) is an input example, published with its answer in the 402's
-        discovery metadata. `writes=True` for an operation that changes something beyond its answer
-        (a stored submission, URLs posted to a search engine): its MCP tool is then not read-only."""
+        discovery metadata. `rests_on` (paid routes): the feeds of this service (by name) and the
+        store tables its answer rests on; while one is sample, empty or stale the route is not for
+        sale (a 503 before any payment is asked for; see `platform.payments.sale`). `writes=True` for
+        an operation that changes something beyond its answer (a stored submission, URLs posted to a
+        search engine): its MCP tool is then not read-only."""
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
@@ -76,9 +80,13 @@ class Service:
             raise ValueError(f"{path}: only free GET routes have a Markdown page")
         if check is not None and price is None:
             raise ValueError(f"{path}: a pre-payment check is for paid routes")
+        if rests_on and price is None:
+            raise ValueError(f"{path}: what a route rests on decides whether it is sold; free routes flag it instead")
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            op = build_operation(fn, method, path, tool, price, markdown, blocking, check, example, writes)
+            op = build_operation(
+                fn, method, path, tool, price, markdown, blocking, check, example, rests_on=rests_on, writes=writes
+            )
             for other in self.operations:
                 if (other.method, other.path) == (method, path) or (tool and other.tool == tool):
                     raise ValueError(f"{self.name}: {method} {path} / tool {tool} declared twice")

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from twlookup import __version__
 from twlookup.platform import pages
 from twlookup.platform.errors import Problem
-from twlookup.platform.openapi import build_openapi
+from twlookup.platform.openapi import build_openapi, with_sale_state
 
 if TYPE_CHECKING:
     from twlookup.platform.router import ServiceRouter
@@ -86,7 +86,9 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
     def openapi(request: Request) -> JSONResponse:
         doc = document(request.scope.get("root_path", ""))
         # `servers` is the absolute URL this client reaches the service at (platform/public_origin.py)
-        return JSONResponse({**doc, "servers": [{"url": router.public.url(request.scope)}]})
+        doc = {**doc, "servers": [{"url": router.public.url(request.scope)}]}
+        paid = {(op.method, op.path): router.sale_state(op) for op in service.operations if op.paid}
+        return JSONResponse(with_sale_state(doc, paid) if paid else doc)
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request) -> HTMLResponse:

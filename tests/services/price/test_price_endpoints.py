@@ -247,7 +247,8 @@ async def test_markdown_errors_are_problems(client, url, status):
     assert_problem(await client.get(url), status)
 
 
-async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(client):
+async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(for_sale):
+    client = for_sale  # a store whose prices are real and fresh: the seeded sample is not sold
     r = await client.get(f"{BASE}/pro/history/LA1")
     assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"  # testnet, per the spec
     assert r.json()["accepts"][0]["amount"] == "10000"  # $0.01 in USDC's 6 decimals
