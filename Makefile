@@ -6,7 +6,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve lint format test bench bench-startup clean
+.PHONY: install serve lint format test bench bench-startup compose-test clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ bench: $(STAMP)
 
 bench-startup: $(STAMP)
 	$(BIN)/python bench/startup.py
+
+# the compose topology built and run for real (needs root or a running Docker; docs/deploy.md)
+compose-test: $(STAMP)
+	$(BIN)/python deploy/compose_test.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
