@@ -212,7 +212,9 @@ def exercise(top: Topology, report: Report) -> None:
             f"{dict(statuses)}",
         )
         spoofed = client.get("/share/api/rankings", headers={"X-Forwarded-For": "198.51.100.7"})
-        report.check("a spoofed X-Forwarded-For buys no new bucket", spoofed.status_code == 429, str(spoofed.status_code))
+        report.check(
+            "a spoofed X-Forwarded-For buys no new bucket", spoofed.status_code == 429, str(spoofed.status_code)
+        )
 
         challenge = client.get("/motion/api/pro/export")
         resource = ""
@@ -245,7 +247,7 @@ def exercise(top: Topology, report: Report) -> None:
     report.check(
         "PostgreSQL restarted: the replicas recover by themselves",
         recovered is not None,
-        f"{'%.1f s' % recovered if recovered else 'not within 60 s'}; during it {load.summary()}",
+        f"{f'{recovered:.1f} s' if recovered else 'not within 60 s'}; during it {load.summary()}",
     )
 
     running = top.compose("ps", "--status", "running", "--services").split()

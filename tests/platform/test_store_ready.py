@@ -14,7 +14,7 @@ from twlookup.platform.store.ready import StoreUnreachable, StoreUnusable, wait_
 
 
 def test_an_unreachable_store_is_waited_on_then_named(tmp_path):
-    with pytest.raises(StoreUnreachable, match="did not answer within 0.3 s") as caught:
+    with pytest.raises(StoreUnreachable, match=r"did not answer within 0\.3 s") as caught:
         wait_for_store("postgresql://nobody@127.0.0.1:1/none", 0.3)
     assert not isinstance(caught.value, StoreUnusable)
 
@@ -40,7 +40,7 @@ def test_a_database_that_is_not_utf8_is_named_at_once(pg_admin):
     conn.execute(f"CREATE DATABASE {name} ENCODING 'SQL_ASCII' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'")
     try:
         target = url.set(database=name).render_as_string(hide_password=False)
-        with pytest.raises(StoreUnusable, match="encoding is SQL_ASCII.*needs UTF8"):
+        with pytest.raises(StoreUnusable, match=r"encoding is SQL_ASCII.*needs UTF8"):
             wait_for_store(target, 30)
     finally:
         conn.execute(f"DROP DATABASE {name}")
@@ -49,5 +49,5 @@ def test_a_database_that_is_not_utf8_is_named_at_once(pg_admin):
 def test_a_missing_database_is_named_at_once(pg_admin):
     url, _ = pg_admin
     target = url.set(database=f"twl_missing_{uuid.uuid4().hex[:8]}").render_as_string(hide_password=False)
-    with pytest.raises(StoreUnusable, match="refused the connection: .*does not exist"):
+    with pytest.raises(StoreUnusable, match=r"refused the connection: .*does not exist"):
         wait_for_store(target, 30)

@@ -61,7 +61,9 @@ def _unusable(url: str, exc: Exception) -> StoreUnusable | None:
             )
     message = str(getattr(exc, "orig", None) or exc)
     if not isinstance(exc, OperationalError):
-        return StoreUnusable(f"the store {_shown(url)} answered, but it cannot be used: {type(exc).__name__}: {message}")
+        return StoreUnusable(
+            f"the store {_shown(url)} answered, but it cannot be used: {type(exc).__name__}: {message}"
+        )
     if any(refusal in message for refusal in _REFUSALS):
         first_line = message.strip().splitlines()[-1] if message.strip() else message
         return StoreUnusable(f"the store {_shown(url)} refused the connection: {first_line.strip()}")
