@@ -29,7 +29,7 @@ RUN python -m venv /opt/build \
  && /opt/twlookup/bin/python -m compileall -q /opt/twlookup/lib >/dev/null
 # shared libraries without their symbol tables (strip, from binutils, in this stage only)
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends binutils >/dev/null \
- && find /opt/twlookup -name '*.so*' -type f -exec strip --strip-unneeded {} +
+ && find /opt/twlookup -type f \( -name '*.so' -o -name '*.so.*' \) -exec strip --strip-unneeded {} +
 
 FROM ${PYTHON_IMAGE} AS runtime
 ENV PATH=/opt/twlookup/bin:$PATH \

@@ -43,7 +43,7 @@ if ! have_compose_v2; then
     tmp=$(mktemp -d)
     printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: unstable\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
         > "$tmp/unstable.sources"
-    apt_unstable="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$tmp -o Dir::State::Lists=$tmp/lists -o Dir::Cache::Archives=$tmp"
+    apt_unstable="-o Acquire::Check-Valid-Until=false -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$tmp -o Dir::State::Lists=$tmp/lists -o Dir::Cache::Archives=$tmp"
     mkdir -p "$tmp/lists/partial"
     # shellcheck disable=SC2086
     apt-get $apt_unstable update -qq
