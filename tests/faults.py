@@ -1,5 +1,6 @@
 """Network faults on 127.0.0.1 for reliability tests: a proxy that can stop forwarding, a
-listener that accepts and never answers, and a port that nothing listens on."""
+listener that accepts and never answers, one that redirects to whatever it is told, and a port
+that nothing listens on."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import contextlib
 import select
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 
 def closed_port() -> int:
@@ -147,6 +148,55 @@ class StallProxy:
         self.sock.close()
 
 
+class RedirectListener:
+    """A loopback HTTP server in a thread: a request for one of `redirect_paths` is a 302 to
+    `self.location` (any bytes, as a hostile site may send them); anything else is 200 "ok"."""
+
+    def __init__(self, redirect_paths: Iterable[bytes] = (b"/start",)) -> None:
+        self.location = b"/"
+        self.redirect_paths = set(redirect_paths)
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.sock.settimeout(0.1)
+        self.port = self.sock.getsockname()[1]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except (TimeoutError, OSError):
+                continue
+            with conn:
+                conn.settimeout(2)
+                try:
+                    head = b""
+                    while b"\r\n\r\n" not in head:
+                        chunk = conn.recv(4096)
+                        if not chunk:
+                            break
+                        head += chunk
+                    path = head.split(b" ", 2)[1] if head.count(b" ") >= 2 else b"/"
+                    if path in self.redirect_paths:
+                        conn.sendall(
+                            b"HTTP/1.1 302 Found\r\nLocation: " + self.location + b"\r\n"
+                            b"Content-Length: 0\r\nConnection: close\r\n\r\n"
+                        )
+                    else:
+                        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self.sock.close()
+
+
 @contextlib.contextmanager
 def silent_listener() -> Iterator[SilentListener]:
     listener = SilentListener()
@@ -163,3 +213,12 @@ def stall_proxy(target: int) -> Iterator[StallProxy]:
         yield proxy
     finally:
         proxy.close()
+
+
+@contextlib.contextmanager
+def redirect_listener(redirect_paths: Iterable[bytes] = (b"/start",)) -> Iterator[RedirectListener]:
+    listener = RedirectListener(redirect_paths)
+    try:
+        yield listener
+    finally:
+        listener.close()

@@ -14,11 +14,12 @@ from twlookup.platform import clock, pages, privacy
 from twlookup.platform.errors import Problem
 from twlookup.platform.feeds.status import FeedsStatus, StatusCache
 from twlookup.platform.health import Health
-from twlookup.platform.http import header
+from twlookup.platform.http import head_as_get, header
 from twlookup.platform.operations import Operation
 from twlookup.platform.payments.facilitators import make_facilitator
 from twlookup.platform.payments.pass_shop import PassShop
 from twlookup.platform.payments.passes import PassBook
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.router import ServiceRouter, build_service_app
 from twlookup.platform.service import Service
@@ -27,7 +28,7 @@ from twlookup.platform.store.reference import Reference
 from twlookup.platform.subapp import problem_response
 from twlookup.services import CATALOG, load_services
 from twlookup.settings import Settings, get_settings
-from twlookup.startup import resume_gc
+from twlookup.startup import app_built, resume_gc
 
 log = logging.getLogger("twlookup")
 
@@ -112,8 +113,9 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     apps: dict[str, Any] = {}
     hosts: dict[bytes, Any] = {}
     services = services if services is not None else load_services()
+    public = PublicOrigin.from_settings(settings, client_ip, [s.name for s in services])
     for service in services:
-        router, app = build_service_app(service, settings, counter, client_ip, facilitator, passes)
+        router, app = build_service_app(service, settings, counter, client_ip, facilitator, passes, public)
         routers[service.name] = router
         apps[service.name] = app
         host = settings.host_for(service.name)
@@ -122,7 +124,9 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     quota_services = [s for s in services if s.free_quota]
     if quota_services and facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota
         solana = any(s.solana for s in quota_services)
-        apps["pay"] = PassShop(settings, facilitator, passes, [s.name for s in quota_services], solana=solana)
+        apps["pay"] = PassShop(
+            settings, facilitator, passes, [s.name for s in quota_services], solana=solana, public=public
+        )
     private = {name for name, r in routers.items() if r.service.private}
     privacy.install(private, {h.decode() for h, a in hosts.items() if any(apps[n] is a for n in private)})
     for entry in CATALOG:  # the service page shows the Chinese name; the platform does not import the catalogue
@@ -131,9 +135,13 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     root = _root_app(
         settings, routers, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
     )
-    limited_root = RateLimit(root, "index", settings.rate_limit_default, counter, client_ip)  # /, /docs, /healthz
+    root.state.public_origin = public  # the pages write absolute URLs with it
+    limited_root = RateLimit(
+        head_as_get(root), "index", settings.rate_limit_default, counter, client_ip
+    )  # /, /docs, /healthz
     app = TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
     resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
+    app_built.set()  # `serve`'s background feed refresh waits for this before its first pass
     return app
 
 
@@ -169,7 +177,7 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
 
     @root.exception_handler(405)
     async def not_allowed(_request: Any, _exc: Any) -> JSONResponse:
-        return problem_response(Problem(405, "This path accepts GET only.", headers={"Allow": "GET"}))
+        return problem_response(Problem(405, "This path accepts GET and HEAD.", headers={"Allow": "GET, HEAD"}))
 
     @root.get("/", summary="The twenty services, where each lives, and which are available")
     def index(request: Request, response: Response) -> Any:
@@ -195,8 +203,9 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
                     openapi=f"{base}/openapi.json",
                     mcp=f"{base}/mcp",
                     tools=len(router.service.tools),
-                    paid_routes=[
-                        {k: r[k] for k in ("method", "path", "price_usd", "open")} for r in router.paid_routes(base)
+                    paid_routes=[  # open: for sale right now (switched on, its data real and fresh)
+                        {k: r[k] for k in ("method", "path", "price_usd", "open", "not_for_sale") if k in r}
+                        for r in router.paid_routes(base)
                     ],
                 )
                 if router.service.feeds:

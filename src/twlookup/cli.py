@@ -24,24 +24,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     pause_gc()  # until create_app has built the app (see twlookup/startup.py)
     import uvicorn
 
+    from twlookup.platform.server_protocol import PROTOCOL
     from twlookup.platform.store.engine import StoreTimeouts
     from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
 
+    _serve_on(args.host, args.port)
     settings = _settings()
     try:
         wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
     except StoreUnreachable as exc:
         print(f"twlookup: {exc}", file=sys.stderr)
         return 1
-    ensure_ready(settings.database_url, args.data)
     workers = args.workers or settings.workers
+    # with several workers this process only supervises: a seed runs in a child process of its
+    # own, whose memory goes back when it exits (one worker builds the app here and needs the
+    # service modules the seed imports anyway)
+    ensure_ready(settings.database_url, args.data, seed_in_child=workers > 1)
     if workers > 1:  # the app is built in each worker process, not in this one
         resume_gc()
-    if args.refresh:  # the schedule runs in this process beside the server (run one per store)
-        from twlookup.platform.feeds.run import Refresher
-        from twlookup.platform.feeds.schedule import Scheduler, start_thread
-
-        start_thread(Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings)))
+    refresh, why = refresh_choice(args.refresh, settings.refresh, workers)
+    print(f"twlookup: {why}", file=sys.stderr)
+    if refresh:  # the schedule runs in this process beside the server (one per store)
+        start_refresh(settings, wait_for_app=workers == 1)
     uvicorn.run(
         "twlookup.app:create_app",
         factory=True,
@@ -52,26 +56,120 @@ def cmd_serve(args: argparse.Namespace) -> int:
         access_log=not args.no_access_log,
         proxy_headers=False,
         timeout_keep_alive=int(settings.keep_alive_seconds),
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-        limit_concurrency=settings.max_connections,
+        # httptools with the bounds uvicorn lacks (head size and time, body time, connections), each
+        # refusal a problem; no websockets (the app has none)
+        http=PROTOCOL,
+        ws="none",
     )
     return 0
 
 
-def ensure_ready(url: str, data: Path) -> None:
+def refresh_choice(flag: bool | None, setting: bool | None, workers: int) -> tuple[bool, str]:
+    """Whether `serve` refreshes the feeds in the background, and the log line that says so:
+    --refresh/--no-refresh, else TWLOOKUP_REFRESH, else on with one worker and off with more."""
+    if flag is not None or setting is not None:
+        on = flag if flag is not None else setting
+        source = (
+            ("--refresh" if on else "--no-refresh") if flag is not None else f"TWLOOKUP_REFRESH={'on' if on else 'off'}"
+        )
+    elif workers > 1:
+        return False, (
+            f"{workers} workers: the live feeds are not refreshed by this server (one scheduler per store); run "
+            "`twlookup scheduler` beside it, or pass --refresh to run the schedule in this process"
+        )
+    else:
+        on, source = True, "the default with one worker; --no-refresh or TWLOOKUP_REFRESH=off turns it off"
+    if on:
+        return True, f"refreshing the live feeds in the background at their cadences ({source})"
+    return False, f"the live feeds are not refreshed by this server ({source}); `twlookup scheduler` refreshes them"
+
+
+def start_refresh(settings: Any, delay: float = 2.0, wait_for_app: bool = True) -> Any:
+    """The feed schedule in a daemon thread of this process. Nothing here waits on the network: the
+    feeds are loaded and the first pass starts in the thread, `delay` seconds after this process has
+    built the app (`wait_for_app`; a multi-worker parent builds none); each pass that could not reach
+    some feed ends with one warning line naming them."""
+    import logging
+
+    from twlookup.platform.feeds.run import Refresher
+    from twlookup.platform.feeds.schedule import Scheduler, start_thread
+    from twlookup.startup import app_built
+
+    feeds_log = logging.getLogger("twlookup.feeds")
+    if not feeds_log.handlers:  # uvicorn configures only its own loggers: say the warnings ourselves
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        feeds_log.addHandler(handler)
+        feeds_log.setLevel(logging.WARNING)
+
+    def scheduler() -> Scheduler:
+        return Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings))
+
+    return start_thread(scheduler, delay=delay, after=app_built if wait_for_app else None)
+
+
+def _serve_on(host: str | None, port: int | None) -> None:
+    """`--host`/`--port` become the settings TWLOOKUP_HOST/TWLOOKUP_PORT of this process and of
+    its workers (which build the app from the environment), so what the app says of its own
+    address (the MCP origins it allows by default) is where it listens."""
+    import os
+
+    from twlookup.settings import get_settings
+
+    if host:
+        os.environ["TWLOOKUP_HOST"] = host
+    if port:
+        os.environ["TWLOOKUP_PORT"] = str(port)
+    get_settings.cache_clear()
+
+
+def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
     """Migrate, and seed when the store is empty or older than data/ and the service list,
-    so that a new user, or one who pulled new data or a new service, needs nothing else."""
+    so that a new user, or one who pulled new data or a new service, needs nothing else.
+    `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock)."""
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.platform.store.migrate import upgrade
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
     from twlookup.services import IMPLEMENTED
 
     with maintenance_lock(url):  # processes started together take turns; the later ones find it done
-        upgrade(url)
-        # the service names, not the services: a store that is ready costs no service import here
-        if seeded_fingerprint() != fingerprint(IMPLEMENTED, data):
+        if seed_in_child:
+            from twlookup.platform.store import engine
+            from twlookup.platform.store.migrate import is_current
+
+            engine.configure(url)
+            # the service names, not the services: a store that is ready costs no service import here
+            if is_current() and seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+                return
+            counts = _migrate_and_seed_in_child(url, data)
+        else:
+            upgrade(url)
+            if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+                return
             counts = _seed(data)
+        if counts:
             print(f"twlookup: seeded the store from {data}: {counts}", file=sys.stderr)
+
+
+def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
+    """Migrate, and seed if needed, in a child interpreter (the caller holds the maintenance
+    lock): the migrations and the seed import every service, which a supervisor does not need.
+    The seed's counts, or {} when the store was seeded already."""
+    import json
+    import subprocess
+
+    code = (
+        "import json, sys; from pathlib import Path; from twlookup.services import IMPLEMENTED;"
+        " from twlookup.platform.store.migrate import upgrade;"
+        " from twlookup.platform.store.seed import fingerprint, seeded_fingerprint;"
+        " from twlookup.cli import _seed; data = Path(sys.argv[2]); upgrade(sys.argv[1]);"
+        " done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data);"
+        " print(json.dumps({} if done else _seed(data)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, url, str(data)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the store could not be migrated and seeded:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _seed(data: Path) -> dict[str, int]:
@@ -385,9 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--refresh",
-        action="store_true",
-        help="also refresh the live feeds at their cadences in this process (run one scheduler per store: "
-        "on one replica only, or use `twlookup scheduler` instead)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="refresh the live feeds at their cadences in the background of this process (default: on with one "
+        "worker, off with more; TWLOOKUP_REFRESH=on/off). Run one scheduler per store: with several replicas "
+        "or workers, --no-refresh on each and one `twlookup scheduler`",
     )
     serve.set_defaults(func=cmd_serve)
 

@@ -46,10 +46,17 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
+    refresh: bool | None = Field(
+        None,
+        description="whether `twlookup serve` runs the feed schedule in the background (on/off); unset: on with "
+        "one worker, off with more (then run `twlookup scheduler` beside it)",
+    )
 
     # Rate limits
     rate_limit_default: str = Field("600/minute", description="limit per client IP per service (limits syntax)")
-    trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For is trusted")
+    trusted_proxies: list[str] = Field(
+        default_factory=list, description="CIDRs whose X-Forwarded-For, -Proto, -Host and -Port are trusted"
+    )
 
     max_body_bytes: int = Field(1_048_576, description="largest request body accepted (413 beyond)")
     data_check_seconds: float = Field(2.0, description="how often a process looks for a re-seed of reference data")
@@ -189,18 +196,30 @@ class Settings(BaseSettings):
         5.0, gt=0, le=600, description="after a Redis failure, how long to skip it before trying again"
     )
 
-    # HTTP server bounds (uvicorn); cap the same in the reverse proxy in front
+    # HTTP server bounds (platform/server_protocol.py); cap the same in the reverse proxy in front
+    # A paid request's PAYMENT-SIGNATURE echoes the 402's discovery metadata: up to about 35 KB.
     max_header_bytes: int = Field(
-        16_384, ge=1024, le=1_048_576, description="largest request head (request line and headers)"
+        65_536,
+        ge=1024,
+        le=1_048_576,
+        description="largest request head (request line and headers), and largest payment header",
     )
     keep_alive_seconds: int = Field(5, ge=1, le=600, description="how long an idle keep-alive connection is held open")
+    header_timeout_seconds: float = Field(
+        10, gt=0, le=600, description="time a client has to send its request line and headers (408 beyond)"
+    )
+    body_timeout_seconds: float = Field(
+        30, gt=0, le=3600, description="time a client has to send its request body after the headers (408 beyond)"
+    )
     max_connections: int | None = Field(
-        None, ge=1, description="concurrent connections per process before 503 (unset: unbounded)"
+        1000, ge=1, description="open connections per process; a request beyond them is a 503 with Retry-After"
     )
 
-    # Where clients reach this server (payment challenges name it; never taken from a Host header)
+    # Where clients reach this server (platform/public_origin.py): every absolute URL is written under it
     public_url: str | None = Field(
-        None, description="public base URL, e.g. https://api.example.com; unset: http://HOST:PORT"
+        None,
+        description="public base URL, e.g. https://api.example.com; unset: the URL the client used "
+        "(X-Forwarded-* believed from trusted proxies only)",
     )
     mcp_allowed_origins: list[str] = Field(
         default_factory=list,

@@ -11,8 +11,10 @@ delays freeing reference cycles (the next full collection frees what start-up le
 from __future__ import annotations
 
 import gc
+import threading
 
 _paused = False
+app_built = threading.Event()  # set by create_app once the app is built: serve's feed refresh starts after it
 
 
 def pause_gc() -> None:

@@ -241,6 +241,14 @@ def test_one_scheduler_refreshes_the_feeds_for_the_store():
     assert scheduler["depends_on"]["app"]["condition"] == "service_healthy"
     assert scheduler["healthcheck"] == {"disable": True}
     assert "--refresh" not in " ".join(app.get("command") or [])
+    # the replicas' serve would refresh by default with one worker: the compose file switches it off, in a
+    # value the settings read as off
+    assert app["environment"]["TWLOOKUP_REFRESH"] == "off"
+    from twlookup.cli import refresh_choice
+    from twlookup.settings import Settings
+
+    setting = Settings(refresh=app["environment"]["TWLOOKUP_REFRESH"], _env_file=None).refresh
+    assert refresh_choice(None, setting, 1)[0] is False
 
 
 # -- nginx --------------------------------------------------------------------------------------
@@ -252,7 +260,10 @@ def test_proxy_limits_match_the_app(monkeypatch):
     count, size = nginx_directive("large_client_header_buffers")[0].split()
     assert nginx_size(size) == s.max_header_bytes and int(count) >= 1
     assert nginx_directive("keepalive_timeout")[0] == f"{s.keep_alive_seconds}s"
-    assert nginx_directive("client_header_timeout"), "uvicorn does not bound slow headers: the proxy must"
+    # the proxy lets go of slow clients no later than the app would (the app bounds the head and the
+    # whole body; nginx bounds the head and each read of the body)
+    assert float(nginx_directive("client_header_timeout")[0].removesuffix("s")) <= s.header_timeout_seconds
+    assert float(nginx_directive("client_body_timeout")[0].removesuffix("s")) <= s.body_timeout_seconds
     # the largest 402 carries about 35 KB of discovery metadata in one header (README)
     assert nginx_size(nginx_directive("proxy_buffer_size")[0]) >= 36 * 1024
     assert nginx_directive("resolver")[0].split()[0] == "127.0.0.11"  # Docker's DNS, for the replicas

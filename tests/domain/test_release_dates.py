@@ -39,13 +39,24 @@ def test_countdown_counts_whole_days_and_says_the_target():
     assert (c.target, c.days) == (date(2026, 12, 18), 25)  # 7 days left in November + 18
     assert "2026-12-18" in c.note
     past = countdown(parse_when("2026-11-19"), today)
-    assert past.days == -4 and "4 days ago" in past.note
+    assert past.days is None and past.days_since == 4 and "4 days ago" in past.note  # never negative
+    on_the_day = countdown(parse_when("2026-11-23"), today)
+    assert (on_the_day.days, on_the_day.days_since) == (0, None)
 
 
 def test_window_counts_to_its_earliest_day_and_says_so():
     c = countdown(parse_when("2027-Q1"), date(2026, 11, 23))
     assert c.target == date(2027, 1, 1) and c.days == 39 and c.precision == "quarter"
     assert "window" in c.note and "earliest day" in c.note and "2027-03-31" in c.note
+
+
+def test_an_open_window_has_no_countdown_and_a_closed_one_counts_since_its_last_day():
+    open_window = countdown(parse_when("2026-fall"), date(2026, 11, 23))
+    assert (open_window.days, open_window.days_since) == (None, None)
+    assert "is open" in open_window.note and "7 days left" in open_window.note  # 23 to 30 November
+    closed = countdown(parse_when("2026-Q3"), date(2026, 11, 23))
+    assert (closed.days, closed.days_since) == (None, 54)  # 30 September + 54 days = 23 November
+    assert "closed on 2026-09-30" in closed.note
 
 
 def test_tba_has_no_countdown():

@@ -90,6 +90,7 @@ def _env(database: str, redis_url: str) -> dict[str, str]:
         REDIS_URL=redis_url,
         TWLOOKUP_RATE_LIMIT_HOLIDAY="5/minute",
         TWLOOKUP_CREATOR_LIVE_REGISTER="0",
+        TWLOOKUP_REFRESH="off",  # no feed refresh leaves the machine
     )
     return env
 

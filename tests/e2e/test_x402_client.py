@@ -8,12 +8,14 @@ import pytest
 import service_examples
 from conftest import fund
 from eth_account import Account
+from for_sale import put_on_sale
 from x402 import x402Client
 from x402.http.clients.httpx import x402AsyncTransport
 from x402.http.utils import decode_payment_response_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
+from twlookup.app import create_app
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services import load_services
 
@@ -25,12 +27,41 @@ CALLS = {(s.name, path): call for s in load_services() for path, call in service
 PATHS = {(s.name, path): url for s in load_services() for path, url in service_examples.pro_paths(s.name).items()}
 
 
-async def test_pay_for_every_pro_route_then_replay(live_url, settings):
+@pytest.fixture
+def sale_url(settings, fresh_store):
+    """The app served by a real uvicorn over a store in which every paid route is for sale
+    (tests/for_sale.py; the seeded store sells nothing sample or stale)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    put_on_sale(fresh_store)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    app = create_app(settings.model_copy(update={"database_url": fresh_store}))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "test server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", fresh_store
+    server.should_exit = True
+    thread.join(timeout=5)
+
+
+async def test_pay_for_every_pro_route_then_replay(sale_url, settings):
+    live_url, db_url = sale_url
     payer = Account.create()
     networks = {"mainnet": settings.evm_mainnet, "testnet": settings.evm_testnet}
     ledgers = {n: Ledger(n) for n in networks.values()}
     for network in networks.values():
-        fund(payer.address, settings.database_url, "1", network)
+        fund(payer.address, db_url, "1", network)
     treasury_before = {n: ledger.balance(settings.pay_to_evm) for n, ledger in ledgers.items()}
 
     paid_ops = [(s, op) for s in load_services() for op in s.operations if op.paid]

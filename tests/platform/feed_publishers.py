@@ -4,7 +4,8 @@
 Where no fixture file exists, the answer is built in the publisher's documented format from data
 the project already holds: web-features' data.json from data/motion/support.yaml (itself an
 extract of web-features 3.40.0), npm version documents from data/motion/libraries.yaml, crawler
-IP-range files with the sample prefixes of data/seo/ipranges.yaml, and a GCIS row for the one
+IP-range files with the sample prefixes of data/seo/ipranges.yaml, ai.robots.txt's robots.json with
+the names of data/seo/ai-robots.yaml, and a GCIS row for the one
 company the shipped store holds (its name and status as data/creator/companies.yaml gives them).
 """
 
@@ -19,15 +20,19 @@ import respx
 import yaml
 
 from twlookup.services.creator.register import GCIS_COMPANY
+from twlookup.services.food.feeds import OVERPASS_SERVER
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.feed import FEED_URL as FARM_URL
+from twlookup.services.seo.airobots import RAW_URL as AI_ROBOTS_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
 from twlookup.services.trip.feeds import BOARD_CSV
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "tests" / "services"
 DATA = ROOT / "data"
+OVERPASS_FILE = SERVICES / "food" / "fixtures" / "overpass-taipei-station.json"
 TODAY = date(2026, 11, 24)  # the refreshes in these tests run on this Taiwan day
 
 TWSE = SERVICES / "stocks" / "fixtures" / "twse_stock_day_all.json"
@@ -111,6 +116,20 @@ def _npm(request: httpx.Request) -> httpx.Response:
     return httpx.Response(200, json=docs[name]) if name in docs else httpx.Response(404, json={"error": "Not found"})
 
 
+WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
+SPARQL = {
+    "movie": SERVICES / "movie" / "fixtures" / "wikidata-movie-2026-11-26.json",
+    "games": SERVICES / "games" / "fixtures" / "wikidata-games-2026-11-26.json",
+}
+
+
+def _sparql(request: httpx.Request) -> httpx.Response:
+    which = "games" if "wd:Q7889" in request.url.params.get("query", "") else "movie"
+    return httpx.Response(
+        200, content=SPARQL[which].read_bytes(), headers={"Content-Type": "application/sparql-results+json"}
+    )
+
+
 def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
     """Every refreshable feed's official URL answering its real format; returns the routes by feed."""
     routes = {
@@ -148,7 +167,22 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         "creator.companies": router.get(url__startswith=GCIS_COMPANY).mock(
             return_value=httpx.Response(200, json=[GCIS_ROW])
         ),
+        "food.overpass": router.get(url__startswith=OVERPASS_SERVER).mock(
+            return_value=httpx.Response(200, content=OVERPASS_FILE.read_bytes())
+        ),
+        # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
+        "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),
+        "models.claude": router.get(CLAUDE_URL).mock(
+            return_value=httpx.Response(
+                200, content=(SERVICES / "models" / "fixtures" / "endoflife-anthropic-claude.json").read_bytes()
+            )
+        ),
     }
+    listed = yaml.safe_load((DATA / "seo" / "ai-robots.yaml").read_text(encoding="utf-8"))["agents"]
+    robots_json = {
+        a["name"]: {"operator": a["operator"], "respect": "Unclear at this time.", "function": ""} for a in listed
+    }
+    routes["seo.airobots"] = router.get(AI_ROBOTS_URL).mock(return_value=httpx.Response(200, json=robots_json))
     ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     for f in ranges:
         routes[f"seo.{f['id']}"] = router.get(f["source"]).mock(return_value=httpx.Response(200, json=ip_range_file()))

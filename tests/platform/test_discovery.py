@@ -8,10 +8,13 @@ import json
 
 import httpx
 import pytest
+from conftest import copy_store
+from for_sale import put_on_sale
 from x402.extensions.bazaar import validate_discovery_extension
 
 from tests.service_examples import pro_paths
 from twlookup.app import create_app
+from twlookup.platform.store import engine as store_engine
 from twlookup.services import load_services
 
 pytestmark = pytest.mark.asyncio
@@ -20,8 +23,12 @@ PAID = [(s.name, op) for s in load_services() for op in s.operations if op.paid]
 
 
 @pytest.fixture(scope="module")
-def app(settings):
-    return create_app(settings)
+def app(settings, template_store, tmp_path_factory):
+    """Every paid route for sale (tests/for_sale.py): a route not for sale answers 503, not a 402."""
+    url = copy_store(template_store, tmp_path_factory.mktemp("for-sale"))
+    put_on_sale(url)
+    yield create_app(settings.model_copy(update={"database_url": url}))
+    store_engine.configure(settings.database_url)
 
 
 def concrete(service: str, path: str) -> str:

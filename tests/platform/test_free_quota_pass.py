@@ -126,8 +126,10 @@ async def test_buy_a_pass_and_go_past_the_quota(settings, payer):
             "method": "tools/call",
             "params": {"name": "draw_dish", "arguments": {"n": 2}},
         }
-        r = await c.post("/food/mcp", json=call)
-        assert r.status_code == 402 and r.json()["type"].endswith("/quota-exceeded")
+        r = await c.post("/food/mcp", json=call)  # a tool result the client can read, not an HTTP 402
+        refused = r.json()["result"]
+        assert r.status_code == 200 and refused["isError"]
+        assert refused["structuredContent"]["type"].endswith("/quota-exceeded")
         r = await c.post("/food/mcp", json=call, headers=auth)
         assert r.status_code == 200 and r.json()["result"]["structuredContent"] == {"n": 2}
     assert ledger.balance(payer.address) == 2_000_000 - 500_000

@@ -91,7 +91,21 @@ async def test_json_clients_get_the_same_json(client, headers):
                 "data_age_days",
                 "stale",
             } <= set(feed)
-    assert {"cardgame", "creator", "food", "life", "motion", "opinions", "price", "seo", "stocks", "trip"} == WITH_FEEDS
+    assert {
+        "cardgame",
+        "creator",
+        "food",
+        "games",
+        "life",
+        "models",
+        "motion",
+        "movie",
+        "opinions",
+        "price",
+        "seo",
+        "stocks",
+        "trip",
+    } == WITH_FEEDS
     r = await client.get("/models/", headers=headers)
     assert r.headers["content-type"] == "application/json" and r.headers["vary"] == "Accept"
     summary = r.json()

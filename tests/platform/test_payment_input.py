@@ -100,6 +100,21 @@ async def test_hostile_payment_headers_are_402_saying_what_is_wrong(app, valid, 
             assert sentence and "Traceback" not in r.text
 
 
+@pytest.mark.asyncio
+async def test_version_and_size_refusals_name_the_reason(app, valid):
+    async with client(app) as c:
+        r = await c.get(URL, headers={"PAYMENT-SIGNATURE": b64(dict(valid, x402Version="2"))})
+        assert r.status_code == 402
+        assert (
+            r.json()["error"]
+            == 'invalid_x402_version: x402Version must be the JSON integer 2; this payload has the string "2".'
+        )
+        big = base64.b64encode(b" " * 70_000).decode()
+        r = await c.get(URL, headers={"X-PAYMENT": big})
+        assert r.status_code == 402
+        assert r.json()["error"] == "invalid_payload: the payment header is 93336 bytes; at most 65536 are accepted."
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),

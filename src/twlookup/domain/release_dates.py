@@ -11,7 +11,9 @@ An announced date is written in the data files as one of:
 - ``2027``: a year;
 - ``tba``: nothing announced yet.
 
-A window counts down to its earliest day and says so; ``tba`` has no countdown.
+A window counts down to its earliest day and says so; ``tba`` has no countdown, and neither has a
+date that has passed (no negative day counts: the days since it instead). What a passed date
+means for the release (released, overdue) is `release_state`'s.
 """
 
 from __future__ import annotations
@@ -99,28 +101,40 @@ WhenText = Annotated[str, BeforeValidator(_as_text), AfterValidator(check_when)]
 @dataclass(frozen=True)
 class Countdown:
     target: date | None
-    days: int | None
+    days: int | None  # to target; None once it has passed (never negative), or for tba
+    days_since: int | None  # since target (a window: since its last day); None until then
     precision: Precision
     note: str
 
 
 def countdown(when: When, today: date, what: str = "release") -> Countdown:
-    """Whole days from `today` (Asia/Taipei) to the announced date, or to a window's earliest day."""
-    if when.earliest is None:
-        return Countdown(None, None, "tba", f"No {what} date has been announced: no countdown.")
+    """Whole days from `today` (Asia/Taipei) to the announced date, or to a window's earliest day;
+    once that day has passed, no countdown but the days since (a window: since it closed)."""
+    if when.earliest is None or when.latest is None:
+        return Countdown(None, None, None, "tba", f"No {what} date has been announced: no countdown.")
+    start, end = when.earliest.isoformat(), when.latest.isoformat()
     days = (when.earliest - today).days
+    since: int | None = None
     if when.exact:
-        note = (
-            f"{days} days to the {what} on {when.earliest.isoformat()}"
-            if days >= 0
-            else (f"the {what} date {when.earliest.isoformat()} was {-days} days ago")
-        )
-    else:
+        if days >= 0:
+            note = f"{days} days to the {what} on {start}"
+        else:
+            since = -days
+            note = f"the {what} date {start} was {since} days ago: no countdown"
+    elif days >= 0:
         note = (
             f"{when.text} is a window ({when.precision}), not a date: counting to its earliest day, "
-            f"{when.earliest.isoformat()}; it may be as late as {when.latest.isoformat() if when.latest else '?'}"
+            f"{start}; it may be as late as {end}"
         )
-    return Countdown(when.earliest, days, when.precision, note)
+    elif today <= when.latest:
+        note = (
+            f"the {what} window {when.text} is open: from {start} to {end}, "
+            f"{(when.latest - today).days} days left; no countdown"
+        )
+    else:
+        since = (today - when.latest).days
+        note = f"the {what} window {when.text} closed on {end}, {since} days ago: no countdown"
+    return Countdown(when.earliest, days if days >= 0 else None, since, when.precision, note)
 
 
 def passed_since_check(

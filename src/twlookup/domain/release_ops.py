@@ -52,7 +52,13 @@ def find(catalogue: Catalogue[ItemT], q: str, what: str) -> tuple[ItemT, Matched
 def countdown_out(when: When, today: date, counts_to: str) -> CountdownOut:
     c = countdown(when, today, counts_to)
     return CountdownOut(
-        as_of=today, target=c.target, days=c.days, precision=c.precision, counts_to=counts_to, note=c.note
+        as_of=today,
+        target=c.target,
+        days=c.days,
+        days_since=c.days_since,
+        precision=c.precision,
+        counts_to=counts_to,
+        note=c.note,
     )
 
 

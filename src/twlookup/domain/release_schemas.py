@@ -16,6 +16,7 @@ from twlookup.platform.schemas import Source
 WATCHLIST_LIMIT = 30  # spec document 1, Limits: at most 30 events / titles / games per call
 MONTH_PATTERN = r"^(19|20|21)\d{2}-(0[1-9]|1[0-2])$"
 MatchedAs = Literal["id", "name", "alias", "partial"]
+RecordOrigin = Literal["curated", "imported"]  # a data file's record, or one a feed imported
 
 
 def _iso_day(value: Any) -> date:
@@ -90,7 +91,13 @@ class Delays(BaseModel):
 class CountdownOut(BaseModel):
     as_of: date = Field(description="Today in Asia/Taipei, the day counted from")
     target: date | None = Field(description="The day counted to: the date, or a window's earliest day; null for tba")
-    days: int | None = Field(description="Whole days from as_of to target (negative once passed); null for tba")
+    days: int | None = Field(
+        ge=0, description="Whole days from as_of to target; null once target has passed (see days_since) and for tba"
+    )
+    days_since: int | None = Field(
+        ge=0,
+        description="Whole days since target (a window: since its last day); null until it has passed and for an open window",
+    )
     precision: Precision
     counts_to: str = Field(description="What is counted to, e.g. release or start")
     note: str

@@ -91,10 +91,14 @@ class InvalidParameter(Problem):
         super().__init__(422, f"{name}: {message}", kind="invalid-parameter", errors=[entry])
 
 
-def from_validation_error(exc: ValidationError, allowed: dict[str, Any] | None = None) -> Problem:
-    """Turn pydantic's errors into one 422 naming every bad parameter and, where known, what is allowed."""
+def from_validation_error(
+    exc: ValidationError, allowed: dict[str, Any] | None = None, described: dict[str, str | None] | None = None
+) -> Problem:
+    """Turn pydantic's errors into one 422 naming every bad parameter and, where known, what is
+    allowed. A value of the wrong form is explained by the parameter's description (its pattern
+    stays in `allowed`, for programs), never by quoting the regular expression to a reader."""
     entries: list[dict[str, Any]] = []
-    for err in exc.errors(include_url=False, include_context=False):
+    for err in exc.errors(include_url=False):
         loc = [str(p) for p in err["loc"]]
         name = ".".join(loc) if loc else "body"
         if err["type"] == "extra_forbidden":
@@ -103,6 +107,8 @@ def from_validation_error(exc: ValidationError, allowed: dict[str, Any] | None =
                 message += "; known parameters: " + (", ".join(allowed) if allowed else "none")
         elif err["type"] == "missing":
             message = "required parameter is missing"
+        elif err["type"] == "string_pattern_mismatch":
+            message = _wrong_form(err.get("ctx", {}).get("pattern", ""), (described or {}).get(loc[0]) if loc else None)
         else:
             message = err["msg"]
         entry: dict[str, Any] = {"parameter": name, "message": message}
@@ -111,3 +117,11 @@ def from_validation_error(exc: ValidationError, allowed: dict[str, Any] | None =
         entries.append(entry)
     detail = "; ".join(f"{e['parameter']}: {e['message']}" for e in entries)
     return Problem(422, detail, kind="invalid-parameter", errors=entries)
+
+
+def _wrong_form(pattern: str, description: str | None) -> str:
+    if description:
+        return f"does not have the form this parameter takes: {description.rstrip('.')}"
+    if pattern.startswith("^https?://"):
+        return "must be an absolute http:// or https:// URL without spaces or control characters"
+    return "does not have the form this parameter takes (allowed.pattern has it exactly)"

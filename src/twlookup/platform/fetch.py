@@ -27,10 +27,12 @@ What it guarantees, for the first URL and for every redirect it follows:
 
 Errors are problems the platform already renders:
 - `FetchRefused` (422, kind `fetch-refused`, `errors[0].parameter` = `param`, `reason` one of
-  `scheme`, `port`, `credentials`, `host`, `address`, `redirects`, `too-large`): the target is
-  not allowed or too big; the detail says why.
+  `url`, `scheme`, `port`, `credentials`, `host`, `address`, `redirect`, `redirects`,
+  `too-large`): the target is not allowed, not a valid URL (or redirects to one that is not), or
+  too big; the detail says why.
 - `FetchFailed` (503, kind `upstream-unavailable`, `Retry-After: 30`, names the host): DNS
-  failure, connection failure, TLS failure or the time cap.
+  failure, connection failure, TLS failure, the time cap, or any other error of the HTTP client
+  (logged): our fetch failed, never a 500.
 
 Tests: monkeypatch `twlookup.platform.fetch.resolve` (an async `(host, port) -> list[str]`;
 `static_resolver({...})` builds one) so that no DNS is asked, and mock the target with respx
@@ -43,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import ipaddress
+import logging
 import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -53,6 +56,8 @@ import httpcore
 import httpx
 
 from twlookup.platform.errors import Problem
+
+log = logging.getLogger("twlookup.fetch")
 
 MAX_REDIRECTS = 5
 REDIRECT_CODES = {301, 302, 303, 307, 308}
@@ -246,13 +251,14 @@ def check_url(url: str, extra_ports: Iterable[int] = (), param: str = "url") -> 
     """The URL parsed, or FetchRefused for a scheme, port, credentials or host that is not allowed."""
     try:
         parsed = httpx.URL(url)
-    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        parsed_host = parsed.host  # decodes an IDNA name: a malformed A-label fails here
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:  # IDNA errors are ValueErrors too
         raise FetchRefused(url, "url", f"not a valid URL ({exc})", param) from None
     if parsed.scheme not in DEFAULT_PORTS:
         raise FetchRefused(
             url, "scheme", f"scheme {parsed.scheme or '(none)'!r} is not allowed; only http and https", param
         )
-    if not parsed.host:
+    if not parsed_host:
         raise FetchRefused(url, "host", "the URL has no host", param)
     if parsed.userinfo:
         raise FetchRefused(url, "credentials", "a user name or password in the URL is not sent", param)
@@ -262,7 +268,7 @@ def check_url(url: str, extra_ports: Iterable[int] = (), param: str = "url") -> 
         raise FetchRefused(
             url, "port", f"port {port} is not allowed; allowed: {', '.join(map(str, sorted(allowed)))}", param
         )
-    host = parsed.host.lower().rstrip(".")
+    host = parsed_host.lower().rstrip(".")
     if host == "localhost" or host.endswith(".localhost"):
         raise FetchRefused(url, "address", f"{host} names the loopback interface", param)
     return parsed
@@ -326,10 +332,15 @@ async def fetch(
                 transport=transport or pinned, trust_env=False, follow_redirects=False, timeout=timeout
             ) as client:
                 return await _follow(
-                    client, pinned, url, method.upper(), send_headers, max_bytes, settings, param, started
+                    client, transport or pinned, url, method.upper(), send_headers, max_bytes, settings, param, started
                 )
     except TimeoutError:
         raise FetchFailed(host, f"no complete answer within {timeout:g} s") from None
+    except Problem:
+        raise
+    except Exception as exc:  # whatever else the HTTP client raises is our fetch failing, never a 500
+        log.warning("fetch of %s failed: %s: %s", host, type(exc).__name__, exc)
+        raise FetchFailed(host, f"the fetch failed ({type(exc).__name__})") from None
 
 
 def _parses(url: str) -> bool:
@@ -342,7 +353,7 @@ def _parses(url: str) -> bool:
 
 async def _follow(
     client: httpx.AsyncClient,
-    pinned: PinnedTransport | None,
+    transport: httpx.AsyncBaseTransport,
     url: str,
     method: str,
     headers: dict[str, str],
@@ -359,11 +370,14 @@ async def _follow(
         host = parsed.raw_host.decode("ascii")  # IDNA-encoded, as the connection pool sees it
         shown = current if current == url else f"{current} (redirected from {url})"
         addresses = await check_host(shown, host, port, param)
-        if pinned is not None:
-            pinned.backend.pins[host.lower().strip("[]")] = addresses
+        if isinstance(transport, PinnedTransport):
+            transport.backend.pins[host.lower().strip("[]")] = addresses
         request = client.build_request(method, parsed, headers=headers)
         try:
-            response = await client.send(request, stream=True)
+            # the transport itself, not client.send: the client would parse a Location header on
+            # its own (even with redirects off) and raise on a malformed one; here that is ours
+            response = await transport.handle_async_request(request)
+            response.request = request
         except httpx.TimeoutException:
             raise FetchFailed(parsed.host, "the connection timed out") from None
         except httpx.HTTPError as exc:
@@ -373,7 +387,12 @@ async def _follow(
             if response.status_code in REDIRECT_CODES and location:
                 if len(followed) >= MAX_REDIRECTS:
                     raise FetchRefused(url, "redirects", f"more than {MAX_REDIRECTS} redirects", param)
-                current = str(parsed.join(location))
+                try:
+                    current = str(parsed.join(location))
+                except (httpx.InvalidURL, ValueError) as exc:  # IDNA errors are ValueErrors too
+                    raise FetchRefused(
+                        url, "redirect", f"it redirects to {location[:200]!r}, which is not a valid URL ({exc})", param
+                    ) from None
                 followed.append(current)
                 if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
                     method = "GET"

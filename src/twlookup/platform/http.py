@@ -83,3 +83,25 @@ def parse_json_body(body: bytes) -> Any:
         return orjson.loads(body)
     except orjson.JSONDecodeError as exc:
         raise Problem(400, f"The request body is not valid JSON: {exc}.", kind="malformed-json") from None
+
+
+def head_as_get(app: Any) -> Any:
+    """`app` answering HEAD as it answers GET, without the body (RFC 9110 9.3.2): FastAPI's own
+    routes declare GET only, so without this a HEAD on /, /healthz or a page would be a 405.
+    The headers (Content-Length included) are GET's."""
+
+    async def wrapped(scope: Scope, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope["method"] != "HEAD":
+            await app(scope, receive, send)
+            return
+
+        async def send_headers_only(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return  # the rest of GET's body follows; HEAD sends none of it
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await app(dict(scope, method="GET"), receive, send_headers_only)
+
+    return wrapped

@@ -12,7 +12,20 @@ JSON-RPC batches are accepted for the revisions that have them (2024-11-05, 2025
 request without MCP-Protocol-Version, which the transport says to read as 2025-03-26) and refused
 for later ones; an `id` must be a string or a number (not a boolean, not null); `arguments` of
 `tools/call` must be an object; 202 answers carry no body and no content type. Each tool's
-description opens with its summary (what it does), then any further notes.
+description opens with its summary (what it does), then any further notes; its annotations come
+from the operation's declaration (`Operation.hints`: read-only unless it writes, open-world when it
+calls out).
+
+A tool that fails (bad arguments, an unknown id, an upstream or the store away, a bug of ours) is
+a result with `isError: true` whose text is the problem's detail, with tools named where REST names
+paths, and whose `structuredContent` is the RFC 9457 problem REST answers with (plus
+`retry_after`, in seconds, where REST sends Retry-After). JSON-RPC errors are for protocol faults
+only: malformed messages, unknown methods or tools, arguments that are not an object.
+
+Every paid route is a tool too (`pro_<path words>`), priced and paid the x402 way for MCP
+(platform/payments/tool_payments.py). A service with a free quota counts tool calls only
+(`Billing.over_quota`), never `initialize`, `tools/list`, pings or notifications; past the quota a
+tool call answers a readable isError result (the problem, a pass, or x402 for that one call).
 
 The SDK's types (a large set of pydantic models) are imported, and each service's tool list
 built, when the first MCP request reaches that service, in a worker thread: a process that
@@ -22,9 +35,12 @@ serves no agent does not load them.
 from __future__ import annotations
 
 import logging
+import re
 import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from anyio import to_thread
@@ -35,6 +51,10 @@ from twlookup.platform.http import header, read_body, send_bytes
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
+
+if TYPE_CHECKING:
+    from twlookup.platform.payments.tool_payments import ToolPayments
+    from twlookup.platform.public_origin import PublicOrigin
 
 log = logging.getLogger("twlookup.mcp")
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
@@ -63,6 +83,73 @@ def _valid_id(ident: Any) -> bool:
     return isinstance(ident, (str, int, float)) and not isinstance(ident, bool)
 
 
+def paid_tool_name(op: Operation) -> str:
+    """A paid route's tool: `pro_` and the words of its path (`/api/pro/invoice/check-batch` is
+    `pro_invoice_check_batch`; path parameters are arguments, not words)."""
+    words = [w for w in op.path.removeprefix("/api/pro/").split("/") if w and not w.startswith("{")]
+    return "pro_" + "_".join(re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_") for w in words)
+
+
+@dataclass
+class Billing:
+    """What the MCP endpoint needs of the service's payments: the paid tools' prices and networks,
+    whether each is open, the x402 machinery (None: payments switched off), and the free quota
+    (services with one: `over_quota(scope)` counts one call and says whether it is past it)."""
+
+    public: PublicOrigin
+    prices: dict[str, str]  # paid path -> USD price
+    networks: list[str]
+    is_open: Callable[[str], bool]
+    payments: ToolPayments | None = None
+    over_quota: Callable[[dict[str, Any]], Awaitable[bool]] | None = None
+    quota_amount: int = 0
+    quota_price: str = ""
+
+
+# What a failed call's structuredContent holds (isError: true): the RFC 9457 problem REST answers
+# with, and for a paid tool the x402 PaymentRequired object. Declared in each tool's outputSchema
+# beside the answer, since some clients (MCP Inspector, the TypeScript SDK 1.x) validate an error
+# result's structuredContent against the outputSchema too.
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Problem",
+    "description": "The tool failed (isError: true): the RFC 9457 problem the REST route answers with",
+    "properties": {
+        "type": {"type": "string"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "errors": {"type": "array", "items": {"type": "object"}},
+        "retry_after": {"type": "integer", "description": "seconds to wait before trying again"},
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+PAYMENT_REQUIRED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "PaymentRequired",
+    "description": "Payment is needed (isError: true): the x402 version 2 terms; pay in _meta['x402/payment']",
+    "properties": {
+        "x402Version": {"type": "integer"},
+        "error": {"type": "string"},
+        "resource": {"type": "object"},
+        "accepts": {"type": "array", "items": {"type": "object"}},
+        "extensions": {"type": "object"},
+    },
+    "required": ["x402Version", "accepts"],
+}
+
+
+def output_schema(op: Operation, paid: bool = False) -> dict[str, Any]:
+    """The answer's schema, or (isError) a problem, or for a paid tool the payment terms."""
+    answer = op.result.model_json_schema()
+    defs = answer.pop("$defs", None)
+    failures = [PROBLEM_SCHEMA, PAYMENT_REQUIRED_SCHEMA] if paid else [PROBLEM_SCHEMA]
+    schema: dict[str, Any] = {"type": "object", "anyOf": [answer, *failures]}
+    if defs:
+        schema["$defs"] = defs  # the answer's references (#/$defs/...) still resolve from the root
+    return schema
+
+
 def tool_description(op: Operation) -> str:
     """What the tool does (its summary) first, then the notes of its docstring, if any."""
     if op.description == op.summary or op.description.startswith(op.summary):
@@ -87,14 +174,23 @@ def _result(ident: Any, result: dict[str, Any]) -> dict[str, Any]:
 
 
 class MCPEndpoint:
-    def __init__(self, service: Service, max_body: int, origins: OriginPolicy | None = None) -> None:
+    def __init__(
+        self, service: Service, max_body: int, origins: OriginPolicy | None = None, billing: Billing | None = None
+    ) -> None:
         self.service = service
         self.max_body = max_body
         self.origins = origins or OriginPolicy(["*"])
+        self.billing = billing
+        # the declared tools, then every paid route as a tool (one per path: a path paid by GET
+        # and by POST takes the same arguments, so it is one tool, the first declared)
         self.by_tool: dict[str, Operation] = {op.tool: op for op in service.tools if op.tool}
+        for op in service.operations:
+            if op.paid and billing is not None:
+                self.by_tool.setdefault(paid_tool_name(op), op)
         instructions = service.description + (f" {service.notice}" if service.notice else "")
         self.instructions = instructions
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self.sale: Any = None  # the router's SaleCheck: a paid tool on sample, empty or stale data is not sold
 
     @property
     def tools_result(self) -> dict[str, Any]:
@@ -112,17 +208,15 @@ class MCPEndpoint:
         service = self.service
         tools = [
             types.Tool(
-                name=op.tool,
+                name=name,
                 title=op.summary,
-                description=tool_description(op),
+                description=tool_description(op) + self.price_note(op),
                 input_schema=op.params.model_json_schema(),
-                output_schema=op.result.model_json_schema(),
-                annotations=types.ToolAnnotations(
-                    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-                ),
+                output_schema=output_schema(op, paid=op.paid and self.billing is not None),
+                annotations=types.ToolAnnotations(**op.hints),
+                _meta=self.price_meta(op),
             ).model_dump(by_alias=True, exclude_none=True, mode="json")
-            for op in service.tools
-            if op.tool
+            for name, op in self.by_tool.items()
         ]
         server_info = types.Implementation(
             name=f"twlookup-{service.name}", title=service.title, version=__version__
@@ -130,11 +224,30 @@ class MCPEndpoint:
         self._built = ({"tools": tools}, server_info)
         return self._built
 
+    def price_note(self, op: Operation) -> str:
+        if not op.paid or self.billing is None:
+            return ""
+        return (
+            f"\n\nPaid: {self.billing.prices[op.path]} (USD, in USDC) per call, by x402 on "
+            f"{' or '.join(self.billing.networks)}: a call without payment answers the payment terms "
+            "(isError, structuredContent PaymentRequired); an x402 MCP client pays in _meta['x402/payment']. "
+            "Nothing is charged when the tool fails."
+        )
+
+    def price_meta(self, op: Operation) -> dict[str, Any] | None:
+        if not op.paid or self.billing is None:
+            return None
+        return {
+            "x402/price": self.billing.prices[op.path],
+            "x402/networks": self.billing.networks,
+            "x402/open": self.billing.is_open(op.path),
+        }
+
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         origin = header(scope, b"origin")
-        if not self.origins.allows(origin):
+        if not self.origins.allows(origin, scope):
             body = Problem(
                 403,
                 f"Origin {origin.decode('latin-1')!r} may not call this MCP endpoint "  # type: ignore[union-attr]
@@ -171,7 +284,7 @@ class MCPEndpoint:
             await send_bytes(send, 400, orjson.dumps(_rpc_error(None, PARSE_ERROR, f"Parse error: {exc}")))
             return
         if isinstance(message, list):
-            await self.batch(message, version, send)
+            await self.batch(message, version, send, scope)
             return
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             await send_bytes(send, 400, orjson.dumps(_rpc_error(None, INVALID_REQUEST, "Not a JSON-RPC 2.0 message")))
@@ -180,13 +293,13 @@ class MCPEndpoint:
             # a response sent to us (we never ask the client anything) or a notification
             await _accepted(send)
             return
-        reply = await self.handle(message)
+        reply = await self.handle(message, scope)
         await send_bytes(send, 200, orjson.dumps(reply))
 
-    async def handle(self, message: dict[str, Any]) -> dict[str, Any]:
+    async def handle(self, message: dict[str, Any], scope: dict[str, Any] | None = None) -> dict[str, Any]:
         """One request's reply; a failure of ours is a JSON-RPC internal error, never an HTTP 500."""
         try:
-            return await self._handle(message)
+            return await self._handle(message, scope or {})
         except Exception:
             log.exception("unhandled error in MCP %s of %s", message.get("method"), self.service.name)
             ident = message.get("id")
@@ -194,7 +307,9 @@ class MCPEndpoint:
                 ident if _valid_id(ident) else None, INTERNAL_ERROR, "An internal error occurred; it has been logged."
             )
 
-    async def batch(self, messages: list[Any], version: bytes | None, send: Any) -> None:
+    async def batch(
+        self, messages: list[Any], version: bytes | None, send: Any, scope: dict[str, Any] | None = None
+    ) -> None:
         """A JSON-RPC batch, for the revisions that have them; one reply per request in it."""
         if version is not None and version.decode("latin-1") not in BATCH_VERSIONS:
             err = _rpc_error(
@@ -218,7 +333,7 @@ class MCPEndpoint:
                 ident = message["id"] if _valid_id(message["id"]) else None
                 replies.append(_rpc_error(ident, INVALID_REQUEST, "initialize must not be part of a batch"))
             else:
-                replies.append(await self.handle(message))
+                replies.append(await self.handle(message, scope))
         if not replies:
             await _accepted(send)
             return
@@ -226,7 +341,7 @@ class MCPEndpoint:
 
     # -- JSON-RPC -----------------------------------------------------------------------------
 
-    async def _handle(self, message: dict[str, Any]) -> dict[str, Any]:
+    async def _handle(self, message: dict[str, Any], scope: dict[str, Any]) -> dict[str, Any]:
         ident = message.get("id")
         method = message.get("method")
         params = message.get("params") or {}
@@ -235,7 +350,7 @@ class MCPEndpoint:
         if not isinstance(method, str) or not isinstance(params, dict):
             return _rpc_error(ident, INVALID_REQUEST, "Invalid request")
         if method == "tools/call":
-            return await self.call_tool(ident, params)
+            return await self.call_tool(ident, params, scope)
         if method == "tools/list":
             return _result(ident, self.tools_result)
         if method == "initialize":
@@ -257,7 +372,9 @@ class MCPEndpoint:
         )
         return _result(ident, result.model_dump(by_alias=True, exclude_none=True, mode="json"))
 
-    async def call_tool(self, ident: Any, params: dict[str, Any]) -> dict[str, Any]:
+    async def call_tool(
+        self, ident: Any, params: dict[str, Any], scope: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         name = params.get("name")
         op = self.by_tool.get(name) if isinstance(name, str) else None
         if op is None:
@@ -269,17 +386,126 @@ class MCPEndpoint:
             return _rpc_error(
                 ident, INVALID_PARAMS, f"arguments of tools/call must be an object, not {type(arguments).__name__}"
             )
+        billing = self.billing
         try:
+            if op.paid:
+                return _result(ident, await self.call_paid(op, name, arguments, params.get("_meta"), scope or {}))
+            if billing is not None and billing.over_quota is not None and await billing.over_quota(scope or {}):
+                return _result(ident, await self.past_quota(op, name, arguments, params.get("_meta"), scope or {}))
             result = op.dump(await op.call(arguments))
         except Problem as problem:
-            body = problem.body()
-            if problem.status >= 500:  # the server cannot answer now (store down): a JSON-RPC error
-                return _rpc_error(ident, INTERNAL_ERROR, problem.detail, {"problem": body})
-            return _result(
-                ident,
-                {"content": [{"type": "text", "text": problem.detail}], "isError": True, "_meta": {"problem": body}},
+            return _result(ident, self.tool_error(problem))
+        except Exception:  # a bug of ours inside the tool: still the tool's failure, not the protocol's
+            log.exception("unhandled error in MCP tool %s of %s", op.tool, self.service.name)
+            return _result(ident, self.tool_error(Problem(500, "An internal error occurred; it has been logged.")))
+        return _result(ident, _answer(result))
+
+    async def call_paid(
+        self, op: Operation, tool: str, arguments: dict[str, Any], meta: Any, scope: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A paid route as a tool: bad arguments and unknown ids are refused before any payment is
+        asked for (as REST does), then x402 for MCP (platform/payments/tool_payments.py)."""
+        billing = self.billing
+        assert billing is not None
+        if billing.payments is None or not billing.is_open(op.path):
+            raise Problem(
+                403,
+                f"The {tool} tool of {self.service.name} is not open; nothing is sold here for now.",
+                kind="not-open",
             )
-        text = orjson.dumps(result).decode()
-        return _result(
-            ident, {"content": [{"type": "text", "text": text}], "structuredContent": result, "isError": False}
+        params = op.parse(arguments)
+        await op.precheck(params)
+        if self.sale is not None:  # nothing sample, empty or stale is sold: refused before any payment
+            await self.sale.check(op)
+
+        async def run() -> dict[str, Any]:
+            return _answer(op.dump(await op.run(params)))
+
+        return await billing.payments.serve(op, tool, self.resource_url(scope, tool), meta, run)
+
+    async def past_quota(
+        self, op: Operation, tool: str, arguments: dict[str, Any], meta: Any, scope: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A free tool past the client's free quota: a tool error saying so and how to go on (the
+        next minute, a pass, or, where payments are on, paying this call by x402 for MCP)."""
+        billing = self.billing
+        assert billing is not None
+        params = op.parse(arguments)
+        shop = billing.public.base(scope) + "/pay/pass"
+        used_up = f"The free quota of {billing.quota_amount} calls per minute to {self.service.name} is used up."
+        with_pass = f"send a pass (the HTTP header Authorization: Bearer <pass>, bought at {shop})"
+        if billing.payments is None:
+            raise Problem(402, f"{used_up} Wait for the next minute, or {with_pass}.", kind="quota-exceeded")
+        problem = Problem(
+            402,
+            f"{used_up} Wait for the next minute, {with_pass}, or pay this call ({billing.quota_price} by x402).",
+            kind="quota-exceeded",
         )
+
+        async def run() -> dict[str, Any]:
+            return _answer(op.dump(await op.run(params)))
+
+        return await billing.payments.serve(
+            op,
+            tool,
+            self.resource_url(scope, tool),
+            meta,
+            run,
+            price=billing.quota_price,
+            why=f"{used_up} Pay this call, or {with_pass}",
+            problem=problem.body(),
+        )
+
+    def resource_url(self, scope: dict[str, Any], tool: str) -> str:
+        """What a paid tool call pays for: this MCP endpoint at the public origin, the tool as fragment."""
+        assert self.billing is not None
+        return self.billing.public.url(scope, "/mcp") + "#" + tool
+
+    def tool_error(self, problem: Problem) -> dict[str, Any]:
+        """A tool execution error as MCP means it (a result with `isError: true`, not a JSON-RPC
+        error): the problem's text for the model, and its fields (as REST has them) in
+        `structuredContent`. The text names tools where the REST text names paths; a problem with
+        Retry-After (an upstream or the store away) says when to try again in `retry_after`."""
+        body = problem.body()
+        body["detail"] = self.in_tool_words(problem.detail)
+        if problem.errors:
+            body["errors"] = [dict(e, message=self.in_tool_words(str(e.get("message", "")))) for e in problem.errors]
+        retry = problem.headers.get("Retry-After", "")
+        if retry.isdigit():
+            body["retry_after"] = int(retry)
+        return {
+            "content": [{"type": "text", "text": body["detail"]}],
+            "structuredContent": body,
+            "isError": True,
+            "_meta": {"problem": body},
+        }
+
+    def in_tool_words(self, text: str) -> str:
+        """REST paths of this service that a tool answers, named as that tool ("List ids at
+        /api/models." becomes "List ids at the list_models tool."); other paths are left."""
+        if "/api/" not in text:
+            return text
+
+        def named(match: re.Match[str]) -> str:
+            tool = self.tool_for_path(match.group("path"))
+            return f"the {tool} tool" if tool else match.group(0)
+
+        return _REST_PATH.sub(named, text)
+
+    def tool_for_path(self, path: str) -> str | None:
+        path = path.removeprefix(f"/{self.service.name}")
+        for op in self.service.tools:
+            if op.path == path or (op.pattern is not None and op.pattern.match(path)):
+                return op.tool
+        return None
+
+
+def _answer(result: dict[str, Any]) -> dict[str, Any]:
+    text = orjson.dumps(result).decode()
+    return {"content": [{"type": "text", "text": text}], "structuredContent": result, "isError": False}
+
+
+# A REST path in a message, with its method and query if given ("GET /api/terms", "/api/search?q=...").
+_REST_PATH = re.compile(
+    r"(?:\b(?:GET|POST) )?(?P<path>(?:/[a-z]+)?/api/[A-Za-z0-9_./{}-]*[A-Za-z0-9_}])(?:\?[^\s,;)]*)?"
+)

@@ -81,6 +81,14 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
             item["x-price-usd"] = price
             item["responses"]["403"] = _problem("This paid route is switched off on this server (not open).")
             item["responses"]["503"] = _problem("The payment facilitator is unavailable; nothing was charged.")
+            if op.rests_on:  # platform/payments/sale.py: checked before any payment is asked for
+                rests = [_basis_name(service, x) for x in op.rests_on]
+                item["x-rests-on"] = rests
+                item["responses"]["503"] = _problem(
+                    f"Not for sale now: the data it rests on ({', '.join(rests)}) is sample, empty or older than "
+                    "twice its feed's cadence (the body names the feed and its age; see x-for-sale), or the "
+                    "payment facilitator is unavailable. Nothing was charged."
+                )
             item["responses"]["402"] = {
                 "description": f"Payment required ({price} in USDC via x402); PAYMENT-REQUIRED header carries the terms.",
                 "content": {"application/json": {"schema": {"type": "object"}}},
@@ -148,6 +156,24 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
         "paths": paths,
         "components": {"schemas": components, **_security(service)},
     }
+
+
+def _basis_name(service: Service, item: Any) -> str:
+    if isinstance(item, str):
+        return item if "." in item else f"{service.name}.{item}"
+    return getattr(item, "full_name", None) or getattr(item, "__tablename__", str(item))
+
+
+def with_sale_state(doc: dict[str, Any], states: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    """The document with each paid route's `x-for-sale` (and why not) as of now, beside its price."""
+    paths = dict(doc["paths"])
+    for (method, path), state in states.items():
+        item = dict(paths[path][method.lower()])
+        item["x-for-sale"] = state["open"]
+        if state.get("not_for_sale"):
+            item["x-not-for-sale"] = state["not_for_sale"]
+        paths[path] = {**paths[path], method.lower(): item}
+    return {**doc, "paths": paths}
 
 
 def _security(service: Service) -> dict[str, Any]:

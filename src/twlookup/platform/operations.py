@@ -87,6 +87,8 @@ class Operation:
     example: dict[str, Any] | None = None  # paid routes: an input example for discovery (bazaar)
     example_output: bool = True  # discovery may show the answer to `example` (False: it has effects)
     group: str | None = None  # the service whose reference caches it reads (None: all of them)
+    rests_on: tuple[Any, ...] = ()  # paid routes: feeds and tables it is sold on (platform/payments/sale.py)
+    writes: bool = False  # it changes something outside its answer (a submission, a post to a search engine)
     timeout_seconds: ClassVar[float] = 15.0  # bound on one run (set from settings by create_app)
 
     @property
@@ -102,6 +104,29 @@ class Operation:
         return self._allowed
 
     @property
+    def described(self) -> dict[str, str | None]:
+        """Each parameter's description (it says the form a value takes), for error messages."""
+        return {name: field.description for name, field in self.params.model_fields.items()}
+
+    @property
+    def open_world(self) -> bool:
+        """It reaches outside this server (a register, a knowledge base, a user's site, DNS, a
+        search engine): the `async def` operations are exactly those that call out."""
+        return self.is_async
+
+    @property
+    def hints(self) -> dict[str, bool]:
+        """The MCP tool annotations, derived from the declaration: a reader is read-only and so
+        idempotent; a writer here only adds (a submission, URLs sent to IndexNow), so it is not
+        destructive, and not idempotent (the same call posts again)."""
+        return {
+            "read_only_hint": not self.writes,
+            "destructive_hint": False,
+            "idempotent_hint": not self.writes,
+            "open_world_hint": self.open_world,
+        }
+
+    @property
     def paid(self) -> bool:
         return self.price is not None
 
@@ -115,7 +140,7 @@ class Operation:
         try:
             return self.params.model_validate(raw)
         except ValidationError as exc:
-            raise from_validation_error(exc, self.allowed) from None
+            raise from_validation_error(exc, self.allowed, self.described) from None
 
     async def run(self, params: Params) -> BaseModel:
         """Run the operation on validated parameters; the store is never read on the event loop.
@@ -183,6 +208,8 @@ def build_operation(
     blocking: bool = False,
     check: Callable[[Any], None] | None = None,
     example: dict[str, Any] | None = None,
+    rests_on: tuple[Any, ...] = (),
+    writes: bool = False,
 ) -> Operation:
     hints = typing.get_type_hints(fn)
     arguments = list(inspect.signature(fn).parameters)
@@ -220,7 +247,9 @@ def build_operation(
         blocking=blocking,
         check=check,
         example=example,
+        writes=writes,
         group=group_of(fn.__module__),
+        rests_on=tuple(rests_on),
     )
     op.fn.__name__ = fn.__name__
     names = tuple(re.findall(r"\{(\w+)\}", path))

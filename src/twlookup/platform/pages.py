@@ -89,7 +89,12 @@ def _page(title: str, base: str, body: str) -> HTMLResponse:
 
 
 def origin(request: Request) -> str:
-    return f"{request.url.scheme}://{request.url.netloc}"
+    """The absolute base of the pages' links: TWLOOKUP_PUBLIC_URL, else the URL the client used
+    (platform/public_origin.py; set on each app's state by create_app)."""
+    public = getattr(request.app.state, "public_origin", None)
+    if public is None:
+        return f"{request.url.scheme}://{request.url.netloc}"
+    return public.base(request.scope)
 
 
 def mcp_snippet(name: str, url: str) -> str:
@@ -109,12 +114,21 @@ def _zh(text: str) -> str:
     return f'<span lang="zh-Hant-TW">{escape(text)}</span>' if text else ""
 
 
+def sale_words(state: dict[str, Any]) -> str:
+    """A paid route's state where its price is shown: open, switched off, or not for sale and why."""
+    if state["open"]:
+        return "open"
+    if state.get("not_for_sale") and state.get("switched_on", True):
+        return "not for sale now: " + "; ".join(state["not_for_sale"])
+    return "not open now"
+
+
 def _paid_list(paid: list[dict[str, Any]], nets: list[str]) -> str:
     if not paid:
         return '<p class="muted">No paid routes.</p>'
     items = "".join(
         f"<li><code>{escape(r['method'])} {escape(r['path'])}</code>: {escape(r['price_usd'])} "
-        f"({'open' if r['open'] else 'not open now'})"
+        f"({escape(sale_words(r))})"
         + (f'<br><span class="muted">{escape(r["summary"])}</span>' if r.get("summary") else "")
         + "</li>"
         for r in paid
@@ -263,12 +277,14 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
     here = origin(request)
     settings = router.settings
 
+    tool_of = {id(op): name for name, op in router.mcp.by_tool.items()}  # paid routes are pro_* tools too
+
     def route_item(op: Any) -> str:
-        tool = f" · MCP tool <code>{escape(op.tool)}</code>" if op.tool else ""
+        name = tool_of.get(id(op))
+        tool = f" · MCP tool <code>{escape(name)}</code>" if name else ""
         price = ""
         if op.paid:
-            state = "open" if settings.pro_open(service.name, op.path) else "not open now"
-            price = f" · {escape(router.prices[op.path])} ({state})"
+            price = f" · {escape(router.prices[op.path])} ({escape(sale_words(router.sale_state(op)))})"
         md = ""
         if op.markdown:
             needs = op.path_params or op.params.model_json_schema().get("required")
@@ -284,14 +300,20 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
             f'<pre data-copy aria-label="Example call of {escape(op.path)}" tabindex="0">{escape(example)}</pre></li>'
         )
 
-    tools = "".join(f"<li><code>{escape(op.tool)}</code>: {escape(op.summary)}</li>" for op in service.tools)
+    tools = "".join(
+        f"<li><code>{escape(name)}</code>: {escape(op.summary)}"
+        + (f" ({escape(router.prices[op.path])} by x402)" if op.paid else "")
+        + "</li>"
+        for name, op in router.mcp.by_tool.items()
+    )
     texts = "".join(f'<li><a href="{escape(base + p)}">{escape(base + p)}</a></li>' for p in service.text_routes)
     notice = f"<p><strong>{escape(service.notice)}</strong></p>" if service.notice else ""
     free = [op for op in service.operations if not op.paid]
     paid = [op for op in service.operations if op.paid]
     paid_note = (
         f"Paid with x402 in {escape(' or '.join(networks(router, settings)))}; without payment a paid route "
-        f"answers 402 with what to pay. {escape(_payment_note(settings))}"
+        f"answers 402 with what to pay. A paid route whose data is sample, empty or older than twice its "
+        f"feed's cadence is not for sale: it answers 503 before asking for payment. {escape(_payment_note(settings))}"
         if paid
         else "None."
     )

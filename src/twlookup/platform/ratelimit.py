@@ -36,7 +36,8 @@ class ClientIP:
     def __init__(self, trusted_proxies: list[str]) -> None:
         self.trusted = [ip_network(c, strict=False) for c in trusted_proxies]
 
-    def _is_trusted(self, addr: str) -> bool:
+    def is_trusted(self, addr: str) -> bool:
+        """Whether `addr` is one of TWLOOKUP_TRUSTED_PROXIES (whose forwarded headers are believed)."""
         try:
             ip = ip_address(addr.strip())
         except ValueError:
@@ -46,14 +47,14 @@ class ClientIP:
     def __call__(self, scope: dict[str, Any]) -> str:
         client = scope.get("client")
         peer = client[0] if client else "unknown"
-        if not self.trusted or not self._is_trusted(peer):
+        if not self.trusted or not self.is_trusted(peer):
             return peer
         forwarded = header(scope, b"x-forwarded-for")
         if not forwarded:
             return peer
         hops = [h.strip() for h in forwarded.decode("latin-1").split(",") if h.strip()]
         for hop in reversed(hops):
-            if not self._is_trusted(hop):
+            if not self.is_trusted(hop):
                 return hop
         return hops[0] if hops else peer
 

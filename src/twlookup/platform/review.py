@@ -13,7 +13,9 @@ Every decision is a row of `review_decision` (who, when, what, why). A decision 
 decided submission cannot be decided again (409).
 
 Submissions are validated by their payload model, limited per client per service per hour
-(`review_submissions_per_hour`, counted in the store so every process shares the count), and
+(`review_submissions_per_hour`, counted in the store so every process shares the count; the count
+and the insert run under a lock on the client, so concurrent submissions in several processes
+cannot both pass the last free place), and
 deduplicated (the same key twice is 409 naming the first submission). The client is kept only
 as a salted hash of its address.
 
@@ -37,7 +39,7 @@ from typing import Any, Literal
 
 import orjson
 from pydantic import BaseModel, Field
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func, select
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -51,6 +53,7 @@ Status = Literal["submitted", "approved", "rejected"]
 STATUSES: tuple[str, ...] = ("submitted", "approved", "rejected")
 PUBLIC_NOTE = "已收到，待管理員審核通過後才會公開。 Received: public only after an operator approves it."
 CLIENT_SALT = b"twlookup review client v1"
+LOCK_SPACE = 0x7277_7376  # "rwsv": this module's first key among the database's advisory locks
 
 
 # ---------------------------------------------------------------- tables
@@ -214,6 +217,7 @@ def submit(
     who = client_hash(client)
     fingerprint = hashlib.sha256(f"{service}\0{kind}\0{spec.key(payload, who, now)}".encode()).hexdigest()
     with store_engine.session() as session, session.begin():
+        _lock_client(session, service, who)  # held to the end of this transaction
         since = now - timedelta(hours=1)
         recent = session.scalars(
             select(Submission.submitted_at)
@@ -254,6 +258,17 @@ def submit(
                 )
             raise _duplicate(first) from None
         return Receipt(submission=out(row))
+
+
+def _lock_client(session: Session, service: str, who: str) -> None:
+    """Serialize one client's submissions to one service across processes, until the transaction
+    ends. PostgreSQL: a transaction-level advisory lock on the pair. SQLite: a write that changes
+    nothing takes the database's write lock first, so the count that follows is current."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(f"{service}\0{who}".encode()).digest()[:4], "big", signed=True)
+        session.execute(text("select pg_advisory_xact_lock(:space, :key)"), {"space": LOCK_SPACE, "key": key})
+    else:
+        session.execute(text("update review_submission set id = id where 0 = 1"))
 
 
 def _duplicate(existing: Submission | None) -> Problem:

@@ -24,12 +24,23 @@ from limits import parse as parse_limit
 from twlookup.platform import privacy
 from twlookup.platform.cors import with_cors
 from twlookup.platform.errors import InvalidParameter, Problem
-from twlookup.platform.http import header, parse_json_body, query_params, read_body, send_bytes, send_problem
-from twlookup.platform.mcp import MCPEndpoint
+from twlookup.platform.http import (
+    head_as_get,
+    header,
+    parse_json_body,
+    query_params,
+    read_body,
+    send_bytes,
+    send_problem,
+)
+from twlookup.platform.mcp import Billing, MCPEndpoint
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook, PassRefused
+from twlookup.platform.payments.sale import SaleCheck
+from twlookup.platform.payments.tool_payments import ToolPayments
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.request import CURRENT, RequestInfo
 from twlookup.platform.service import Service
@@ -49,8 +60,11 @@ class ServiceRouter:
         counter: Counter | None = None,
         client_ip: ClientIP | None = None,
         passes: PassBook | None = None,
+        public: PublicOrigin | None = None,
     ) -> None:
         self.service = service
+        # where clients reach us: every absolute URL written (challenge, pages, OpenAPI, llms.txt)
+        self.public = public or PublicOrigin.from_settings(settings, client_ip, [service.name])
         self.settings = settings
         self.max_body = settings.max_body_bytes
         self.routes: dict[str, dict[str, Operation]] = {}  # exact paths
@@ -64,7 +78,6 @@ class ServiceRouter:
                 self.routes,
                 [(path, next(iter(ops.values())).pattern) for path, ops in self.templates.items()],  # type: ignore[misc]
             )
-        self.mcp = MCPEndpoint(service, settings.max_body_bytes, OriginPolicy.from_settings(settings, service.name))
         network = settings.evm_testnet if service.network == "testnet" else settings.evm_mainnet
         paid = any(op.paid for op in service.operations) or service.free_quota
         # What each paid route charges: its declared price unless TWLOOKUP_PRICES overrides it.
@@ -80,17 +93,36 @@ class ServiceRouter:
                 solana=service.solana,
                 private=service.private,
                 service=service.name,
+                public=self.public,
             )
             if paid and facilitator is not None
             else None
         )
+        self.sale = SaleCheck(service, settings)  # nothing sample, empty or stale is sold
         self._paid_routes: dict[str, list[dict[str, Any]]] = {}
         self.app = build_subapp(self)  # the service's FastAPI app: all that no operation declares
+        self._fallback = head_as_get(self.app)  # its GET routes answer HEAD too
         # The free quota (services with free_quota): counted per client IP, lifted by a pass.
         self.quota = parse_limit(f"{settings.free_quota_per_minute}/minute") if service.free_quota else None
         self.counter = counter
         self.client_ip = client_ip
         self.passes = passes
+        networks = [network]
+        if service.solana and settings.pay_to_svm and facilitator is not None and settings.facilitator != "local":
+            networks.append(settings.svm_mainnet)  # where the facilitator settles it (platform/payments/gate.py)
+        billing = Billing(
+            public=self.public,
+            prices=self.prices,
+            networks=networks,
+            is_open=lambda path: settings.pro_open(service.name, path),
+            payments=ToolPayments(self.gate) if self.gate is not None else None,
+            over_quota=self.over_quota if self.quota is not None else None,
+            quota_amount=self.quota.amount if self.quota is not None else 0,
+            quota_price=settings.quota_call_price,
+        )
+        origins = OriginPolicy.from_settings(settings, service.name, self.public)
+        self.mcp = MCPEndpoint(service, settings.max_body_bytes, origins, billing)
+        self.mcp.sale = self.sale
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope["path"]
@@ -116,16 +148,9 @@ class ServiceRouter:
             elif path in self.service.text_routes:
                 if method not in ("GET", "HEAD"):
                     raise _method_not_allowed(path, {"GET": None})
-                text = self.service.text_routes[path]().encode()
+                text = self.service.text_routes[path](self.public.url(scope)).encode()
                 await send_bytes(send, 200, b"" if method == "HEAD" else text, TEXT_PLAIN)
-            elif path == "/mcp":
-                if self.quota is not None and scope["method"] == "POST" and await self.over_quota(scope):
-                    raise Problem(
-                        402,
-                        f"The free quota of {self.quota.amount} calls per minute to {self.service.name} is used up. "
-                        "Wait for the next minute, or send a pass (Authorization: Bearer <pass>, bought at /pay/pass).",
-                        kind="quota-exceeded",
-                    )
+            elif path == "/mcp":  # the free quota counts tool calls only (platform/mcp.py), not set-up
                 await self.mcp(scope, receive, send)
             else:
                 fall_through = True
@@ -136,7 +161,7 @@ class ServiceRouter:
             await send_problem(send, Problem(500, "An internal error occurred; it has been logged."))
         if fall_through:  # outside the try: the FastAPI app answers its own errors, as problems too
             with contextlib.suppress(Exception):
-                await self.app(scope, receive, send)
+                await self._fallback(scope, receive, send)
 
     def _match_template(self, path: str) -> tuple[dict[str, Operation] | None, dict[str, str]]:
         for by_method in self.templates.values():
@@ -210,6 +235,7 @@ class ServiceRouter:
                 )
             params = op.parse(raw)  # bad input gets its 422 before any payment is asked for
             await op.precheck(params)  # and an unknown id its 404
+            await self.sale.check(op)  # and sample, empty or stale data its 503: nothing is sold on it
             assert self.gate is not None
             await self.gate.serve(scope, op, lambda: op.run(params), send)
             return
@@ -255,12 +281,25 @@ class ServiceRouter:
         return not await self.counter.hit(self.quota, "quota", self.service.name, self.client_ip(scope))
 
     def paid_routes(self, base: str) -> list[dict[str, Any]]:
-        """The paid routes with their schemas: built once per base path (they depend on the
-        declarations and settings only), so the index and /api/pro stay cheap."""
+        """The paid routes with their schemas (built once per base path: they depend on the
+        declarations and settings only, so the index and /api/pro stay cheap), each with whether
+        it is for sale now (`open`: switched on and its data real and fresh; see `sale_state`).
+        Blocking when the sale facts are due: call it from a worker thread."""
         cached = self._paid_routes.get(base)
         if cached is None:
             cached = self._paid_routes[base] = self._build_paid_routes(base)
-        return cached
+        ops = [op for op in self.service.operations if op.paid]
+        return [{**route, **self.sale_state(op)} for route, op in zip(cached, ops, strict=True)]
+
+    def sale_state(self, op: Operation) -> dict[str, Any]:
+        """`open`: for sale right now; `switched_on`: the operator's switch (TWLOOKUP_PRO_CLOSED,
+        payments on); `not_for_sale`: why the data does not allow a sale now (platform/payments/sale.py)."""
+        switched_on = self.settings.pro_open(self.service.name, op.path)
+        state = self.sale.state(op)
+        out: dict[str, Any] = {"open": bool(switched_on and state["for_sale"]), "switched_on": switched_on}
+        if state.get("not_for_sale"):
+            out["not_for_sale"] = state["not_for_sale"]
+        return out
 
     def _build_paid_routes(self, base: str) -> list[dict[str, Any]]:
         return [
@@ -269,7 +308,6 @@ class ServiceRouter:
                 "path": base + op.path,
                 "price_usd": self.prices[op.path],
                 "summary": op.summary,
-                "open": self.settings.pro_open(self.service.name, op.path),
                 "input_schema": op.params.model_json_schema(),
                 "output_schema": op.result.model_json_schema(),
             }
@@ -295,6 +333,7 @@ class ServiceRouter:
                     "summary": op.summary,
                     "price_usd": self.prices.get(op.path),
                     "markdown": base + op.path + ".md" if op.markdown else None,
+                    **({"open": self.sale_state(op)["open"]} if op.paid else {}),
                 }
                 for op in self.service.operations
             ],
@@ -309,8 +348,9 @@ def build_service_app(
     client_ip: ClientIP,
     facilitator: Any = None,
     passes: PassBook | None = None,
+    public: PublicOrigin | None = None,
 ) -> tuple[ServiceRouter, Any]:
-    router = ServiceRouter(service, settings, facilitator, counter, client_ip, passes)
+    router = ServiceRouter(service, settings, facilitator, counter, client_ip, passes, public)
     app: Any = RateLimit(router, service.name, settings.rate_limit_for(service.name), counter, client_ip)
     if service.cors:
         app = with_cors(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ NetworkChoice = Literal["mainnet", "testnet"]
 Seeder = Callable[[Session, Path], int]
 Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
 Markdown = Callable[[Any], str]  # renders an operation's result as a Markdown page
-TextPage = Callable[[], str]  # builds a plain-text page (e.g. /llms.txt)
+TextPage = Callable[..., str]  # builds a plain-text page (e.g. /llms.txt); may take the service's absolute base URL
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[Any]]
 
 
@@ -56,25 +57,36 @@ class Service:
         blocking: bool = False,
         check: Callable[[Any], None] | None = None,
         example: dict[str, Any] | None = None,
+        rests_on: tuple[Any, ...] = (),
+        writes: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Declare an operation: REST route, MCP tool (when `tool` is given), x402 price, and a
+        """Declare an operation: REST route, MCP tool (when `tool` is given; a paid route is the
+        tool `pro_<path words>`, platform/mcp.py), x402 price, and a
         Markdown page at `<path>.md` (when `markdown`, a renderer of the result, is given).
         `blocking=True` for a plain `def` that reads the store itself or does slow work: it then
         always runs in a worker thread (see `platform.operations`).
         `check(params)` (paid routes) raises NotFound for an unknown id before payment is asked;
         `example` (paid routes) is an input example, published with its answer in the 402's
-        discovery metadata."""
+        discovery metadata. `rests_on` (paid routes): the feeds of this service (by name) and the
+        store tables its answer rests on; while one is sample, empty or stale the route is not for
+        sale (a 503 before any payment is asked for; see `platform.payments.sale`). `writes=True` for
+        an operation that changes something beyond its answer (a stored submission, URLs posted to a
+        search engine): its MCP tool is then not read-only."""
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
-            raise ValueError(f"{path}: paid routes are HTTP-only (x402), not MCP tools")
+            raise ValueError(f"{path}: a paid route's MCP tool is named from its path (pro_..., platform/mcp.py)")
         if markdown is not None and (method != "GET" or price is not None):
             raise ValueError(f"{path}: only free GET routes have a Markdown page")
         if check is not None and price is None:
             raise ValueError(f"{path}: a pre-payment check is for paid routes")
+        if rests_on and price is None:
+            raise ValueError(f"{path}: what a route rests on decides whether it is sold; free routes flag it instead")
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            op = build_operation(fn, method, path, tool, price, markdown, blocking, check, example)
+            op = build_operation(
+                fn, method, path, tool, price, markdown, blocking, check, example, rests_on=rests_on, writes=writes
+            )
             for other in self.operations:
                 if (other.method, other.path) == (method, path) or (tool and other.tool == tool):
                     raise ValueError(f"{self.name}: {method} {path} / tool {tool} declared twice")
@@ -84,10 +96,13 @@ class Service:
         return register
 
     def text_route(self, path: str, fn: TextPage) -> TextPage:
-        """Serve `fn()` as text/plain at GET `path` (e.g. /llms.txt); not an operation, no MCP tool."""
+        """Serve `fn()` as text/plain at GET `path` (e.g. /llms.txt); not an operation, no MCP tool.
+        A `fn(base)` is given the service's absolute base URL as the client reaches it
+        (platform/public_origin.py), for the links it writes."""
         if not path.startswith("/") or path in self.text_routes or any(op.path == path for op in self.operations):
             raise ValueError(f"{self.name}: text route {path} must start with / and be declared once")
-        self.text_routes[path] = fn
+        takes_base = bool(inspect.signature(fn).parameters)
+        self.text_routes[path] = fn if takes_base else (lambda _base, _fn=fn: _fn())
         return fn
 
     def seeder(self, fn: Seeder) -> Seeder:

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from twlookup import __version__
 from twlookup.platform import pages
 from twlookup.platform.errors import Problem
-from twlookup.platform.openapi import build_openapi
+from twlookup.platform.openapi import build_openapi, with_sale_state
 
 if TYPE_CHECKING:
     from twlookup.platform.router import ServiceRouter
@@ -56,6 +56,7 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
         lifespan=service.lifespan,
     )
     app.include_router(service.api)
+    app.state.public_origin = router.public  # the pages write absolute URLs with it
     documents: dict[str, dict[str, Any]] = {}
 
     def document(base: str) -> dict[str, Any]:
@@ -83,7 +84,11 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
 
     @app.get("/openapi.json", include_in_schema=False)
     def openapi(request: Request) -> JSONResponse:
-        return JSONResponse(document(request.scope.get("root_path", "")))
+        doc = document(request.scope.get("root_path", ""))
+        # `servers` is the absolute URL this client reaches the service at (platform/public_origin.py)
+        doc = {**doc, "servers": [{"url": router.public.url(request.scope)}]}
+        paid = {(op.method, op.path): router.sale_state(op) for op in service.operations if op.paid}
+        return JSONResponse(with_sale_state(doc, paid) if paid else doc)
 
     @app.get("/docs", include_in_schema=False)
     def docs(request: Request) -> HTMLResponse:

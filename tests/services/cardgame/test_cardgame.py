@@ -165,6 +165,22 @@ async def test_banlist_today(client, monkeypatch):
     assert r.status_code == 503 and r.headers["retry-after"]
 
 
+async def test_a_list_past_its_quarter_is_served_with_a_warning(client, monkeypatch):
+    # Konami Asia's AE lists take effect quarterly (every list held since 2025-01 is dated 1 Jan, Apr,
+    # Jul or Oct); on 2026-11-26 the store's newest is the 2026-07-01 list, read from the page on
+    # 2026-08-22, so the 2026-10-01 list (published by Konami, not held here) may be in force instead
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 26))
+    body = (await client.get(f"{C}/banlist")).json()
+    assert body["effective"] == "2026-07-01" and body["missing_since"] == "2026-10-01"
+    assert body["may_be_outdated"] is True and "2026-10-01" in body["warning"]
+    assert body["next_expected"] == "2027-01-01"  # never a day in the past
+    # before the next quarter's date the held list is the one in force, without a warning
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 9, 30))
+    body = (await client.get(f"{C}/banlist")).json()
+    assert body["may_be_outdated"] is False and body["warning"] is None and body["next_expected"] == "2026-10-01"
+    assert body["missing_since"] is None
+
+
 async def test_faq(client):
     body = (await client.get(f"{C}/faq")).json()
     assert body["count"] >= 30

@@ -86,3 +86,26 @@ async def test_ad_check_errors(client):
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "text"
     r = await client.post("/creator/api/ad-check", content=b"not json", headers={"content-type": "application/json"})
     assert r.status_code == 400
+
+
+async def test_cosmetic_medical_efficacy_claims_are_not_ok(client):
+    """化粧品衛生安全管理法 §10 II with 認定準則 §5: treating or preventing a disease or symptom, or a
+    drug's or device's efficacy, is a medical claim (NT$600,000–5,000,000 under §20 I); the review of
+    2026-11-25 found these answered `verdict: ok`."""
+    for text, words in [
+        ("這款精華能治療青春痘", "治療"),
+        ("一週消除皺紋", "除皺"),
+        ("天然生髮配方", "生髮"),
+        ("痘痘根治不復發", "根治"),
+    ]:
+        body = (await client.post("/creator/api/ad-check", json={"text": text, "category": "cosmetic"})).json()
+        assert body["verdict"] == "risky", (text, body)
+        f = next(f for f in body["findings"] if f["words"] == words)
+        assert (f["penalty"]["min_twd"], f["penalty"]["max_twd"]) == (600000, 5000000)
+        assert "第10條第2項" in f["article"] and "第5條" in f["article"] and f["basis"] == "category"
+        assert f["source"]["checked"] == "2026-11-26" and "flno=5" in f["source"]["url"]
+    # an annex-2 style claim stays clean
+    body = (
+        await client.post("/creator/api/ad-check", json={"text": "保濕滋潤，淡化細紋", "category": "cosmetic"})
+    ).json()
+    assert body["verdict"] == "ok"

@@ -169,3 +169,36 @@ async def test_importer_and_a_registered_number_that_fails_the_check_digit(clien
 async def test_company_errors(client, params, parameter):
     r = await client.get("/creator/api/company", params=params)
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == parameter
+
+
+@pytest.mark.parametrize("failure", [httpx.ConnectTimeout("slow"), httpx.Response(502, text="bad gateway")])
+@respx.mock
+async def test_register_away_an_invalid_number_still_gets_its_check_digit_verdict(client, live, failure):
+    # 04595253: S = 36 under the weights 1,2,1,2,1,2,4,1, divisible neither by 5 (2023 rule) nor by
+    # 10 (earlier rule); the verdict needs no register (issue 23).
+    route = respx.get(GCIS_COMPANY)
+    route.mock(side_effect=failure) if isinstance(failure, Exception) else route.mock(return_value=failure)
+    r = await client.get("/creator/api/company", params={"ban": "04595253"})
+    body = r.json()
+    assert r.status_code == 200, body
+    assert body["check"] == {
+        "ban": "04595253",
+        "valid": False,
+        "valid_old_rule": False,
+        "checksum": 36,
+        "valid_under": [],
+        "note": body["check"]["note"],
+    }
+    assert body["found"] is False and body["from_register"] == "unavailable"
+    assert body["register_retry_after_seconds"] == 30 and "檢查碼不符" in body["note"]
+    assert route.called
+
+
+@respx.mock
+async def test_register_away_a_valid_number_is_503_carrying_the_check_digit_verdict(client, live):
+    # 04595252: S = 35, valid under the 2023 rule only; whether it is registered needs the register.
+    respx.get(GCIS_COMPANY).mock(side_effect=httpx.ConnectError("refused"))
+    r = await client.get("/creator/api/company", params={"ban": "04595252"})
+    assert r.status_code == 503 and r.headers["retry-after"] == "30"
+    check = r.json()["check"]
+    assert check["valid"] is True and check["valid_old_rule"] is False and check["valid_under"] == ["2023"]

@@ -57,7 +57,12 @@ CASES = [
     (40000, "part-time-salary", {"residency": "non-resident", "nhi_insured": False}, 2400, 0, 37600),
     (50000, "part-time-salary", {"residency": "non-resident"}, 9000, 1055, 39945),  # 18% above 44,250
     (30000, "rent", {}, 3000, 633, 26367),
-    (30000, "rent", {"payer_is_business": False}, 3000, 0, 27000),
+    # a private person paying is not a withholding agent (所得稅法 §88-89) nor an NHI premium
+    # deducting party: nothing is withheld, whatever the kind or amount
+    (30000, "rent", {"payer_is_business": False}, 0, 0, 30000),
+    (50000, "professional-fee", {"payer_is_business": False}, 0, 0, 50000),
+    (10000, "professional-fee", {"payer_is_business": False, "residency": "non-resident"}, 0, 0, 10000),
+    (100000, "part-time-salary", {"payer_is_business": False}, 0, 0, 100000),
     (30000, "prize", {}, 3000, 0, 27000),  # prizes attract no premium
 ]
 
@@ -69,7 +74,25 @@ async def test_withholding_hand_worked(client, amount, kind, extra, tax, premium
     assert r.status_code == 200, r.text
     body = r.json()
     assert (body["tax"], body["nhi_premium"], body["net"]) == (tax, premium, net)
-    assert body["minimum_wage"] == 29500 and len(body["sources"]) == 3
+    assert body["minimum_wage"] == 29500 and len(body["sources"]) == 4
+
+
+async def test_a_private_payer_withholds_nothing_and_the_payee_reports(client):
+    params = {"amount": 50000, "kind": "professional-fee", "payer_is_business": "false", "date": "2026-11-26"}
+    body = (await client.get("/creator/api/withholding", params=params)).json()
+    assert body["withheld_by_payer"] is False and body["tax"] == 0 and body["nhi_premium"] == 0
+    assert "第89條" in body["tax_note"] and "結算申報" in body["who_reports"]
+    assert any("G0340003" in s["url"] and s["checked"] == "2026-11-26" for s in body["sources"])
+    params["payer_is_business"] = "true"
+    body = (await client.get("/creator/api/withholding", params=params)).json()
+    assert body["withheld_by_payer"] is True and body["tax"] == 5000 and "扣繳憑單" in body["who_reports"]
+
+
+async def test_government_lottery_prizes_threshold_is_5000_since_2019_12_01(client):
+    # 各類所得扣繳率標準 as amended from 2019-12-01: a government lottery prize above NT$5,000 per
+    # ticket is taxed 20% separately (NT$2,000 before); reported by 南區國稅局 and CNA on the day
+    body = (await client.get("/creator/api/withholding", params={"amount": 30000, "kind": "prize"})).json()
+    assert "5,000" in body["note"] and "2019-12-01" in body["note"] and "每聯超過2,000" not in body["note"]
 
 
 async def test_withholding_dates(client):

@@ -32,7 +32,7 @@ async def test_list_filters_by_platform_status_and_upcoming(client, today):
     ps5 = (await client.get("/games/api/games", params={"platform": "ps5"})).json()["games"]
     assert ps5 and all("ps5" in g["platforms"] for g in ps5)
     windows = (await client.get("/games/api/games", params={"status": "window"})).json()["games"]
-    assert {"fable", "pokemon-winds-waves"} <= {g["id"] for g in windows}
+    assert {"pokemon-winds-waves", "tomb-raider-catalyst", "state-of-decay-3"} <= {g["id"] for g in windows}
     assert all(g["status"] == "window" and g["precision"] != "day" for g in windows)
     tba = (await client.get("/games/api/games", params={"status": "tba"})).json()["games"]
     assert [g["id"] for g in tba] == ["splatoon-raiders"] and tba[0]["days_until"] is None
@@ -49,17 +49,34 @@ async def test_upcoming_on_both_sides_of_the_release_date(client, today):
     assert "gta-6" not in ids and "pokemon-winds-waves" in ids
 
 
-async def test_a_passed_date_is_reported_not_turned_into_released(client, today):
+async def test_a_passed_date_with_no_delay_becomes_released_with_its_basis(client, today):
     today(date(2026, 11, 18))
     game = (await client.get("/games/api/game", params={"q": "GTA 6"})).json()["game"]
     assert game["status"] == "confirmed" and game["check_note"] is None and game["days_until"] == 1
+    assert game["upcoming"] is True and game["basis"] is None and game["days_since"] is None
     today(date(2026, 11, 25))
     game = (await client.get("/games/api/game", params={"q": "GTA 6"})).json()["game"]
-    assert game["status"] == "confirmed"
+    assert game["status"] == "released" and game["basis"] == "date passed, no delay reported"
+    assert game["upcoming"] is False and game["days_until"] is None and game["days_since"] == 6
     assert (
         game["check_note"]
-        == "release date 2026-11-19 has passed; no source here confirms the release (record checked 2026-11-23)"
+        == "release date 2026-11-19 has passed; no source here confirms the release (record checked 2026-11-26)"
     )
+    released = (await client.get("/games/api/games", params={"status": "released"})).json()["games"]
+    assert "gta-6" in {g["id"] for g in released}
+
+
+async def test_a_window_is_open_then_overdue_unless_confirmed(client, today):
+    """Onimusha: Way of the Sword is announced for the year 2026 only (data/games/games.yaml)."""
+    today(date(2026, 9, 15))
+    game = (await client.get("/games/api/game", params={"q": "onimusha"})).json()["game"]
+    assert (game["release"], game["status"], game["upcoming"], game["days_until"]) == ("2026", "window", True, None)
+    today(date(2027, 1, 3))
+    game = (await client.get("/games/api/game", params={"q": "onimusha"})).json()["game"]
+    assert (game["status"], game["upcoming"], game["days_since"]) == ("overdue", False, 3)  # the year ends 31 December
+    assert game["basis"] == "window 2026 closed on 2026-12-31 with no release confirmed"
+    overdue = (await client.get("/games/api/games", params={"status": "overdue"})).json()["games"]
+    assert "onimusha-way-of-the-sword" in {g["id"] for g in overdue} and all(g["status"] == "overdue" for g in overdue)
 
 
 async def test_game_full_record_with_delay_history(client, today):
@@ -73,15 +90,18 @@ async def test_game_full_record_with_delay_history(client, today):
         ("2026-05-26", "2026-11-19", "2025-11-06"),
     ]
     assert all(d["source"]["url"].startswith("https://") for d in delays)
-    assert body["countdown"]["target"] == "2026-11-19" and body["countdown"]["days"] == -4
+    assert body["countdown"]["target"] == "2026-11-19" and body["countdown"]["days"] is None
+    assert body["countdown"]["days_since"] == 4
 
 
 async def test_countdown_for_a_window_counts_to_its_earliest_day(client, today):
     today(date(2026, 8, 1))
-    c = (await client.get("/games/api/countdown", params={"q": "fable"})).json()
-    assert c["target"] == "2026-09-01" and c["days"] == 31 and c["precision"] == "season" and "window" in c["note"]
+    c = (await client.get("/games/api/countdown", params={"q": "Persona 4 Revival"})).json()
+    assert c["target"] == "2027-01-01" and c["days"] == 153 and c["precision"] == "half" and "window" in c["note"]
+    c = (await client.get("/games/api/countdown", params={"q": "fable"})).json()  # dated since June 2026
+    assert c["target"] == "2027-02-23" and c["days"] == 206 and c["precision"] == "day"
     c = (await client.get("/games/api/countdown", params={"q": "Saros"})).json()
-    assert c["target"] == "2026-04-30" and c["days"] == -93 and c["status"] == "confirmed"
+    assert c["target"] == "2026-04-30" and c["days"] is None and c["days_since"] == 93 and c["status"] == "released"
 
 
 async def test_calendar_has_exact_days_and_overlapping_windows(client, today):
@@ -89,7 +109,8 @@ async def test_calendar_has_exact_days_and_overlapping_windows(client, today):
     assert [(d["date"], [g["id"] for g in d["games"]]) for d in body["days"]] == [("2026-11-19", ["gta-6"])]
     assert body["count"] == 1
     windows = {g["id"] for g in body["windows"]}
-    assert "fable" in windows and "kiln" in windows and "yoshi-mysterious-book" not in windows
+    assert "kiln" in windows and "pokemon-pokopia" in windows and "yoshi-mysterious-book" not in windows
+    assert "fable" not in windows  # dated 2027-02-23 since the Xbox Games Showcase of June 2026
 
 
 async def test_delays_newest_announcement_first(client, today):
@@ -181,5 +202,5 @@ async def test_watchlist_is_503_when_the_knowledge_base_is_down(client, today, r
 async def test_export_has_every_game_with_delays_and_sources(client, today):
     out = (await OPS["/api/pro/export"].call({})).model_dump(mode="json")
     assert out["count"] == len(out["games"]) >= 40
-    assert all(g["source"]["url"] and g["source"]["checked"] == "2026-11-23" for g in out["games"])
+    assert all(g["source"]["url"] and g["source"]["checked"] in ("2026-11-23", "2026-11-26") for g in out["games"])
     assert any(g["delays"] for g in out["games"])

@@ -203,7 +203,14 @@ async def test_invoice_errors_say_what_is_allowed_in_words(client):
     assert "odd month first" in body["detail"] and "latest" in body["detail"]
 
 
-async def test_invoice_batch_asks_for_payment_after_validating(client):
+async def test_invoice_batch_is_not_sold_on_old_winning_numbers(client):
+    r = await client.post(f"{BASE}/pro/invoice/check-batch", json={"receipts": [{"number": "97023797"}]})
+    problem = assert_problem(r, 503)  # the seeded winning numbers are of 2026-01-25: too old to sell a check on
+    assert "life.invoice data is of 2026-01-25" in problem["detail"] and "payment-required" not in r.headers
+
+
+async def test_invoice_batch_asks_for_payment_after_validating(for_sale):
+    client = for_sale  # winning numbers fresh
     r = await client.post(f"{BASE}/pro/invoice/check-batch", json={"receipts": [{"number": "97023797"}]})
     assert r.status_code == 402 and "payment-required" in r.headers
     assert_problem(await client.post(f"{BASE}/pro/invoice/check-batch", json={"receipts": []}), 422, "receipts")
@@ -391,7 +398,8 @@ async def test_fuel_history_errors(client, params):
     if params.get("product") == "97":
         assert body["errors"][0]["allowed"] == ["92", "95", "98", "diesel"]
     assert_problem(await client.get(f"{BASE}/pro/fuel/history", params={"product": "97"}), 422, "product")
-    assert (await client.get(f"{BASE}/pro/fuel/history", params={"product": "98"})).status_code == 402
+    r = await client.get(f"{BASE}/pro/fuel/history", params={"product": "98"})
+    assert assert_problem(r, 503)["type"].endswith("/not-for-sale")  # the seeded prices are of 2025-12-29
 
 
 async def test_unknown_route_and_wrong_method(client):
@@ -404,7 +412,7 @@ async def test_unknown_route_and_wrong_method(client):
 
 async def test_mcp_tools_are_the_spec_names_and_answer(live_url):
     async with Client(f"{live_url}/life/mcp") as mcp:
-        tools = {t.name for t in (await mcp.list_tools()).tools}
+        tools = {t.name for t in (await mcp.list_tools()).tools if not t.name.startswith("pro_")}
         assert tools == {
             "get_holidays",
             "is_holiday",

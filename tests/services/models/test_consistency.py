@@ -156,7 +156,7 @@ def test_review_findings_answer_as_their_notes_say():
         assert by_id[ident].replacement.startswith("gpt-5.6-"), ident
     for m in SHIPPED:  # every record changed in this fix says when it was checked
         if m.id in ("gemini-2.5-pro", "whisper-1", "tts-1", "o3-2025-04-16", "embedding-001"):
-            assert m.checked == CHECKED
+            assert m.checked >= CHECKED  # whisper-1 was checked again on 2026-11-26
 
 
 @pytest.mark.asyncio

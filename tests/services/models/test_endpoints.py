@@ -152,3 +152,11 @@ async def test_unknown_route_and_wrong_method(client):
     assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
     r = await client.get("/models/api/check")
     assert r.status_code == 405 and r.headers["allow"] == "POST"
+
+
+async def test_a_retired_model_counts_days_since_not_a_negative_countdown(client):
+    # gpt-4-0613's shutdown (2026-10-23) is behind the shipped store's day: issue 21, no negative countdown
+    body = (await client.get("/models/api/model", params={"id": "gpt-4-0613"})).json()["model"]
+    assert body["status"] == "retired" and body["retirement_date"] < today_taipei().isoformat()
+    assert body["days_until_retirement"] is None
+    assert body["days_since_retirement"] == (today_taipei() - date.fromisoformat(body["retirement_date"])).days > 0

@@ -179,3 +179,50 @@ async def test_libraries_importer_reads_npm_documents_and_keeps_the_rest(client,
     path.write_text("{}")
     with pytest.raises(ValueError):
         ingest(import_libraries, path)
+
+
+async def test_video_all_writes_each_codec_to_its_own_file(client):
+    body = (await client.get("/motion/api/video", params={"codec": "all"})).json()
+    outputs = {c["codec"]: c["command"].rsplit(" ", 1)[1] for c in body["commands"]}
+    assert outputs == {"h264": "output.mp4", "vp9": "output-vp9.webm", "av1": "output-av1.webm"}
+    for name in outputs.values():
+        assert f'src="{name}"' in body["html"]
+
+
+@pytest.mark.parametrize(
+    ("params", "level", "idx"),
+    [
+        # the examples of AV1 spec Annex A (Levels): 426x240@30 is 2.0 ... 7680x4320@30 is 6.0
+        ({"width": 426, "height": 240}, "2.0", "00"),
+        ({"width": 854, "height": 480}, "3.0", "04"),
+        ({"width": 1280, "height": 720}, "3.1", "05"),
+        ({"width": 1920, "height": 1080}, "4.0", "08"),
+        ({"width": 1920, "height": 1080, "fps": 60}, "4.1", "09"),
+        ({"width": 3840, "height": 2160}, "5.0", "12"),
+        ({"width": 3840, "height": 2160, "fps": 60}, "5.1", "13"),
+        ({"width": 7680, "height": 4320}, "6.0", "16"),
+        ({"width": 1080, "height": 1920}, "4.0", "08"),  # portrait: 2,073,600 samples > 3.1's MaxPicSize
+        ({"width": 1920}, "4.0", "08"),  # height defaults to 16:9 (1080)
+    ],
+)
+async def test_av1_codecs_string_level_follows_the_frame_size(client, params, level, idx):
+    body = (await client.get("/motion/api/video", params={"codec": "av1", **params})).json()
+    assert body["av1_level"] == level
+    assert f'codecs="av01.0.{idx}M.08"' in body["html"]
+
+
+async def test_gradient_contrast_is_the_minimum_along_the_gradient(client):
+    # magenta → green runs in OKLCH (an OKLab mix would pass through grey) along the shorter hue
+    # arc, through red: red against black is (0.2126 + 0.05) / 0.05 = 5.25:1, below both ends
+    # (magenta 6.70:1, green 15.3:1), so black text gets 5.25 along the gradient, not 6.70
+    body = (await client.get("/motion/api/gradient", params={"colors": "#ff00ff,#00ff00"})).json()
+    assert body["interpolation"] == "oklch"
+    assert body["contrast_black_text"] == pytest.approx(5.25, abs=0.01)
+    assert "along the gradient" in body["contrast_note"]
+
+
+async def test_a11y_items_cite_the_criterion_their_source_is(client):
+    items = (await client.get("/motion/api/a11y")).json()["items"]
+    for item in items:
+        if "WCAG" in (item["source"]["title"] or ""):
+            assert f"Success Criterion {item['criterion']} " in item["source"]["title"], item["id"]

@@ -26,9 +26,10 @@ async def test_list_filters_type_platform_keyword_and_upcoming(client, today):
     anime = (await client.get("/movie/api/titles", params={"type": "anime-series"})).json()["titles"]
     assert anime and all(t["type"] == "anime-series" for t in anime)
     netflix = (await client.get("/movie/api/titles", params={"platform": "NETFLIX"})).json()["titles"]
-    assert [t["id"] for t in netflix] == ["bridgerton-s4", "one-piece-s2"]  # by release: 29 Jan, 10 Mar 2026
+    # by release: 29 Jan, 10 Mar 2026; Narnia's IMAX run before Netflix from 26 Nov 2026
+    assert [t["id"] for t in netflix] == ["bridgerton-s4", "one-piece-s2", "narnia-gerwig"]
     hbo = {t["id"] for t in (await client.get("/movie/api/titles", params={"platform": "hbo"})).json()["titles"]}
-    assert hbo == {"euphoria-s3", "a-knight-of-the-seven-kingdoms"}
+    assert hbo == {"euphoria-s3", "a-knight-of-the-seven-kingdoms", "harry-potter-hbo-s1", "the-last-of-us-s3"}
 
 
 async def test_upcoming_on_both_sides_of_the_release(client, today):
@@ -50,6 +51,7 @@ async def test_title_by_chinese_name_with_delays_and_countdown(client, today):
         "as_of": "2026-11-23",
         "target": "2026-12-18",
         "days": 25,
+        "days_since": None,
         "precision": "day",
         "counts_to": "release",
         "note": "25 days to the release on 2026-12-18",
@@ -74,11 +76,40 @@ async def test_several_date_changes_are_kept_in_order(client, today):
     assert t["origin"] == "TW" and t["released"] is True and t["check_note"] is None
 
 
-async def test_a_passed_unconfirmed_date_is_reported(client, today):
+async def test_a_passed_date_with_no_delay_is_released_and_says_its_basis(client, today):
     t = (await client.get("/movie/api/title", params={"q": "scream 7"})).json()["title"]
-    assert t["released"] is False and "has passed; no source here confirms" in t["check_note"]
+    assert t["release_in_taiwan"] < "2026-11-23" and t["state"] == "released" and t["released"] is True
+    assert t["basis"] == "date passed, no delay reported" and t["upcoming"] is False
+    assert t["days_until"] is None and t["days_since"] > 0
+    assert "has passed; no source here confirms" in t["check_note"]  # what the record itself does not say
     t = (await client.get("/movie/api/title", params={"q": "jujutsu-kaisen-s3"})).json()["title"]
-    assert t["released"] is True and t["check_note"] is None
+    assert t["released"] is True and t["check_note"] is None and t["basis"] == t["release_confirmed_by"]
+
+
+async def test_the_same_title_on_both_sides_of_its_date(client, today):
+    today(date(2026, 12, 18))
+    t = (await client.get("/movie/api/title", params={"q": "avengers-doomsday"})).json()["title"]
+    assert (t["state"], t["upcoming"], t["days_until"], t["days_since"], t["basis"]) == (
+        "upcoming",
+        True,
+        0,
+        None,
+        None,
+    )
+    today(date(2026, 12, 20))
+    t = (await client.get("/movie/api/title", params={"q": "avengers-doomsday"})).json()["title"]
+    assert (t["state"], t["upcoming"], t["days_until"], t["days_since"]) == ("released", False, None, 2)
+    assert t["basis"] == "date passed, no delay reported"
+    c = (await client.get("/movie/api/countdown", params={"q": "avengers-doomsday"})).json()
+    assert (c["days"], c["days_since"]) == (None, 2)
+
+
+async def test_a_window_that_closes_unconfirmed_is_overdue(client, today):
+    t = (await client.get("/movie/api/title", params={"q": "jujutsu-kaisen-shibuya-movie"})).json()["title"]
+    assert t["release_in_taiwan"] == "2025-11" and t["release_confirmed_by"] is None  # its Taiwan month
+    assert t["state"] == "overdue" and t["upcoming"] is False and t["released"] is False
+    assert t["basis"] == "window 2025-11 closed on 2025-11-30 with no release confirmed"
+    assert t["days_since"] == 358 and t["days_until"] is None  # 2025-11-30 to 2026-11-23
 
 
 async def test_calendar_lists_taiwan_and_origin_days_and_windows(client, today):

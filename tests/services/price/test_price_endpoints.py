@@ -247,7 +247,8 @@ async def test_markdown_errors_are_problems(client, url, status):
     assert_problem(await client.get(url), status)
 
 
-async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(client):
+async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(for_sale):
+    client = for_sale  # a store whose prices are real and fresh: the seeded sample is not sold
     r = await client.get(f"{BASE}/pro/history/LA1")
     assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"  # testnet, per the spec
     assert r.json()["accepts"][0]["amount"] == "10000"  # $0.01 in USDC's 6 decimals
@@ -263,8 +264,13 @@ async def test_paid_routes_have_no_markdown_page_and_ask_for_payment(client):
 async def test_llms_txt(client):
     r = await client.get("/price/llms.txt")
     assert r.status_code == 200 and r.headers["content-type"] == "text/plain; charset=utf-8"
-    assert "- Vegetables (蔬菜, feed code N04): 7 products, 7 with sample prices: api/category/vegetables.md" in r.text
-    assert "- Fruits (水果, feed code N05): 5 products, 5 with sample prices: api/category/fruits.md" in r.text
+    base = "http://testserver/price"  # the URL the client used (platform/public_origin.py)
+    assert (
+        f"- Vegetables (蔬菜, feed code N04): 7 products, 7 with sample prices: {base}/api/category/vegetables.md"
+        in r.text
+    )
+    assert f"- Fruits (水果, feed code N05): 5 products, 5 with sample prices: {base}/api/category/fruits.md" in r.text
+    assert f"MCP: POST {base}/mcp " in r.text
     assert "Sample data" in r.text and "Latest trading day: 2026-11-21." in r.text
 
 
@@ -295,7 +301,7 @@ async def test_openapi_lists_the_pages(client):
 
 async def test_mcp_tools_through_the_official_client(live_url):
     async with Client(f"{live_url}/price/mcp") as mcp:
-        tools = {t.name for t in (await mcp.list_tools()).tools}
+        tools = {t.name for t in (await mcp.list_tools()).tools if not t.name.startswith("pro_")}
         assert tools == {"search_products", "get_product_price", "list_price_drops", "list_categories"}
         result = await mcp.call_tool("get_product_price", {"id": "LA1"})
         assert not result.is_error and result.structured_content["product"]["id"] == "LA1"
@@ -310,4 +316,6 @@ async def test_mcp_tools_through_the_official_client(live_url):
         assert missing.is_error
     async with httpx.AsyncClient() as http:
         problem = (await http.get(f"{live_url}/price/api/product/NOPE1")).json()
-    assert missing.content[0].text == problem["detail"]
+    # the same problem; the tool's text names the tool where REST names the path
+    assert missing.structured_content["status"] == problem["status"] == 404
+    assert missing.content[0].text == problem["detail"].replace("/api/search?q=...", "the search_products tool")

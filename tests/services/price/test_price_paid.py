@@ -10,20 +10,23 @@ import sys
 import httpx
 import pytest
 from eth_account import Account
+from for_sale import put_on_sale
 from x402 import x402Client
 from x402.http.clients.httpx import x402AsyncTransport
 from x402.http.utils import decode_payment_response_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
+from twlookup.app import create_app
 from twlookup.platform.payments.ledger import Ledger
 
 pytestmark = pytest.mark.asyncio
 
 
-async def test_pay_for_history_and_export_on_testnet(live_url, settings):
+async def test_pay_for_history_and_export_on_testnet(settings, fresh_store):
+    put_on_sale(fresh_store)  # the seeded sample is not sold: these prices stand for a fresh import
     payer = Account.create()
-    env = dict(os.environ, TWLOOKUP_DATABASE_URL=settings.database_url)
+    env = dict(os.environ, TWLOOKUP_DATABASE_URL=fresh_store)
     subprocess.run(
         [sys.executable, "-m", "twlookup", "ledger", "fund", payer.address, "1", "--network", settings.evm_testnet],
         env=env,
@@ -31,14 +34,16 @@ async def test_pay_for_history_and_export_on_testnet(live_url, settings):
         text=True,
         check=True,
     )
+    app = create_app(settings.model_copy(update={"database_url": fresh_store}))
     client = x402Client()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
-    async with httpx.AsyncClient(transport=x402AsyncTransport(client), base_url=live_url, timeout=30) as http:
+    transport = x402AsyncTransport(client, transport=httpx.ASGITransport(app=app))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver", timeout=30) as http:
         r = await http.get("/price/api/pro/history/la1")
         assert r.status_code == 200, r.text
         assert decode_payment_response_header(r.headers["payment-response"]).success
         body = r.json()
-        assert body["product"]["id"] == "LA1" and body["sample"] is True
+        assert body["product"]["id"] == "LA1"
         days = body["days"]
         assert days[0]["date"] == "2026-08-04" and days[-1]["date"] == "2026-11-21" and body["count"] == len(days) > 90
         assert all(d["price"] == min(m["average"] for m in d["markets"]) for d in days)

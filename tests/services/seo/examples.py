@@ -41,6 +41,9 @@ PRO_CALLS = {
 # Schema-valid input that still gets a 422: an address that is not one (verify-ip), URLs not on
 # the host (IndexNow), a URL the safe fetcher refuses (site-check).
 CROSS_PARAMETER_RULES = {"/api/verify-ip", "/api/instantindex", "/api/site-check"}
+# A site that cannot be reached at all (every name but example.com fails to resolve here) is
+# site-check's documented 503 with Retry-After, not a verdict about the site (issue 23).
+UPSTREAM_PATHS = {"/api/site-check"}
 
 PAGE = (
     "<html><head><title>Example page</title><meta name=description content='An example.'>"

@@ -10,6 +10,8 @@ import pytest
 import respx
 
 from twlookup.platform import fetch as fetch_module
+from twlookup.services.seo import logic
+from twlookup.services.seo.robots import CRAWLER_TOKEN_PATTERN
 
 PUBLIC = "93.184.216.34"
 
@@ -131,13 +133,56 @@ async def test_robots_test_names_group_rule_and_findings(client) -> None:
     assert body["group"] == {"agents": ["Googlebot"], "line": 6, "kind": "specific"}
     assert body["rule"] == {"kind": "allow", "pattern": "/private/ok", "line": 7}
     lines = {f["line"]: f["severity"] for f in body["findings"]}
-    assert lines == {3: "warning", 4: "error"}
-    assert len(body["differences_from_google"]) == 3
+    assert lines == {3: "warning", 4: "warning"}  # lines crawlers ignore are not errors
+    assert len(body["differences_from_google"]) == 5
 
 
 async def test_robots_test_body_bounds(client) -> None:
     r = await client.post("/seo/api/robots/test", json={"robots": "x", "user_agent": "", "path": "/"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "user_agent"
+
+
+async def test_robots_test_reads_a_versioned_token_as_its_product_token(client) -> None:
+    robots = "User-agent: Googlebot\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n"
+    r = await client.post(
+        "/seo/api/robots/test", json={"robots": robots, "user_agent": "Googlebot/2.1", "path": "/public"}
+    )
+    body = r.json()
+    assert r.status_code == 200 and body["allowed"] is True
+    assert body["user_agent"] == "Googlebot" and body["token_valid"] is False
+    assert body["group"]["agents"] == ["Googlebot"]
+
+
+@pytest.mark.parametrize(
+    ("header", "named"),
+    [
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"),
+        (
+            "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.3; +https://openai.com/gptbot",
+            "GPTBot",
+        ),
+        ("Googlebot Image", "no crawler 'Name/version' product"),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36", "no crawler"),
+    ],
+)
+async def test_robots_test_refuses_a_whole_user_agent_header(client, header: str, named: str) -> None:
+    # Matched as given it would silently fall to the '*' group and answer "allowed".
+    robots = "User-agent: Googlebot\nUser-agent: GPTBot\nDisallow: /\n"
+    r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": header, "path": "/"})
+    assert r.status_code == 422, r.text
+    error = r.json()["errors"][0]
+    assert error["parameter"] == "user_agent" and named in error["message"] and "Googlebot/2.1" in error["message"]
+    assert error["allowed"]["pattern"] == CRAWLER_TOKEN_PATTERN
+
+
+async def test_robots_test_takes_a_file_over_500_kib_and_reads_its_first_500_kib(client) -> None:
+    head = "User-agent: *\nDisallow: /a\n#"
+    robots = head + "x" * (600_000 - len(head)) + "\nDisallow: /b\n"
+    for path, allowed in (("/a", False), ("/b", True)):
+        r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": "FooBot", "path": path})
+        assert r.status_code == 200, r.text
+        assert r.json()["allowed"] is allowed
+    assert any("500 KiB" in f["message"] for f in r.json()["findings"])
 
 
 # --- bots and verify-ip ------------------------------------------------------------------------
@@ -593,12 +638,87 @@ async def test_site_check_robots_status_rules(client, robots, status, googlebot)
     assert any(f["impact"] == "medium" and "sitemap" in f["what"] for f in body["fixes"])
 
 
-async def test_site_check_robots_connection_failure_is_disallow_all(client) -> None:
+@pytest.mark.parametrize(
+    "failure", [httpx.ConnectError("connection refused"), httpx.ConnectTimeout("no connection in time")]
+)
+async def test_site_check_our_connection_failure_is_503_not_a_verdict(client, failure) -> None:
+    # Issue 23: the site was never reached, so nothing can be said about its robots.txt.
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get(url__startswith="https://example.com/").mock(side_effect=failure)
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/"})
+    assert r.status_code == 503, r.text
+    assert r.headers["retry-after"] and r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["upstream"] == "example.com" and "crawlers" not in r.json()
+
+
+async def test_site_check_unresolvable_host_is_503(client) -> None:
+    with respx.mock(assert_all_called=False) as mock:
+        other = mock.route().respond(200)
+        r = await client.get("/seo/api/site-check", params={"url": "https://no-such-host.example/"})
+    assert r.status_code == 503 and r.headers["retry-after"]
+    assert "does not resolve" in r.json()["detail"] and not other.called
+
+
+@pytest.mark.parametrize(
+    "failure", [httpx.ReadTimeout("no answer"), httpx.RemoteProtocolError("peer closed"), httpx.ReadError("reset")]
+)
+async def test_site_check_robots_not_answering_is_the_rfc_9309_verdict(client, failure) -> None:
+    # The site accepted the connection, but robots.txt did not come: RFC 9309 2.3.1.4, complete disallow.
     with respx.mock(assert_all_called=False) as mock:
         mock_site(mock, httpx.Response(200))
-        mock.get("https://example.com/robots.txt").mock(side_effect=httpx.ConnectError("reset"))
-        body = (await client.get("/seo/api/site-check", params={"url": "https://example.com/"})).json()
+        mock.get("https://example.com/robots.txt").mock(side_effect=failure)
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/"})
+    body = r.json()
+    assert r.status_code == 200, body
     assert body["robots"]["status"] == "unreachable" and body["robots"]["http_status"] is None
+    assert {c["token"]: c["allowed"] for c in body["crawlers"]}["Googlebot"] is False
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://[2001:db8::zz]/", "http://exa_mple.com:99999/"])
+async def test_site_check_malformed_url_is_422_naming_url(client, url: str) -> None:
+    r = await client.get("/seo/api/site-check", params={"url": url})
+    assert r.status_code == 422, r.text
+    assert r.json()["errors"][0]["parameter"] == "url"
+
+
+async def test_site_check_ipv6_literal_is_kept_in_brackets(client, monkeypatch) -> None:
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_extra_ports", [8080])
+    site6 = "http://[2606:4700::6810:84e5]:8080"
+    with respx.mock(assert_all_called=False) as mock:
+        robots = mock.get(f"{site6}/robots.txt").respond(200, text="User-agent: *\nDisallow: /private/\n")
+        mock.get(f"{site6}/sitemap.xml").respond(404)
+        mock.get(f"{site6}/llms.txt").respond(404)
+        r = await client.get("/seo/api/site-check", params={"url": f"{site6}/page"})
+    body = r.json()
+    assert r.status_code == 200, body
+    assert robots.called and body["robots"]["url"] == f"{site6}/robots.txt"
+    assert body["robots"]["status"] == "ok" and body["sitemaps"][0]["url"] == f"{site6}/sitemap.xml"
+    assert body["llms_txt"]["url"] == f"{site6}/llms.txt"
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://[::1]:8080/", "loopback"),
+        ("http://[2001:db8::1]/", "not globally routable"),
+        ("http://[fd00:ec2::254]/", "cloud metadata"),
+        ("http://[::ffff:127.0.0.1]/", "IPv4-mapped"),
+    ],
+)
+async def test_site_check_ipv6_private_literals_are_refused_by_address(client, monkeypatch, url: str, why: str) -> None:
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_extra_ports", [8080])
+    with respx.mock(assert_all_called=False) as mock:
+        other = mock.route().respond(200)
+        r = await client.get("/seo/api/site-check", params={"url": url})
+    assert r.status_code == 422, r.text
+    error = r.json()["errors"][0]
+    # refused for its address, not mangled into an invalid URL
+    assert error["parameter"] == "url" and error["reason"] == "address" and why in error["message"]
+    assert not other.called
 
 
 @pytest.mark.parametrize(
@@ -655,7 +775,7 @@ GOOD_PAGE = (
 )
 
 
-async def test_audit_scores_thirteen_items() -> None:
+async def test_audit_scores_thirteen_items(client) -> None:  # client: the store the catalogue reads
     from twlookup.services.seo.operations import seo_audit
     from twlookup.services.seo.schemas import UrlQuery
 
@@ -689,3 +809,102 @@ async def test_audit_refuses_private_page() -> None:
 
     with pytest.raises(FetchRefused):
         await seo_audit(UrlQuery(url="http://internal.example/"))
+
+
+def _facts(html: str):
+    return logic.page_facts(html, "https://example.com/page")
+
+
+@pytest.mark.parametrize(
+    ("title", "score"),
+    [
+        ("A", 0.5),  # issue 27: a 1-character title had full marks
+        ("Home", 0.5),  # Google's own example of a vague title
+        ("首頁", 0.5),
+        ("About us", 0.5),  # two words
+        ("臺灣連假 2027", 1),  # four CJK characters and a year: five words
+        ("Mary's Maple Bar Fast-Baking Recipe", 1),
+        ("", 0),
+    ],
+)
+def test_audit_title_too_short_or_vague_is_not_full_marks(title: str, score: float) -> None:
+    items = {i.item: i for i in logic.audit_page(_facts(f"<html><head><title>{title}</title></head></html>"), "u")}
+    assert items["title"].score == score, items["title"].detail
+    assert (items["title"].fix is None) is (score == 1)
+
+
+def test_audit_social_tags_asks_only_for_what_is_missing() -> None:
+    head = (
+        "<meta property='og:title' content='t'><meta property='og:type' content='article'>"
+        "<meta property='og:image:url' content='https://example.com/i.png'>"  # ogp.me: og:image:url is og:image
+        "<meta property='og:url' content='https://example.com/page'>"
+    )
+    item = next(
+        i for i in logic.audit_page(_facts(f"<html><head>{head}</head></html>"), "u") if i.item == "social_tags"
+    )
+    assert item.score == 0.8 and item.fix == "Add twitter:card."
+    assert "4/4" in item.detail
+    full = head + "<meta name='twitter:card' content='summary'>"
+    item = next(
+        i for i in logic.audit_page(_facts(f"<html><head>{full}</head></html>"), "u") if i.item == "social_tags"
+    )
+    assert item.score == 1 and item.fix is None
+    item = next(i for i in logic.audit_page(_facts("<html></html>"), "u") if i.item == "social_tags")
+    assert item.score == 0 and item.fix == "Add og:title, og:type, og:image, og:url and twitter:card."
+
+
+async def test_audit_with_a_one_character_title_is_not_100(client) -> None:
+    from twlookup.services.seo.operations import seo_audit
+    from twlookup.services.seo.schemas import UrlQuery
+
+    page = GOOD_PAGE.replace("<title>臺灣連假 2027</title>", "<title>A</title>")
+    with respx.mock(assert_all_called=False) as mock:
+        mock.get("https://example.com/page").respond(200, html=page)
+        mock.get("https://example.com/robots.txt").respond(
+            200,
+            text="User-agent: GPTBot\nDisallow: /\nUser-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n",
+        )
+        mock.get("https://example.com/sitemap.xml").respond(200, text="<urlset></urlset>")
+        audit = await seo_audit(UrlQuery(url="https://example.com/page"))
+    by = {i.item: i for i in audit.items}
+    assert by["title"].score == 0.5 and audit.score == 94 and by["social_tags"].fix is None
+    assert any(s.url == "https://ogp.me/" and s.checked for s in audit.sources)
+
+
+async def test_site_check_rates_unknown_lines_low_not_high(client) -> None:
+    # Issue 27: lines crawlers ignore were "high-impact format errors".
+    robots = "User-agent: *\nDisallow: /private/\nHost: example.com\nFoo bar baz\nCrawl-delay: 5\n"
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, httpx.Response(200, text=robots))
+        body = (await client.get("/seo/api/site-check", params={"url": "https://example.com/"})).json()
+    assert {f["severity"] for f in body["robots"]["findings"]} == {"warning"}
+    assert not [f for f in body["fixes"] if f["impact"] in ("critical", "high")]
+    assert any(f["impact"] == "low" and "3 warning(s)" in f["what"] for f in body["fixes"])
+
+
+async def test_site_check_reads_the_first_500_kib_of_a_huge_robots_txt(client, monkeypatch) -> None:
+    # Issue 27: a file over the size read is cut as Google cuts it, not refused.
+    from twlookup.settings import get_settings
+
+    monkeypatch.setattr(get_settings(), "fetch_max_bytes", 600_000)
+    head = "User-agent: *\nDisallow: /private/\n#"
+    whole = (head + "x" * (700_000 - len(head)) + "\nDisallow: /\n").encode()
+
+    def robots_txt(request: httpx.Request) -> httpx.Response:
+        asked = request.headers.get("range")
+        if asked == "bytes=0-511999":
+            return httpx.Response(
+                206, content=whole[:512_000], headers={"content-range": f"bytes 0-511999/{len(whole)}"}
+            )
+        return httpx.Response(200, content=whole)
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock_site(mock, httpx.Response(200))
+        route = mock.get("https://example.com/robots.txt").mock(side_effect=robots_txt)
+        r = await client.get("/seo/api/site-check", params={"url": "https://example.com/"})
+    body = r.json()
+    assert r.status_code == 200, body
+    assert route.call_count == 2 and body["robots"]["status"] == "ok" and body["robots"]["http_status"] == 206
+    assert "500 KiB" in body["robots"]["meaning"]
+    # the Disallow: / past 500 KiB is not read: Googlebot may fetch the home page
+    assert {c["token"]: c["allowed"] for c in body["crawlers"]}["Googlebot"] is True

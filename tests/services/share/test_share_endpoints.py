@@ -186,7 +186,11 @@ FACILITATOR = "https://facilitator.test"
 SOLANA = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 
 
-async def test_paid_routes_ask_for_payment_on_two_networks(db_url):
+async def test_paid_routes_ask_for_payment_on_two_networks(fresh_store):
+    from for_sale import put_on_sale
+
+    db_url = fresh_store
+    put_on_sale(db_url)  # the shipped sample shares are not sold: these stand for real ones
     supported = {
         "kinds": [
             {"x402Version": 2, "scheme": "exact", "network": "eip155:8453"},

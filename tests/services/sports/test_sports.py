@@ -21,18 +21,26 @@ def today(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("day", "status", "days_to_start"),
+    ("day", "status", "days_to_start", "days_since_end", "basis"),
     [
-        (date(2026, 3, 4), "upcoming", 1),
-        (date(2026, 3, 5), "ongoing", 0),
-        (date(2026, 3, 17), "ongoing", -12),
-        (date(2026, 3, 18), "completed", -13),
+        (date(2026, 3, 4), "upcoming", 1, None, None),
+        (date(2026, 3, 5), "ongoing", 0, None, "start date passed, no delay reported"),
+        (date(2026, 3, 17), "ongoing", None, None, "start date passed, no delay reported"),
+        (date(2026, 3, 18), "completed", None, 1, "end date passed, no delay reported"),
     ],
 )
-async def test_status_follows_the_dates(client, today, day, status, days_to_start):
-    today(day)
+async def test_status_follows_the_dates(client, today, day, status, days_to_start, days_since_end, basis):
+    today(day)  # WBC 2026: 5 to 17 March
     event = (await client.get("/sports/api/event", params={"q": "WBC 2026"})).json()["event"]
-    assert event["status"] == status and event["days_until_start"] == days_to_start
+    assert (event["status"], event["days_until_start"], event["days_since_end"]) == (
+        status,
+        days_to_start,
+        days_since_end,
+    )
+    assert event["basis"] == basis
+    c = (await client.get("/sports/api/countdown", params={"q": "WBC 2026"})).json()
+    assert c["status"] == status and (c["days_until_end"] is None) == (days_since_end is not None)
+    assert c["days"] == days_to_start  # to the start, null once it has passed
 
 
 async def test_list_filters(client, today):
@@ -46,6 +54,7 @@ async def test_list_filters(client, today):
         "running",
         "football",
         "soccer",
+        "tennis",
     }
     taiwan = (await client.get("/sports/api/events", params={"taiwan": "1"})).json()["events"]
     assert taiwan and all(e["taiwan"] for e in taiwan) and "fifa-world-cup-2026" not in {e["id"] for e in taiwan}
@@ -54,8 +63,13 @@ async def test_list_filters(client, today):
     upcoming = (await client.get("/sports/api/events", params={"status": "upcoming", "sport": "multi"})).json()[
         "events"
     ]
-    # Dakar 2026 (to 13 November) is over on the pinned day; Chungcheong 2027 comes first by start date
-    assert [e["id"] for e in upcoming] == ["fisu-games-chungcheong-2027", "la-2028-olympics", "la-2028-paralympics"]
+    # Dakar 2026 (to 13 November) is over on the pinned day; the Changchun winter games (January 2027) come first
+    assert [e["id"] for e in upcoming] == [
+        "winter-world-university-games-2027",
+        "fisu-games-chungcheong-2027",
+        "la-2028-olympics",
+        "la-2028-paralympics",
+    ]
 
 
 async def test_a_passed_event_not_rechecked_says_so(client, today):
@@ -75,8 +89,10 @@ async def test_whats_on_a_day_and_what_comes_up(client, today):
     labels = [(c["date"], c["label"]) for c in body["coming"]]
     assert ("2026-03-08", "Chinese Taipei v Korea, Tokyo Dome") in labels
     assert all("2026-03-05" <= c["date"] <= "2026-03-08" for c in body["coming"])
+    assert all(c["upcoming"] is False and c["days_until"] is None for c in body["coming"])  # looked back from March
     default = (await client.get("/sports/api/today")).json()
     assert default["date"] == "2026-11-23" and default["days"] == 7
+    assert all(c["upcoming"] and c["days_until"] >= 0 and c["date"] >= "2026-11-23" for c in default["coming"])
 
 
 async def test_calendar_month(client, today):
@@ -115,7 +131,7 @@ async def test_countdown_to_start_and_end(client, today):
 @pytest.mark.parametrize(
     ("path", "params", "parameter"),
     [
-        ("/sports/api/events", {"sport": "tennis"}, "sport"),
+        ("/sports/api/events", {"sport": "cricket"}, "sport"),
         ("/sports/api/events", {"status": "cancelled"}, "status"),
         ("/sports/api/today", {"date": "2026-02-30"}, "date"),
         ("/sports/api/today", {"date": "0"}, "date"),
@@ -137,6 +153,9 @@ async def test_bad_input_is_422_naming_the_parameter(client, path, params, param
             "running",
             "football",
             "soccer",
+            "tennis",
+            "golf",
+            "esports",
         ]
 
 

@@ -5,6 +5,8 @@ These run on the seeded store (sample closes); the importer's effect is tested i
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from conftest import assert_problem
 
@@ -130,7 +132,14 @@ async def test_status(client):
     assert_problem(await client.get(f"{BASE}/status", params={"x": "1"}), 422, "x")
 
 
-async def test_pro_routes_ask_for_payment_after_validating(client):
+async def test_pro_routes_are_not_sold_on_sample_closes(client):
+    for path in ("history?code=0056", "income-plan?budget=100000&codes=0056,00878", "export"):
+        r = await client.get(f"{BASE}/pro/{path}")
+        assert assert_problem(r, 503)["type"].endswith("/not-for-sale") and "payment-required" not in r.headers
+
+
+async def test_pro_routes_ask_for_payment_after_validating(for_sale):
+    client = for_sale  # closes real and fresh
     for path, params in (
         ("history", {"code": "0056"}),
         ("income-plan", {"budget": 100000, "codes": "0056,00878"}),
@@ -263,3 +272,22 @@ async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client
     assert body["days"] == 60 and len(body["closes"]) == 60
     assert body["closes"][0]["date"] == days[10].isoformat() and body["closes"][-1]["date"] == days[-1].isoformat()
     assert body["latest"]["close"] == 269.0 and body["sample"] is False
+
+
+async def test_etf_payouts_say_how_far_behind_the_record_is(client, monkeypatch):
+    """The review of 2026-11-25: 0056's payouts stop at 2026Q1 yet drive the 2027 estimate with no
+    warning. On 2026-11-26 (in 2026Q4) the quarters 2026Q2 and 2026Q3 have ended without a record."""
+    from twlookup.services.stocks import operations
+
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 26))
+    etf = (await client.get(f"{BASE}/etf/0056")).json()["etf"]
+    assert etf["payouts_through"] == "2026Q1" and etf["periods_missing"] == ["2026Q2", "2026Q3"]
+    assert etf["stale"] is True and "2026Q2" in etf["warning"]
+    est = etf["estimate_2027"]
+    assert est["stale"] is True and "2026Q1" in est["warning"]
+    table = (await client.get(f"{BASE}/etf-dividends")).json()
+    assert all(e["stale"] for e in table["etfs"] if e["periods_missing"])
+    # on the day after the last recorded quarter ends nothing is missing yet
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 4, 15))
+    etf = (await client.get(f"{BASE}/etf/0056")).json()["etf"]
+    assert etf["periods_missing"] == [] and etf["stale"] is False and etf["warning"] is None

@@ -299,7 +299,15 @@ async def test_cors_on_trip_not_on_models(client):
 # ---------------------------------------------------------------- paid routes
 
 
-async def test_pro_routes_ask_for_payment_after_validating(client):
+async def test_pro_routes_are_not_sold_on_the_sample_board(client):
+    for path in ("trip-pack?place=tokyo&days=5&budget_twd=20000", "export"):
+        r = await client.get(f"{BASE}/pro/{path}")
+        assert r.status_code == 503 and "trip_fx_rate holds 19 sample rows" in r.json()["detail"]
+        assert "payment-required" not in r.headers
+
+
+async def test_pro_routes_ask_for_payment_after_validating(for_sale):
+    client = for_sale  # a store whose rate board is the bank's and fresh
     r = await client.get(f"{BASE}/pro/trip-pack", params={"place": "tokyo", "days": 5, "budget_twd": 20000})
     assert r.status_code == 402 and "payment-required" in r.headers
     assert (await client.get(f"{BASE}/pro/export")).status_code == 402
@@ -374,7 +382,7 @@ async def test_export_directly(client):
 async def test_mcp_official_client(live_url):
     async with Client(f"{live_url}/trip/mcp") as mcp:
         tools = (await mcp.list_tools()).tools
-        assert {t.name for t in tools} == TOOLS
+        assert {t.name for t in tools if not t.name.startswith("pro_")} == TOOLS
         result = await mcp.call_tool("convert_currency", {"amount": 10000, "cur": "JPY"})
         assert not result.is_error and result.structured_content["get"] == {"currency": "JPY", "amount": 48876.0}
         entry = await mcp.call_tool("entry_requirements", {"country": "VN"})

@@ -10,21 +10,25 @@ import httpx
 import pytest
 import service_examples
 from eth_account import Account
+from for_sale import put_on_sale
 from x402 import x402Client
 from x402.http.clients.httpx import x402AsyncTransport
 from x402.http.utils import decode_payment_response_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
+from twlookup.app import create_app
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services.trip.operations import SERVICE
 
 pytestmark = pytest.mark.asyncio
 
 
-async def test_trip_routes_are_paid_on_the_testnet(live_url, settings):
+async def test_trip_routes_are_paid_on_the_testnet(settings, fresh_store):
+    put_on_sale(fresh_store)  # the sample rate board is not sold: this store's board stands for the bank's
+    app = create_app(settings.model_copy(update={"database_url": fresh_store}))
     payer = Account.create()
-    env = dict(os.environ, TWLOOKUP_DATABASE_URL=settings.database_url)
+    env = dict(os.environ, TWLOOKUP_DATABASE_URL=fresh_store)
     subprocess.run(
         [sys.executable, "-m", "twlookup", "ledger", "fund", payer.address, "1", "--network", settings.evm_testnet],
         env=env,
@@ -33,14 +37,15 @@ async def test_trip_routes_are_paid_on_the_testnet(live_url, settings):
         check=True,
     )
     ledger = Ledger(settings.evm_testnet)
-    async with httpx.AsyncClient(base_url=live_url) as plain:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as plain:
         challenge = await plain.get("/trip/api/pro/export")
     assert challenge.status_code == 402 and challenge.json()["accepts"][0]["network"] == settings.evm_testnet
 
     client = x402Client()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
     spent = 0
-    async with httpx.AsyncClient(transport=x402AsyncTransport(client), base_url=live_url, timeout=30) as http:
+    transport = x402AsyncTransport(client, transport=httpx.ASGITransport(app=app))
+    async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as http:
         for op in (o for o in SERVICE.operations if o.paid):
             r = await http.request(op.method, f"/trip{op.path}", **service_examples.pro_calls("trip")[op.path])
             assert r.status_code == 200, (op.path, r.text)

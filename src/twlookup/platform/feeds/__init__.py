@@ -3,7 +3,7 @@
 - `declare`: what a feed is (`Feed`, `Part`, `Stamp`).
 - `download`: the bounded download client (timeout, retries with back-off, size cap, conditional GET).
 - `run`: importing a file in one transaction with its feed state; the refresh lock; `Refresher`.
-- `schedule`: the scheduler (`twlookup scheduler`, `twlookup serve --refresh`).
+- `schedule`: the scheduler (`twlookup scheduler`, and `twlookup serve`'s background refresh).
 - `status`: what `/<name>/api/status` and the index say about each feed.
 """
 

@@ -101,6 +101,7 @@ class Feed:
     max_bytes: int | None = None  # a larger cap than the setting, for a publisher's big file
     manual: str | None = None  # file feeds: why there is nothing to refresh from
     held: Callable[[Session], date | None] | None = None  # newest data date the store holds, imported or shipped
+    holds: Callable[[Session], str | None] | None = None  # what the store holds for this feed, in words
     ingest_hint: str = "FILE"
     default_part: str = "file"  # the part a file is when the format does not say (no `stamp`)
     side_parts: tuple[str, ...] = ()  # prefixes of parts not counted in the feed's data age (one-off history files)

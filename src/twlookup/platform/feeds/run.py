@@ -420,7 +420,8 @@ class Refresher:
             return self._failed(name, part, f"{type(exc).__name__}: {exc}", now)
 
     def _failed(self, name: str, part: Part, message: str, now: datetime) -> Outcome:
-        log.warning("refresh of %s [%s] failed: %s", name, part.key, message)
+        # info: the outcome says it (`refresh` prints it; the scheduler ends each pass with one warning)
+        log.info("refresh of %s [%s] failed: %s", name, part.key, message)
         try:
             record(self.store, name, part.key, outcome="failed", message=message, url=part.url, success=False, when=now)
         except Exception:  # the store itself is away: the outcome still says what happened

@@ -2,9 +2,10 @@
 store records it (so that several schedulers sharing a store, or a restart, do not refresh early),
 and sooner after a failure (`TWLOOKUP_FEEDS_RETRY_FAILED_SECONDS`).
 
-Run exactly one scheduler per store (`twlookup scheduler`, or `twlookup serve --refresh` on one
-replica): a second one is harmless, since the feed lock in the store lets one process refresh a
-feed at a time, but it only adds requests to the publishers. The clock and the wait are
+Run exactly one scheduler per store (`twlookup scheduler`, or `twlookup serve`, which runs it in
+the background by default with one worker): a second one is harmless, since the feed lock in the
+store lets one process refresh a feed at a time, but it only adds requests to the publishers.
+Each pass that could not refresh some feed ends with one warning naming them all. The clock and the wait are
 injectable, so the schedule is tested with a fake clock and no sleeping.
 """
 
@@ -75,8 +76,18 @@ class Scheduler:
                 log.exception("refresh of %s failed", feed.full_name)
                 found = [Outcome(feed.full_name, "*", "failed", f"{type(exc).__name__}: {exc}")]
             for outcome in found:
-                (log.warning if outcome.failed else log.info)("%s", outcome.line())
+                log.info("%s", outcome.line())
             outcomes.extend(found)
+        failed = unreachable(outcomes)
+        if failed:
+            log.warning(
+                "scheduler: %d of %d feeds due could not be refreshed (the data served stays the last good import; "
+                "they are tried again in %s): %s",
+                len(failed),
+                len({o.feed for o in outcomes}),
+                _short(self.retry_failed),
+                "; ".join(f"{name} ({why})" for name, why in failed.items()),
+            )
         return outcomes
 
     def seconds_to_next(self) -> float:
@@ -102,9 +113,50 @@ class Scheduler:
                 return
 
 
-def start_thread(scheduler: Scheduler) -> tuple[threading.Thread, threading.Event]:
-    """Run the scheduler in a daemon thread (`serve --refresh`); set the event to stop it."""
+def unreachable(outcomes: list[Outcome]) -> dict[str, str]:
+    """The feeds that failed in `outcomes`, each with its first failure, shortened."""
+    out: dict[str, str] = {}
+    for o in outcomes:
+        if o.failed and o.feed not in out:
+            out[o.feed] = (o.message.splitlines() or [""])[0][:120]
+    return out
+
+
+def _short(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds < 120:
+        return f"{seconds} s"
+    return f"{seconds // 60} min" if seconds < 7200 else f"{seconds // 3600} h"
+
+
+def start_thread(
+    scheduler: Scheduler | Callable[[], Scheduler],
+    delay: float = 0.0,
+    after: threading.Event | None = None,
+    after_at_most: float = 300.0,
+) -> tuple[threading.Thread, threading.Event]:
+    """Run the scheduler in a daemon thread (`twlookup serve`); set the event to stop it. Given a
+    factory, the scheduler is built in the thread (the services' feeds are imported there, not on the
+    caller's way to serving). The first pass waits for `after` (the app built; at most `after_at_most`
+    seconds) and then `delay` seconds, so a start is not slowed by it."""
     stop = threading.Event()
-    thread = threading.Thread(target=scheduler.run, args=(stop.wait,), name="twlookup-scheduler", daemon=True)
+
+    def run() -> None:
+        if after is not None:
+            waited = 0.0
+            while not after.wait(1.0) and waited < after_at_most:
+                if stop.is_set():
+                    return
+                waited += 1.0
+        if delay and stop.wait(delay):
+            return
+        try:
+            chosen = scheduler if isinstance(scheduler, Scheduler) else scheduler()
+        except Exception:
+            log.exception("scheduler: could not start; the feeds are not refreshed by this process")
+            return
+        chosen.run(stop.wait)
+
+    thread = threading.Thread(target=run, name="twlookup-scheduler", daemon=True)
     thread.start()
     return thread, stop

@@ -68,6 +68,8 @@ class FeedStatus(BaseModel):
     )
     stale_after_days: int
     stale: bool
+    stale_reason: str | None = Field(None, description="Why the feed is stale, with the age of what is served")
+    holds: str | None = Field(None, description="What the store holds for this feed (shipped or imported), in words")
     parts: list[FeedPartStatus]
 
 
@@ -108,6 +110,7 @@ def feed_status(
     *,
     every: timedelta | None = None,
     held: date | None = None,
+    holds: str | None = None,
     now: datetime | None = None,
     today: date | None = None,
 ) -> FeedStatus:
@@ -140,6 +143,7 @@ def feed_status(
     else:
         stale = last_success is None or now - last_success > limit
     cadence = every or feed.every
+    reason = _stale_reason(feed, age, data_date, last_success, now) if stale else None
     return FeedStatus(
         feed=feed.full_name,
         title=feed.title,
@@ -163,8 +167,28 @@ def feed_status(
         data_age_days=age,
         stale_after_days=limit.days,
         stale=stale,
+        stale_reason=reason,
+        holds=holds,
         parts=parts,
     )
+
+
+def _stale_reason(
+    feed: Feed, age: int | None, data_date: date | None, last_success: datetime | None, now: datetime
+) -> str:
+    """Why a stale feed is stale, in words, with the age of the data served."""
+    served = (
+        f"the data served is dated {data_date.isoformat()} ({age} days old)"
+        if data_date is not None and age is not None
+        else "the store has no dated data for it"
+    )
+    if feed.stale_by == "check":
+        if last_success is None:
+            checked = "never checked against its source in this store"
+        else:
+            checked = f"last checked good {(now - last_success).days} days ago"
+        return f"{checked} (allowed: {feed.stale_after.days} days); {served}"
+    return f"{served}; allowed: {feed.stale_after.days} days"
 
 
 def service_status(service: str, feeds: list[Feed], *, store: Store | None = None, settings: Any = None) -> FeedsStatus:
@@ -179,8 +203,9 @@ def service_status(service: str, feeds: list[Feed], *, store: Store | None = Non
     with store.session() as session:
         for feed in feeds:
             held = feed.held(session) if feed.held else None
+            holds = feed.holds(session) if feed.holds else None
             every = timedelta(seconds=overrides[feed.full_name]) if feed.full_name in overrides else None
-            out.append(feed_status(feed, rows[feed.full_name], every=every, held=held))
+            out.append(feed_status(feed, rows[feed.full_name], every=every, held=held, holds=holds))
     return FeedsStatus(
         service=service,
         as_of=utcnow(),

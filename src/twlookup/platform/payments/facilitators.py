@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from twlookup.platform.payments import sdk
 from twlookup.platform.payments.guard import GuardedFacilitator
 from twlookup.settings import Settings
 
@@ -19,6 +20,7 @@ def make_facilitator(settings: Settings) -> GuardedFacilitator:
     Ethereum libraries are not loaded by a process that is never paid."""
 
     def build() -> Any:
+        sdk.load()  # keeps the recursion limit that py_ecc, under the SDK, would raise
         if settings.facilitator == "remote":
             from x402.http import FacilitatorConfig, HTTPFacilitatorClient
 

@@ -14,15 +14,18 @@ what was asked, verification and settlement by the facilitator, and the response
 - The facilitator unreachable or failing: 503 problem, nothing served, nothing charged. Its
   first contact is off the event loop and bounded, and a failure is remembered with back-off
   (`GuardedFacilitator`), so free routes never wait on it.
-- A header that is not a well-formed payload (not JSON, not an object, deep nesting, wrong
-  field types, amounts that are not integers) is a 402 `invalid_payload`, never a 5xx.
+- A header that is not a well-formed payload (too large, not JSON, not an object, deep nesting,
+  wrong field types, amounts that are not integers) is a 402 `invalid_payload`, never a 5xx; an
+  `x402Version` other than the JSON integer 2 is a 402 `invalid_x402_version`. The header's size
+  and nesting are checked before it is decoded (platform/payments/header.py).
 - HEAD never settles: it gets the challenge. Error reasons are x402 reason codes with a short
   sentence of ours; the facilitator's own message and exception text go to the log only.
 - 402 and paid answers carry `Cache-Control: no-store`; the challenge's resource URL is built
   from the configured public base URL, never from the request's Host header.
 - The x402 SDK (and the Ethereum and Solana libraries under it) is loaded when the first paid
   request arrives, in a worker thread, not when the process starts: a process whose clients
-  never pay never loads it.
+  never pay never loads it. Loading it keeps the interpreter's recursion limit (which `py_ecc`
+  raises; platform/payments/sdk.py).
 
 Why the SDK's `x402ResourceServer` and not its HTTP wrapper `x402HTTPResourceServer`: the wrapper
 matches routes from its own route table and reads the request through a framework adapter, then
@@ -45,11 +48,12 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from anyio import to_thread
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from twlookup.platform.errors import Problem
 from twlookup.platform.http import header, send_bytes
 from twlookup.platform.operations import Operation
+from twlookup.platform.payments import sdk
 from twlookup.platform.payments.discovery import (
     inline_refs,
     route_template,
@@ -59,12 +63,13 @@ from twlookup.platform.payments.discovery import (
     wire_values,
 )
 from twlookup.platform.payments.guard import FacilitatorUnavailable, GuardedFacilitator
-from twlookup.platform.payments.payload import check_payload, reason_text
+from twlookup.platform.payments.header import decode_payment_header
+from twlookup.platform.payments.payload import reason_text, refusal_text
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.store.errors import is_store_error
 from twlookup.settings import Settings
 
 if TYPE_CHECKING:
-    from x402 import PaymentPayload
     from x402.extensions.bazaar.resource_service import OutputConfig
 
 log = logging.getLogger("twlookup.payments")
@@ -89,9 +94,11 @@ class PaymentGate:
         solana: bool = False,
         private: bool = False,
         service: str | None = None,
+        public: PublicOrigin | None = None,
     ) -> None:
         self.settings = settings
         self.service = service
+        self.public = public or PublicOrigin.from_settings(settings)  # where clients reach us
         if not isinstance(facilitator, GuardedFacilitator):  # bounded calls, remembered failures
             facilitator = GuardedFacilitator(
                 facilitator, settings.facilitator_timeout_seconds, settings.facilitator_retry_max_seconds
@@ -115,6 +122,7 @@ class PaymentGate:
 
     def _build_server(self) -> Any:
         """The SDK's resource server for this gate's networks (imports the SDK: call it off the loop)."""
+        sdk.load()
         with _build_lock:
             if self.server is None:
                 from x402 import x402ResourceServer
@@ -250,13 +258,10 @@ class PaymentGate:
         await send_bytes(send, 402, body, b"application/json", [(b"payment-required", encoded), NO_STORE])
 
     def resource_url(self, scope: dict[str, Any], query: bool = True) -> str:
-        """The paid resource at the configured public base URL (never the request's Host)."""
-        if self.service is not None:
-            path = f"/{self.service}{scope['path']}"
-        else:
-            path = scope.get("root_path", "") + scope["path"]
+        """The paid resource at the public origin: TWLOOKUP_PUBLIC_URL, else the URL the client
+        used (forwarded headers believed from trusted proxies only; platform/public_origin.py)."""
         raw = scope.get("query_string", b"") if query else b""
-        return self.settings.base_url() + path + (("?" + raw.decode("latin-1")) if raw else "")
+        return self.public.url(scope, scope["path"]) + (("?" + raw.decode("latin-1")) if raw else "")
 
     async def serve(
         self,
@@ -278,7 +283,8 @@ class PaymentGate:
             await self.challenge(scope, op, send, f"{why}: send a PAYMENT-SIGNATURE header (x402 version 2).", price)
             return
         accepts = await self.requirements(op, price)
-        payload, problem = _decode(raw)
+        sdk.restore_recursion_limit()  # whatever the SDK imported on the way here
+        payload, problem = decode_payment_header(raw, self.settings.max_header_bytes)
         if payload is None:
             await refuse(*problem)
             return
@@ -294,7 +300,8 @@ class PaymentGate:
             return
         verified = (await _at_facilitator("verify", self.server.verify_payment(payload, matched))).verify
         if verified is None or not verified.is_valid:
-            await refuse(_code(verified.invalid_reason if verified else None, "unexpected_verify_error"))
+            code = _code(verified.invalid_reason if verified else None, "unexpected_verify_error")
+            await refuse(code, refusal_text(code, matched.network, self.settings.facilitator == "local"))
             return
         body = op.dump_json(await run())  # a Problem raised here answers 4xx/503 and charges nothing
         settled = await _at_facilitator("settle", self.server.settle_payment(payload, matched))
@@ -306,36 +313,6 @@ class PaymentGate:
 
         receipt = encode_payment_response_header(settled).encode()
         await send_bytes(send, 200, body, b"application/json", [(b"payment-response", receipt), NO_STORE])
-
-
-def _decode(raw: bytes) -> tuple[PaymentPayload | None, tuple[str, str]]:
-    """The payment header as a version 2 payload, or the x402 reason and sentence why not."""
-    from x402 import PaymentPayload
-    from x402.http.utils import decode_payment_signature_header
-
-    try:
-        payload = decode_payment_signature_header(raw.decode("latin-1"))
-    except RecursionError:
-        return None, ("invalid_payload", "the payment header nests too deeply to be an x402 payload.")
-    except Exception as exc:  # not base64, not JSON, not an object, wrong field types
-        return None, ("invalid_payload", f"the payment header is not a base64 JSON x402 payload ({_what(exc)}).")
-    if not isinstance(payload, PaymentPayload):
-        return None, ("invalid_x402_version", "send an x402 version 2 payload.")
-    wrong = check_payload(payload)
-    if wrong:
-        return None, ("invalid_payload", wrong)
-    return payload, ("", "")
-
-
-def _what(exc: BaseException) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors(include_url=False, include_input=False)[0]
-        return "field " + ".".join(str(p) for p in first["loc"]) + ": " + first["msg"] if first["loc"] else first["msg"]
-    if isinstance(exc, (ValueError, UnicodeDecodeError)) and "JSON" in type(exc).__name__:
-        return "not JSON"
-    if isinstance(exc, AttributeError):
-        return "not a JSON object"
-    return "not base64 JSON"
 
 
 def _code(reason: str | None, fallback: str) -> str:

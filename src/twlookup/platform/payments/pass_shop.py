@@ -16,6 +16,7 @@ from twlookup.platform.http import query_params, send_problem
 from twlookup.platform.operations import build_operation
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook
+from twlookup.platform.public_origin import PublicOrigin
 from twlookup.settings import Settings
 
 
@@ -32,7 +33,13 @@ class PassShop:
     """Pure ASGI, mounted at /pay. Only /pay/pass exists."""
 
     def __init__(
-        self, settings: Settings, facilitator: Any, passes: PassBook, services: list[str], solana: bool = False
+        self,
+        settings: Settings,
+        facilitator: Any,
+        passes: PassBook,
+        services: list[str],
+        solana: bool = False,
+        public: PublicOrigin | None = None,
     ) -> None:
         def buy_pass() -> PassOut:
             """A pass that lifts the free per-minute quota of the quota services."""
@@ -49,15 +56,21 @@ class PassShop:
         self.op = build_operation(buy_pass, "GET", "/pass", None, settings.pass_price)
         self.op.example_output = False  # running it issues a pass: never done for an example
         self.gate = PaymentGate(
-            settings, settings.evm_mainnet, facilitator, {"/pass": settings.pass_price}, solana=solana, service="pay"
+            settings,
+            settings.evm_mainnet,
+            facilitator,
+            {"/pass": settings.pass_price},
+            solana=solana,
+            service="pay",
+            public=public,
         )
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
             if scope["path"] != "/pass":
                 raise Problem(404, "Only /pay/pass exists here: it sells a pass that lifts the free quota.")
-            if scope["method"] != "GET":
-                raise Problem(405, "/pay/pass accepts GET.", headers={"Allow": "GET"})
+            if scope["method"] not in ("GET", "HEAD"):  # HEAD shows the challenge, never sells
+                raise Problem(405, "/pay/pass accepts GET and HEAD.", headers={"Allow": "GET, HEAD"})
             for name in query_params(scope):
                 raise InvalidParameter(name, "unknown parameter; /pay/pass takes none")
             await self.gate.serve(scope, self.op, lambda: self.op.call({}), send)

@@ -54,8 +54,24 @@ REASONS = {
 }
 
 
+INSUFFICIENT = frozenset({"insufficient_funds", "invalid_exact_evm_insufficient_balance"})
+
+
 def reason_text(code: str) -> str:
     return REASONS.get(code, "the facilitator refused the payment.")
+
+
+def refusal_text(code: str, network: str, local_ledger: bool) -> str:
+    """The sentence for a refused payment; a balance too low names the network it is low on
+    (services settle on different networks) and how to fund it."""
+    if code not in INSUFFICIENT:
+        return reason_text(code)
+    how = (
+        f"on this server's local test ledger: twlookup ledger fund ADDRESS AMOUNT --network {network}"
+        if local_ledger
+        else f"send USDC on {network} to the paying address"
+    )
+    return f"the payer's USDC balance on {network} does not cover the price; fund it ({how})."
 
 
 def check_payload(payment: PaymentPayload) -> str | None:

@@ -6,18 +6,40 @@ against another, so a page captured before a new list never replaces that list.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
 from twlookup.platform.schemas import today_taipei
 from twlookup.services.cardgame import banlist
 from twlookup.services.cardgame.data import import_banlist
+from twlookup.services.cardgame.tables import BanListRow
 
 
 def banlist_stamp(raw: bytes, _name: str) -> Stamp:
     lists = banlist.parse(raw, today_taipei())
     newest = max(b.effective for b in lists)
     return Stamp(part="ae", key=(newest.isoformat(),), label=newest.isoformat(), data_date=newest)
+
+
+def banlist_held(session: Session) -> date | None:
+    """The day the newest list held was read from Konami's page."""
+    rows = list(session.scalars(select(BanListRow).order_by(BanListRow.effective)))
+    return rows[-1].checked if rows else None
+
+
+def banlist_holds(session: Session) -> str | None:
+    rows = list(session.scalars(select(BanListRow).order_by(BanListRow.effective)))
+    if not rows:
+        return None
+    new = rows[-1]
+    return (
+        f"{len(rows)} AE lists, {rows[0].effective.isoformat()} to {new.effective.isoformat()}; the newest "
+        f"({len(new.forbidden)} forbidden, {len(new.limited)} limited, {len(new.semi_limited)} semi-limited) was read "
+        f"from Konami's page on {new.checked.isoformat()}"
+    )
 
 
 BANLIST = Feed(
@@ -36,4 +58,6 @@ BANLIST = Feed(
     every=timedelta(days=1),
     stale_after=timedelta(days=14),
     stale_by="check",
+    held=banlist_held,
+    holds=banlist_holds,
 )

@@ -34,6 +34,19 @@ def lists_in_force(lists: list[BanList], today: date) -> tuple[BanList | None, B
     return current, previous, future[0] if future else None
 
 
+QUARTER_MONTHS = (1, 4, 7, 10)  # Konami Asia's AE lists since 2025 take effect on 1 Jan, Apr, Jul and Oct
+
+
+def next_expected(after: date) -> date:
+    """The first quarterly effective date after `after` (the day a newer list is due)."""
+    for year in (after.year, after.year + 1):
+        for month in QUARTER_MONTHS:
+            day = date(year, month, 1)
+            if day > after:
+                return day
+    raise AssertionError("unreachable")
+
+
 def status_of(ban: BanList) -> dict[str, int]:
     """Card name -> copies allowed (0, 1 or 2) under this list."""
     out = {c.name: 0 for c in ban.forbidden}
@@ -68,10 +81,7 @@ class Guide:
             search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
             for t in self.terms.values()
         ]
-        docs += [
-            search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
-            for t in self.terms.values()
-        ]
+        docs += term_docs  # the same documents, prepared once
         docs += [search.Document(f"faq:{f.id}", {"question": [f.question]}, f.answer) for f in self.faq.values()]
         names = {c.name for b in self.banlists for c in [*b.forbidden, *b.limited, *b.semi_limited]}
         docs += [search.Document(f"card:{n}", {"card": [n]}, "") for n in sorted(names)]

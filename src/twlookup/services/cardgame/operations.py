@@ -153,6 +153,16 @@ def get_banlist() -> BanListOut:
             "No Forbidden & Limited list in the store takes effect on or before today.",
             headers={"Retry-After": "3600"},
         )
+    due = logic.next_expected(current.effective)
+    outdated = today >= due and upcoming is None
+    warning = (
+        f"Konami Asia's AE lists take effect quarterly; a list for {due.isoformat()} was due and is not in this "
+        f"store (its newest list is the one effective {current.effective.isoformat()}, read from Konami's page on "
+        f"{current.checked.isoformat()}). That list may no longer be in force: check {current.source} before "
+        "relying on it."
+        if outdated
+        else None
+    )
     return BanListOut(
         game=GAME,
         format=current.format,
@@ -160,6 +170,10 @@ def get_banlist() -> BanListOut:
         effective=current.effective,
         previous_effective=previous.effective if previous else None,
         upcoming_effective=upcoming.effective if upcoming else None,
+        next_expected=logic.next_expected(today),
+        missing_since=due if outdated else None,
+        may_be_outdated=outdated,
+        warning=warning,
         counts={
             "forbidden": len(current.forbidden),
             "limited": len(current.limited),

@@ -106,6 +106,16 @@ class BanListOut(BaseModel):
     upcoming_effective: date | None = Field(
         description="An announced list that takes effect later, if the store has one"
     )
+    next_expected: date = Field(
+        description="The next quarterly date (1 Jan, Apr, Jul, Oct) after today on which a newer list may take effect"
+    )
+    missing_since: date | None = Field(
+        None,
+        description="The quarterly date, on or before today, on which a newer list was due and the store has none "
+        "(null when the store's newest list is not overdue)",
+    )
+    may_be_outdated: bool = Field(description="missing_since is set: a newer list may be in force than the one shown")
+    warning: str | None = Field(None, description="Why the list below may no longer be the one in force")
     counts: dict[str, int]
     forbidden: list[BanCard]
     limited: list[BanCard]

@@ -25,6 +25,7 @@ from twlookup.services.creator.records import (
     Platform,
     Rule,
     Threshold,
+    WithholdingAgent,
 )
 from twlookup.services.creator.register import parse_rows
 from twlookup.services.creator.tables import Company, CreatorRecord
@@ -36,6 +37,7 @@ KINDS: dict[str, tuple[type[Record], str, str]] = {
     "threshold": (Threshold, "tax.yaml", "thresholds"),
     "income": (IncomeKind, "withholding.yaml", "kinds"),
     "nhi": (NhiRule, "withholding.yaml", "nhi"),
+    "agent": (WithholdingAgent, "withholding.yaml", "agents"),
     "wage": (MinimumWage, "withholding.yaml", "minimum_wage"),
     "platform": (Platform, "platforms.yaml", "platforms"),
     "listing": (ListingDuty, "listing.yaml", "duties"),
@@ -77,6 +79,7 @@ class Catalogue:
     thresholds: list[Threshold]
     incomes: dict[str, IncomeKind]
     nhi: list[NhiRule]
+    agents: dict[bool, WithholdingAgent]
     wages: list[MinimumWage]
     platforms: dict[str, Platform]
     listing: list[ListingDuty]
@@ -94,6 +97,7 @@ def _load(session: Session) -> Catalogue:
         thresholds=got["threshold"],
         incomes={i.id: i for i in got["income"]},
         nhi=got["nhi"],
+        agents={a.payer_is_business: a for a in got["agent"]},
         wages=got["wage"],
         platforms={p.id: p for p in got["platform"]},
         listing=got["listing"],

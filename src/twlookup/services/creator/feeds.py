@@ -9,9 +9,10 @@ knows is left as it was. Numbers not in the store are asked live when a user loo
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext
 from twlookup.platform.feeds.download import Fetcher
@@ -52,6 +53,24 @@ def companies_parts(ctx: PartsContext) -> list[Part]:
     return [Part("register", GCIS_COMPANY, "gcis-companies.json", fetch=_companies(sorted(bans)))]
 
 
+def companies_held(session: Session) -> date | None:
+    """The newest day a stored company was checked against the register."""
+    return session.scalar(select(func.max(Company.checked)))
+
+
+def companies_holds(session: Session) -> str | None:
+    total = session.scalar(select(func.count()).select_from(Company)) or 0
+    if not total:
+        return "no company (numbers are asked of the register live)"
+    samples = session.scalar(select(func.count()).select_from(Company).where(Company.sample.is_(True))) or 0
+    oldest = session.scalar(select(func.min(Company.checked)))
+    word = "company" if total == 1 else "companies"
+    return (
+        f"{total} {word} ({samples} of them sample), checked against the register between "
+        f"{oldest.isoformat() if oldest else '?'} and {companies_held(session)}"
+    )
+
+
 COMPANIES = Feed(
     service="creator",
     name="companies",
@@ -69,4 +88,6 @@ COMPANIES = Feed(
     stale_by="check",
     default_part="register",
     ingest_hint="FILE  (a saved GCIS JSON array)",
+    held=companies_held,
+    holds=companies_holds,
 )

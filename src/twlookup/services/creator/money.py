@@ -74,6 +74,10 @@ def withholding(
     wage: MinimumWage,
 ) -> Withholding:
     amt = Decimal(amount)
+    if not payer_is_business:
+        # a private person is not a withholding agent (所得稅法 §88-89) and so not the NHI
+        # premium's deducting party either (全民健康保險法 §31): nothing is taken from the payment
+        return Withholding(Decimal(0), Decimal(0), "", Decimal(0), Decimal(0), "", amt)
     # income tax
     if resident:
         rate = kind.resident_rate
@@ -106,8 +110,6 @@ def withholding(
         pnote = "此所得類別不屬補充保險費的計費項目"
     elif not insured:
         pnote = "領取人不是全民健保保險對象（或屬免扣取身分），不扣補充保險費"
-    elif kind.nhi == "rent" and not payer_is_business:
-        pnote = "租金只在給付人為機關、團體、事業等扣費義務人時扣取補充保險費"
     else:
         threshold = wage.monthly if kind.nhi == "part-time" else nhi.threshold_general
         if amount >= threshold:

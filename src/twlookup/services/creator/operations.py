@@ -254,7 +254,8 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
     catalogue, on = CATALOGUE.get(), p.date or today_taipei()
     kind = catalogue.incomes.get(p.kind)
     nhi, wage = money.in_force(catalogue.nhi, on), money.in_force(catalogue.wages, on)
-    if kind is None or nhi is None or wage is None:
+    agent = catalogue.agents.get(p.payer_is_business)
+    if kind is None or nhi is None or wage is None or agent is None:
         if wage is None and catalogue.wages:
             raise InvalidParameter("date", "the minimum wage is known here from 2026-01-01", {"minimum": "2026-01-01"})
         raise Problem(503, "Withholding data is not in the store; run `twlookup seed`.")
@@ -263,6 +264,7 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
     note = kind.note
     if on.year > latest_wage.effective_from.year:
         note += f"（注意：此處最新的基本工資資料為 {latest_wage.effective_from.year} 年 {latest_wage.monthly:,} 元，{on.year} 年的公告尚未收錄。）"
+    withheld = p.payer_is_business
     return WithholdingAnswer(
         as_of=on,
         amount=p.amount,
@@ -272,16 +274,18 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
         residency=p.residency,
         tax_rate_pct=r.rate * PCT,
         tax=int(r.tax),
-        tax_note=r.tax_note,
+        tax_note=r.tax_note if withheld else agent.tax_note,
         nhi_premium=int(r.premium),
         nhi_base=int(r.premium_base),
         nhi_rate_pct=nhi.rate * PCT,
-        nhi_note=r.premium_note,
+        nhi_note=r.premium_note if withheld else agent.tax_note,
         net=int(r.net),
+        withheld_by_payer=withheld,
+        who_reports=agent.who_reports,
         minimum_wage=wage.monthly,
         rounding="扣繳稅額元以下捨去（法規未定，本服務取不高估的做法）；補充保險費元以下四捨五入。",
         note=note,
-        sources=[kind.source_ref, nhi.source_ref, wage.source_ref],
+        sources=[kind.source_ref, nhi.source_ref, wage.source_ref, agent.source_ref],
     )
 
 
@@ -293,7 +297,10 @@ def _ban_check(ban: str) -> BanCheck:
         note = "檢查碼依2023年起的新規則（可被5整除）正確；舊規則（可被10整除）會誤判為錯誤。"
     else:
         note = "檢查碼不符：請再核對號碼。"
-    return BanCheck(ban=ban, valid=c.valid, valid_old_rule=c.valid_old_rule, checksum=c.checksum, note=note)
+    under = [rule for rule, ok in (("2023", c.valid), ("pre-2023", c.valid_old_rule)) if ok]
+    return BanCheck(
+        ban=ban, valid=c.valid, valid_old_rule=c.valid_old_rule, valid_under=under, checksum=c.checksum, note=note
+    )
 
 
 async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
@@ -314,7 +321,25 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
     record = await to_thread.run_sync(company_by_ban, ban)
     source = "store"
     if record is None and register.live_lookup_enabled():
-        record = await register.fetch_company(ban, today_taipei())
+        try:
+            record = await register.fetch_company(ban, today_taipei())
+        except Problem as away:
+            if check.valid:
+                # a number that looks right: only the register can say whether it is registered
+                away.extra["check"] = check.model_dump(mode="json")
+                raise
+            return CompanyAnswer(
+                query=ban,
+                check=check,
+                found=False,
+                from_register="unavailable",
+                register_retry_after_seconds=int(away.headers.get("Retry-After", "30")),
+                companies=[],
+                note=(
+                    "檢查碼不符（2023年起的規則與舊規則皆不符）：很可能是打錯號碼。"
+                    "公司登記資料目前無法查詢，稍後可再查是否為早期核發的例外號碼。"
+                ),
+            )
         source = "live"
         if record is not None:
             await to_thread.run_sync(save_company, record)
@@ -343,7 +368,9 @@ async def company(p: CompanyQuery) -> CompanyAnswer:
     """A supplier by business ID (check digit by the 2023 rule, then the company register) or by name.
 
     Numbers not in the store are asked of the Ministry of Economic Affairs' open data live (5 s
-    timeout); when it cannot be reached the answer is 503 with Retry-After."""
+    timeout). When it cannot be reached, a number whose check digit fails still gets its verdict
+    (from_register: unavailable, register_retry_after_seconds); a number that passes answers 503 with
+    Retry-After and the check-digit verdict in `check`."""
     return await _company(p.ban, p.name)
 
 
@@ -505,6 +532,7 @@ def export() -> Export:
         rules=dump(c.rules.values()),
         thresholds=dump(c.thresholds),
         withholding=dump(c.incomes.values()),
+        withholding_agents=dump(c.agents.values()),
         nhi=dump(c.nhi),
         minimum_wage=dump(c.wages),
         platforms=platforms().platforms,

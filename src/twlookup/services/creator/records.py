@@ -65,6 +65,15 @@ class IncomeKind(SourcedRecord):
     note: str
 
 
+class WithholdingAgent(SourcedRecord):
+    """Whether a payer withholds (所得稅法 §88-89) and who reports the income."""
+
+    id: str
+    payer_is_business: bool
+    tax_note: str = Field(description="Why nothing is withheld, when that is the case")
+    who_reports: str
+
+
 class NhiRule(SourcedRecord):
     id: str
     effective_from: date

@@ -145,7 +145,9 @@ class WithholdingQuery(Params):
     residency: Literal["resident", "non-resident"] = Field("resident", description="Payee's tax residency")
     nhi_insured: bool = Field(True, description="Payee is insured under Taiwan's NHI (false: no premium)")
     payer_is_business: bool = Field(
-        True, description="Payer is a business or organisation (rent premium applies only then)"
+        True,
+        description="Payer is a withholding agent (所得稅法 §89: an agency, organisation, school, business or "
+        "professional practitioner); false: a private person pays, nothing is withheld and the payee reports",
     )
     date: dt.date | None = Field(None, description="Payment date (default today in Taipei); from 2026-01-01")
 
@@ -165,6 +167,8 @@ class WithholdingAnswer(BaseModel):
     nhi_rate_pct: Decimal
     nhi_note: str
     net: int
+    withheld_by_payer: bool = Field(description="The payer withholds tax and premium (false: a private person pays)")
+    who_reports: str = Field(description="Who reports the income, and how")
     minimum_wage: int
     rounding: str
     note: str
@@ -180,6 +184,9 @@ class BanCheck(BaseModel):
     ban: str
     valid: bool = Field(description="Valid under the rule in force since 2023 (sum divisible by 5)")
     valid_old_rule: bool = Field(description="Also valid under the pre-2023 rule (divisible by 10)")
+    valid_under: list[Literal["2023", "pre-2023"]] = Field(
+        description="The check-digit rules the number satisfies: the 2023 rule, the pre-2023 rule, both or neither"
+    )
     checksum: int
     note: str
 
@@ -188,7 +195,12 @@ class CompanyAnswer(BaseModel):
     query: str
     check: BanCheck | None
     found: bool
-    from_register: Literal["store", "live", "none"]
+    from_register: Literal["store", "live", "none", "unavailable"] = Field(
+        description="Where the company part came from; unavailable: the register could not be asked (try again later)"
+    )
+    register_retry_after_seconds: int | None = Field(
+        None, description="When from_register is unavailable: seconds to wait before asking again"
+    )
     companies: list[CompanyAnswerItem]  # type: ignore[valid-type]
     note: str
 
@@ -272,6 +284,7 @@ class Export(BaseModel):
     rules: list[dict[str, object]]
     thresholds: list[dict[str, object]]
     withholding: list[dict[str, object]]
+    withholding_agents: list[dict[str, object]]
     nhi: list[dict[str, object]]
     minimum_wage: list[dict[str, object]]
     platforms: list[PlatformAnswerItem]  # type: ignore[valid-type]

@@ -7,6 +7,7 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain.release_import import load_imported, merge
 from twlookup.domain.release_tracker import Catalogue
 from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.reference import Reference
@@ -21,7 +22,9 @@ def seed_games(session: Session, data_dir: Path) -> int:
 
 
 def _load(session: Session) -> Catalogue[Game]:
-    return Catalogue(Game.model_validate(row) for row in session.scalars(select(GameRecord)))
+    """The curated games, then those the Wikidata feed imported that no curated record has."""
+    curated = [Game.model_validate(row) for row in session.scalars(select(GameRecord))]
+    return Catalogue(merge(curated, load_imported(session, "games", Game.model_validate)))
 
 
 CATALOGUE: Reference[Catalogue[Game]] = Reference(_load)

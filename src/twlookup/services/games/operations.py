@@ -20,10 +20,12 @@ from twlookup.domain.release_schemas import (
     Watchlist,
     WatchlistBody,
 )
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.games import logic
 from twlookup.services.games.data import CATALOGUE, seed_games
+from twlookup.services.games.feeds import WIKIDATA
 from twlookup.services.games.schemas import (
     Calendar,
     CalendarEntry,
@@ -48,6 +50,8 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_games)
+SERVICE.feed(WIKIDATA)  # video games from Wikidata's SPARQL endpoint (twlookup refresh games.wikidata)
+add_status_route(SERVICE)
 
 DOMAIN = Domain(
     name="games",
@@ -67,14 +71,18 @@ DOMAIN = Domain(
 
 def game_out(game: Game, today: date) -> GameOut:
     when = parse_when(game.release)
+    state = logic.state(game, today)
     return GameOut(
         **game.model_dump(include=set(GameOut.model_fields) - {"delays", "source"}),
         delays=[delay_out(d, game.checked) for d in game.delays],
-        status=logic.status(game),
+        status=logic.status(game, today),
+        upcoming=state.upcoming,
+        basis=state.basis,
         precision=when.precision,
         earliest=when.earliest,
         latest=when.latest,
-        days_until=(when.earliest - today).days if when.earliest else None,
+        days_until=state.days_until,
+        days_since=state.days_since,
         check_note=passed_since_check(when, game.checked, today, confirmed=game.release_confirmed_by is not None),
         source=game.source_ref,
     )
@@ -82,7 +90,9 @@ def game_out(game: Game, today: date) -> GameOut:
 
 def _countdown(game: Game, today: date) -> GameCountdown:
     c = countdown_out(parse_when(game.release), today, "release")
-    return GameCountdown(**c.model_dump(), id=game.id, name=game.name, name_zh=game.name_zh, status=logic.status(game))
+    return GameCountdown(
+        **c.model_dump(), id=game.id, name=game.name, name_zh=game.name_zh, status=logic.status(game, today)
+    )
 
 
 @SERVICE.operation("GET", "/api/games", tool="list_games")
@@ -93,13 +103,13 @@ def list_games(p: ListQuery) -> GameList:
         g
         for g in sorted(catalogue.items.values(), key=logic.release_sort_key)
         if (p.platform is None or p.platform in g.platforms)
-        and (p.status is None or logic.status(g) == p.status)
-        and (not p.upcoming or logic.is_upcoming(g, today))
+        and (p.status is None or logic.status(g, today) == p.status)
+        and (not p.upcoming or logic.state(g, today).upcoming)
     ]
     return GameList(
         as_of=today,
         count=len(games),
-        counts_by_status=dict(Counter(logic.status(g) for g in games)),
+        counts_by_status=dict(Counter(logic.status(g, today) for g in games)),
         games=[game_out(g, today) for g in games],
     )
 

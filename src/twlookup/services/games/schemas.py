@@ -8,14 +8,14 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.domain.release_dates import Precision, WhenText
-from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, RecordOrigin
 from twlookup.domain.release_tracker import Delay, TrackedItem
 from twlookup.platform.operations import Params
 from twlookup.platform.records import SourcedRecord
 from twlookup.platform.schemas import Source
 
 Platform = Literal["ps5", "xbox", "pc", "switch2", "mobile"]
-Status = Literal["confirmed", "window", "tba", "released"]
+Status = Literal["confirmed", "window", "tba", "released", "overdue"]
 
 
 class GameFields(TrackedItem):
@@ -32,20 +32,37 @@ class GameFields(TrackedItem):
 
 
 class Game(GameFields, SourcedRecord):
-    """One game as the data file and the store hold it (data/games/games.yaml)."""
+    """One game as the data file and the store hold it (data/games/games.yaml), or as the
+    Wikidata feed imported it (`record_origin: imported`, never in the data file)."""
+
+    record_origin: RecordOrigin = "curated"
 
 
 class GameOut(GameFields):
     delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")  # type: ignore[assignment]
     status: Status = Field(
-        description="confirmed: an exact date announced; window: a month, quarter, season or year; tba: nothing announced; "
-        "released: a source confirms the release (release_confirmed_by)"
+        description="From the announced date and today (Asia/Taipei): confirmed: an exact date ahead (or today); "
+        "window: a month, quarter, half, season or year not closed yet; tba: nothing announced; released: the "
+        "date passed with no delay reported, or a source confirms the release (release_confirmed_by); overdue: "
+        "a window closed with no release confirmed"
+    )
+    upcoming: bool = Field(description="Still to come: status confirmed, window or tba")
+    basis: str | None = Field(
+        description='Why it is released or overdue: "date passed, no delay reported", the URL of the page '
+        "confirming the release, or the window that closed; null while still to come"
     )
     precision: Precision
     earliest: dt.date | None = Field(description="First day the announced date or window can mean")
     latest: dt.date | None = Field(description="Last day the announced date or window can mean")
     days_until: int | None = Field(
-        description="Whole days from today to `earliest` (negative once passed); null for tba"
+        ge=0, description="Whole days from today to `earliest`; null once it has passed, and for tba"
+    )
+    days_since: int | None = Field(
+        ge=0, description="Whole days since the date (a window: since its last day); null until then"
+    )
+    record_origin: RecordOrigin = Field(
+        description="curated: a record of data/games/games.yaml, read from its source; imported: from the "
+        "Wikidata feed (games.wikidata), where no curated record has the game"
     )
     check_note: str | None = Field(
         description='Set when the date has passed and no source here confirms the release, e.g. "release date 2026-11-19 passed; not re-checked since 2026-11-02"'
@@ -55,8 +72,8 @@ class GameOut(GameFields):
 
 class ListQuery(Params):
     platform: Platform | None = Field(None, description="Only games announced for this platform")
-    status: Status | None = Field(None, description="Only games in this status")
-    upcoming: bool = Field(False, description="1 (or true): only games not out yet whose date or window has not passed")
+    status: Status | None = Field(None, description="Only games in this status today")
+    upcoming: bool = Field(False, description="1 (or true): only games still to come (status confirmed, window or tba)")
 
 
 class GameList(BaseModel):

@@ -344,6 +344,7 @@ def invoice_check(p: InvoiceCheckQuery) -> InvoiceCheck:
     "/api/pro/invoice/check-batch",
     price="$0.02",
     example={"receipts": [{"number": "97023797", "period": "114-11-12"}, {"number": "12345678"}]},
+    rests_on=("invoice",),  # winning numbers gone stale would answer "no prize" for receipts of later periods
 )
 def invoice_check_batch(p: BatchBody) -> BatchResult:
     """Check up to 500 receipts in one call; each may name its period (default: the latest).
@@ -624,7 +625,7 @@ def fuel_history(p: FuelQuery) -> FuelHistory:
     return _history(p.product, logic.FREE_FUEL_WEEKS)
 
 
-@SERVICE.operation("GET", "/api/pro/fuel/history", price="$0.01", example={"product": "diesel"})
+@SERVICE.operation("GET", "/api/pro/fuel/history", price="$0.01", example={"product": "diesel"}, rests_on=("fuel",))
 def fuel_history_full(p: FuelQuery) -> FuelHistory:
     """Every posted week of one product the store holds (92, 95, 98 or diesel), newest first."""
     return _history(p.product, None)

@@ -21,7 +21,17 @@ def seed_models(session: Session, data_dir: Path) -> int:
     conflicts = [f"{r.id}: {problem}" for r in records for problem in note_conflicts(r)]
     if conflicts:  # an answer must never say "active" next to a note saying "shut down"
         raise DataFileError(f"{path}: notes contradict their records' dates: " + "; ".join(conflicts))
-    return replace_rows(session, ModelRecord, (to_row(r, ModelRecord) for r in records))
+    rows = [to_row(r, ModelRecord) for r in records]
+    # models imported from the catalogue feed (models.claude) that the file does not curate stay
+    from twlookup.services.models.feeds import PAGE
+
+    curated = {r.id for r in records}
+    kept = [
+        ModelRecord(**{c.key: getattr(row, c.key) for c in ModelRecord.__table__.columns})
+        for row in session.scalars(select(ModelRecord).where(ModelRecord.source == PAGE))
+        if row.id not in curated
+    ]
+    return replace_rows(session, ModelRecord, rows + kept) - len(kept)
 
 
 def _load(session: Session) -> Catalog:

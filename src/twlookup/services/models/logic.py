@@ -19,7 +19,12 @@ STATUSES = ("scheduled", "active", "retired", "deprecated")
 
 def status(model: Model, today: date) -> str:
     """retired once the shutdown date has come; scheduled while it is ahead; deprecated when a
-    deprecation was announced without a date; active otherwise."""
+    deprecation was announced without a date; active otherwise, and active before the day the
+    deprecation was announced (a clock set earlier than the notice)."""
+    if model.retirement_date is not None and model.retirement_date <= today:
+        return "retired"
+    if model.deprecated_on is not None and model.deprecated_on > today:
+        return "active"
     if model.retirement_date is not None:
         return "retired" if model.retirement_date <= today else "scheduled"
     if model.deprecated_on is not None:

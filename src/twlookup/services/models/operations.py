@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from twlookup.domain.release_state import days_since, days_until
 from twlookup.platform.errors import NotFound
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.models import logic
 from twlookup.services.models.data import CATALOG, seed_models
+from twlookup.services.models.feeds import CLAUDE
 from twlookup.services.models.records import Model, ModelFacts
 from twlookup.services.models.schemas import (
     FREE_CHECK_LIMIT,
@@ -41,13 +44,16 @@ SERVICE = Service(
     ),
 )
 SERVICE.seeder(seed_models)
+SERVICE.feed(CLAUDE)  # Anthropic's Claude lifecycle via endoflife.date (twlookup refresh models.claude)
+add_status_route(SERVICE)
 
 
 def model_out(m: Model, today: date) -> ModelOut:
     return ModelOut(
         **m.model_dump(include=set(ModelFacts.model_fields)),
         status=logic.status(m, today),  # type: ignore[arg-type]
-        days_until_retirement=(m.retirement_date - today).days if m.retirement_date else None,
+        days_until_retirement=days_until(m.retirement_date, today),
+        days_since_retirement=days_since(m.retirement_date, today),
         source=m.source_ref,
     )
 

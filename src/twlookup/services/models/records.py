@@ -37,6 +37,7 @@ Kind = Literal[
     "completion",
     "video",
     "code",
+    "ocr",
 ]
 
 

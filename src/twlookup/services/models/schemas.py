@@ -21,7 +21,12 @@ class ModelOut(ModelFacts):
     """A model record as answers give it: its facts, its status today and its source."""
 
     status: Status = Field(description="Derived from today's date in Taiwan and the announced dates")
-    days_until_retirement: int | None = Field(description="Negative once retired")
+    days_until_retirement: int | None = Field(
+        ge=0, description="Whole days to the retirement date; null once it has passed (see days_since_retirement)"
+    )
+    days_since_retirement: int | None = Field(
+        ge=0, description="Whole days since the retirement date; null until it has passed"
+    )
     source: Source
 
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from urllib.parse import quote
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
 from twlookup.platform.feeds.download import Fetcher
@@ -45,6 +46,32 @@ def _release(fetcher: Fetcher, part: Part) -> Fetched:
     return Fetched(body=answer.body, filename=name, url=answer.url)
 
 
+def _held(kind: str):  # type: ignore[no-untyped-def]
+    def held(session: Session) -> date | None:
+        """The newest day a record of this kind was checked against its source."""
+        return session.scalar(select(func.max(MotionRecord.checked)).where(MotionRecord.record_type == kind))
+
+    return held
+
+
+def support_holds(session: Session) -> str | None:
+    rows = list(session.scalars(select(MotionRecord).where(MotionRecord.record_type == "support")))
+    if not rows:
+        return None
+    versions = sorted({str(r.payload.get("data_version")) for r in rows if r.payload.get("data_version")})
+    return (
+        f"{len(rows)} features from web-features {', '.join(versions) or '(version not recorded)'}, "
+        f"checked {max(r.checked for r in rows).isoformat()}"
+    )
+
+
+def libraries_holds(session: Session) -> str | None:
+    rows = list(session.scalars(select(MotionRecord).where(MotionRecord.record_type == "library")))
+    if not rows:
+        return None
+    return f"{len(rows)} libraries with their npm versions, newest check {max(r.checked for r in rows).isoformat()}"
+
+
 SUPPORT = Feed(
     service="motion",
     name="support",
@@ -62,6 +89,8 @@ SUPPORT = Feed(
     stale_after=timedelta(days=30),
     stale_by="check",
     ingest_hint="package/data.json  (with package.json beside it, or named web-features-vX.Y.Z-data.json)",
+    held=_held("support"),
+    holds=support_holds,
 )
 
 
@@ -111,4 +140,6 @@ LIBRARIES = Feed(
     stale_by="check",
     default_part="npm",
     ingest_hint="latest.json  (a JSON list of registry.npmjs.org/<name>/latest documents)",
+    held=_held("library"),
+    holds=libraries_holds,
 )

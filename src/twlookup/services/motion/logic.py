@@ -33,13 +33,16 @@ class Gradient:
     animation: str | None
 
 
+MIX = {"oklab": colour.mix_oklab, "oklch": colour.mix_oklch}
+
+
 def gradient(colors: list[colour.RGB], kind: str, angle: int, animate: bool) -> Gradient:
     """A gradient through `colors`, interpolated in OKLab, or in OKLCH (shorter hue) where an OKLab
     mix of a pair would pass through grey. `css` uses CSS Color 4 interpolation syntax; `fallback`
     lists precomputed sRGB stops (every 12.5% of each segment) for browsers without it."""
     greys = any(colour.greys_in_oklab(a, b) for a, b in zip(colors, colors[1:], strict=False))
     space = "oklch" if greys else "oklab"
-    mix = colour.mix_oklch if greys else colour.mix_oklab
+    mix = MIX[space]
     stops: list[str] = []
     segments = len(colors) - 1
     for i, (a, b) in enumerate(zip(colors, colors[1:], strict=False)):
@@ -85,19 +88,72 @@ WHITE = colour.RGB(1, 1, 1)
 BLACK = colour.RGB(0, 0, 0)
 
 
-def contrast_notes(colors: list[colour.RGB]) -> tuple[float, float, str]:
-    """Worst contrast of any stop against white text and black text, and advice (WCAG 1.4.3: 4.5:1
-    for body text, 3:1 for large text)."""
-    on_white = min(colour.contrast(c, WHITE) for c in colors)
-    on_black = min(colour.contrast(c, BLACK) for c in colors)
+def along(colors: list[colour.RGB], mix, closed: bool = False, steps: int = 128) -> list[colour.RGB]:  # type: ignore[no-untyped-def]
+    """The gradient sampled `steps` times per segment with its own mix (OKLab or OKLCH), ends
+    included; `closed` adds the segment back to the first colour (a conic gradient's seam)."""
+    ring = colors + [colors[0]] if closed else colors
+    out = [ring[0]]
+    for a, b in zip(ring, ring[1:], strict=False):
+        out.extend(mix(a, b, k / steps) for k in range(1, steps + 1))
+    return out
+
+
+def contrast_notes(samples: list[colour.RGB]) -> tuple[float, float, str]:
+    """Worst contrast anywhere along the gradient (`samples`, see `along`) against white text and
+    black text, and advice (WCAG 1.4.3: 4.5:1 for body text, 3:1 for large text). The weakest point
+    can lie between two stops: an OKLCH hue arc passes through colours neither end has."""
+    on_white = min(colour.contrast(c, WHITE) for c in samples)
+    on_black = min(colour.contrast(c, BLACK) for c in samples)
     best, ratio = ("white", on_white) if on_white >= on_black else ("black", on_black)
     if ratio >= 4.5:
-        advice = f"{best} text passes 4.5:1 over every stop"
+        advice = f"{best} text passes 4.5:1 all along the gradient"
     elif ratio >= 3:
-        advice = f"{best} text reaches only {ratio:.2f}:1 at the weakest stop: large text (24px, or 18.66px bold) only"
+        advice = (
+            f"{best} text reaches only {ratio:.2f}:1 at the weakest point along the gradient: "
+            "large text (24px, or 18.66px bold) only"
+        )
     else:
-        advice = f"neither white nor black text reaches 3:1 over every stop (best {best}, {ratio:.2f}:1): put text on a solid backing"
+        advice = (
+            f"neither white nor black text reaches 3:1 all along the gradient (best {best}, {ratio:.2f}:1 "
+            "at its weakest point): put text on a solid backing"
+        )
     return round(on_white, 2), round(on_black, 2), advice
+
+
+# AV1 levels (AV1 Bitstream & Decoding Process Specification, Annex A, table of MaxPicSize,
+# MaxHSize, MaxVSize and MaxDisplayRate; github.com/AOMediaCodec/av1-spec annex.a.levels.md, read
+# 2026-11-26): (level, seq_level_idx, MaxPicSize, MaxHSize, MaxVSize, MaxDisplayRate samples/s)
+AV1_LEVELS = (
+    ("2.0", 0, 147456, 2048, 1152, 4_423_680),
+    ("2.1", 1, 278784, 2816, 1584, 8_363_520),
+    ("3.0", 4, 665856, 4352, 2448, 19_975_680),
+    ("3.1", 5, 1065024, 5504, 3096, 31_950_720),
+    ("4.0", 8, 2359296, 6144, 3456, 70_778_880),
+    ("4.1", 9, 2359296, 6144, 3456, 141_557_760),
+    ("5.0", 12, 8912896, 8192, 4352, 267_386_880),
+    ("5.1", 13, 8912896, 8192, 4352, 534_773_760),
+    ("5.2", 14, 8912896, 8192, 4352, 1_069_547_520),
+    ("6.0", 16, 35651584, 16384, 8704, 1_069_547_520),
+    ("6.1", 17, 35651584, 16384, 8704, 2_139_095_040),
+    ("6.2", 18, 35651584, 16384, 8704, 4_278_190_080),
+)
+
+
+def av1_level(width: int, height: int, fps: int) -> tuple[str, int]:
+    """The lowest AV1 level whose picture size, width, height and display rate hold the video
+    (level, seq_level_idx); 31 ("maximum parameters") when none does."""
+    for level, idx, pic, hmax, vmax, rate in AV1_LEVELS:
+        if width * height <= pic and width <= hmax and height <= vmax and width * height * fps <= rate:
+            return level, idx
+    return "max", 31
+
+
+def av1_codecs(width: int, height: int, fps: int) -> str:
+    """The `codecs` parameter for AV1 in WebM (Main profile, main tier, 8-bit: av01.0.LLM.08)."""
+    return f"av01.0.{av1_level(width, height, fps)[1]:02d}M.08"
+
+
+OUTPUT = {"h264": "output.mp4", "vp9": "output-vp9.webm", "av1": "output-av1.webm"}
 
 
 QUALITY = {"low": 28, "medium": 23, "high": 18}  # x264 CRF; 23 is x264's default
@@ -116,7 +172,7 @@ def ffmpeg_commands(
         if codec == "h264":
             cmd = (
                 f"ffmpeg -i input.mov -c:v libx264 -crf {QUALITY[quality]} -preset slow -pix_fmt yuv420p "
-                f"-vf scale={even}:-2 -movflags +faststart {audio_args} output.mp4"
+                f"-vf scale={even}:-2 -movflags +faststart {audio_args} {OUTPUT['h264']}"
             )
             flags = [
                 ("-c:v libx264", "H.264 video, which every browser plays"),
@@ -138,7 +194,7 @@ def ffmpeg_commands(
         elif codec == "vp9":
             cmd = (
                 f"ffmpeg -i input.mov -c:v libvpx-vp9 -crf {VP9_CRF[quality]} -b:v 0 -row-mt 1 -pix_fmt yuv420p "
-                f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} output.webm"
+                f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} {OUTPUT['vp9']}"
             )
             flags = [
                 ("-c:v libvpx-vp9", "VP9 video in WebM, usually smaller than H.264 at the same quality"),
@@ -149,7 +205,7 @@ def ffmpeg_commands(
         else:
             cmd = (
                 f"ffmpeg -i input.mov -c:v libsvtav1 -crf {AV1_CRF[quality]} -preset 6 -pix_fmt yuv420p "
-                f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} output.webm"
+                f"-vf scale={even}:-2 {'-c:a libopus -b:a 96k' if audio else '-an'} {OUTPUT['av1']}"
             )
             flags = [
                 ("-c:v libsvtav1", "AV1 with the SVT-AV1 encoder: smallest files, slowest to encode, newest decoders"),

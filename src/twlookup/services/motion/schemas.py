@@ -137,6 +137,10 @@ class VideoQuery(Params):
     quality: Literal["low", "medium", "high"] = Field("medium", description="Quality level")
     codec: Literal["h264", "vp9", "av1", "all"] = Field("h264", description="h264 (default), vp9, av1 or all")
     audio: bool = Field(False, description="Keep an audio track (default: drop it, for muted loops)")
+    height: int | None = Field(
+        None, ge=16, le=8704, description="Output height in px, for the AV1 level (default: 16:9 of the width)"
+    )
+    fps: int = Field(30, ge=1, le=120, description="Frame rate, for the AV1 level (default 30)")
 
 
 class Flag(BaseModel):
@@ -152,6 +156,11 @@ class VideoCommand(BaseModel):
 
 class VideoAnswer(BaseModel):
     width: int
+    height: int = Field(description="The height the AV1 level was chosen for")
+    fps: int
+    av1_level: str | None = Field(
+        None, description="AV1 level (spec Annex A) for this frame size and rate, as in the codecs string"
+    )
     quality: str
     commands: list[VideoCommand]
     html: str

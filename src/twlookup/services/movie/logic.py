@@ -1,10 +1,11 @@
-"""The movie service's rules: which release applies in Taiwan, released or upcoming, platform match."""
+"""The movie service's rules: which release applies in Taiwan, its state today, platform match."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from twlookup.domain.release_dates import When, fold, parse_when
+from twlookup.domain.release_state import ReleaseState, release_state
 from twlookup.services.movie.schemas import Title
 
 
@@ -13,14 +14,14 @@ def taiwan_when(title: Title) -> When:
     return parse_when(title.taiwan_release or title.release)
 
 
-def released(title: Title) -> bool:
-    """Only a source confirming the release makes a title released; a passed date does not."""
-    return title.release_confirmed_by is not None
+def state(title: Title, today: date) -> ReleaseState:
+    """Released once its Taiwan-applicable date has passed with no delay recorded, or where a
+    source confirms it; a window that closed unconfirmed is overdue (see domain.release_state)."""
+    return release_state(taiwan_when(title), today, title.release_confirmed_by)
 
 
 def is_upcoming(title: Title, today: date) -> bool:
-    when = taiwan_when(title)
-    return not released(title) and (when.latest is None or when.latest >= today)
+    return state(title, today).upcoming
 
 
 def platform_matches(title: Title, keyword: str) -> bool:

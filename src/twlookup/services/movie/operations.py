@@ -19,10 +19,12 @@ from twlookup.domain.release_schemas import (
     Watchlist,
     WatchlistBody,
 )
+from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.movie import logic
 from twlookup.services.movie.data import CATALOGUE, seed_titles
+from twlookup.services.movie.feeds import WIKIDATA
 from twlookup.services.movie.schemas import (
     Calendar,
     CalendarRelease,
@@ -47,6 +49,8 @@ SERVICE = Service(
     network="testnet",
 )
 SERVICE.seeder(seed_titles)
+SERVICE.feed(WIKIDATA)  # films and series from Wikidata's SPARQL endpoint (twlookup refresh movie.wikidata)
+add_status_route(SERVICE)
 
 DOMAIN = Domain(
     name="movie",
@@ -72,15 +76,20 @@ DOMAIN = Domain(
 
 def title_out(title: Title, today: date) -> TitleOut:
     when = logic.taiwan_when(title)
+    state = logic.state(title, today)
     return TitleOut(
         **title.model_dump(include=set(TitleOut.model_fields) - {"delays", "source"}),
         delays=[delay_out(d, title.checked) for d in title.delays],
         release_in_taiwan=when.text,
         precision=when.precision,
         earliest=when.earliest,
-        released=logic.released(title),
-        upcoming=logic.is_upcoming(title, today),
-        days_until=(when.earliest - today).days if when.earliest else None,
+        latest=when.latest,
+        state=state.state,
+        released=state.released,
+        upcoming=state.upcoming,
+        basis=state.basis,
+        days_until=state.days_until,
+        days_since=state.days_since,
         check_note=passed_since_check(when, title.checked, today, confirmed=title.release_confirmed_by is not None),
         source=title.source_ref,
     )

@@ -8,7 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.domain.release_dates import Precision, WhenText
-from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, RecordOrigin
+from twlookup.domain.release_state import State
 from twlookup.domain.release_tracker import Delay, TrackedItem
 from twlookup.platform.operations import Params
 from twlookup.platform.records import SourcedRecord
@@ -40,7 +41,10 @@ class TitleFields(TrackedItem):
 
 
 class Title(TitleFields, SourcedRecord):
-    """One title as the data file and the store hold it (data/movie/titles.yaml)."""
+    """One title as the data file and the store hold it (data/movie/titles.yaml), or as the
+    Wikidata feed imported it (`record_origin: imported`, never in the data file)."""
+
+    record_origin: RecordOrigin = "curated"
 
 
 class TitleOut(TitleFields):
@@ -50,10 +54,30 @@ class TitleOut(TitleFields):
     )
     precision: Precision
     earliest: dt.date | None = Field(description="First day the Taiwan-applicable date or window can mean")
-    released: bool = Field(description="A source confirms the release (release_confirmed_by)")
-    upcoming: bool = Field(description="Not released, and its date or window has not passed")
-    days_until: int | None = Field(description="Whole days from today to `earliest`; null when not announced")
+    latest: dt.date | None = Field(description="Last day the Taiwan-applicable date or window can mean")
+    state: State = Field(
+        description="From the Taiwan-applicable date and today (Asia/Taipei): upcoming (ahead, or today); "
+        "window-open (a window that has begun and not closed); released (released or aired: the date passed "
+        "with no delay reported, or a source confirms it); overdue (a window closed with no release confirmed); "
+        "tba (nothing announced)"
+    )
+    released: bool = Field(description="state is released")
+    upcoming: bool = Field(description="Still to come: state upcoming, window-open or tba")
+    basis: str | None = Field(
+        description='Why it is released or overdue: "date passed, no delay reported", the URL of the page '
+        "confirming the release (release_confirmed_by), or the window that closed; null while still to come"
+    )
+    days_until: int | None = Field(
+        ge=0, description="Whole days from today to `earliest`; null once it has passed, and when not announced"
+    )
+    days_since: int | None = Field(
+        ge=0, description="Whole days since the date (a window: since its last day); null until then"
+    )
     check_note: str | None = Field(description="Set when the date has passed and no source here confirms the release")
+    record_origin: RecordOrigin = Field(
+        description="curated: a record of data/movie/titles.yaml, read from its source; imported: from the "
+        "Wikidata feed (movie.wikidata), where no curated record has the title"
+    )
     source: Source
 
 
@@ -63,7 +87,8 @@ class ListQuery(Params):
         None, min_length=1, max_length=40, description="Keyword of the platform, e.g. cinema, netflix, disney"
     )
     upcoming: bool = Field(
-        False, description="1 (or true): only titles not released yet in Taiwan whose date has not passed"
+        False,
+        description="1 (or true): only titles still to come in Taiwan (state upcoming, window-open or tba)",
     )
 
 

@@ -38,6 +38,7 @@ from twlookup.services.opinions.schemas import (
     TopicOut,
     TopicQuery,
 )
+from twlookup.services.opinions.tables import PostRow
 
 SERVICE = Service(
     name="opinions",
@@ -337,7 +338,7 @@ def digest(p: DigestQuery) -> Digest:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=(PostRow,))  # no posts: nothing to sell
 def export() -> Export:
     """Every site-written (Taiwan) post with its CC BY 4.0 attribution."""
     store = STORE.get()

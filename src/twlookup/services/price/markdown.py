@@ -124,7 +124,8 @@ def deals(result: Deals) -> str:
     return "\n".join(lines) + "\n"
 
 
-def llms_txt(result: Categories, as_of: date | None) -> str:
+def llms_txt(result: Categories, as_of: date | None, base: str) -> str:
+    """llms.txt (llmstxt.org): an H1, a summary, and sections of links, each link absolute."""
     lines = [
         "# twlookup price",
         "",
@@ -138,19 +139,19 @@ def llms_txt(result: Categories, as_of: date | None) -> str:
         lines.append(
             f"- {c.name_en} ({c.name_zh}, feed code {c.code}): {c.product_count} products"
             + (f", {c.sample_products} with sample prices" if c.sample else "")
-            + f": api/category/{c.slug}.md"
+            + f": {base}/api/category/{c.slug}.md"
         )
     lines += [
         "",
         "## Pages",
         "",
         "Every page is JSON at its path and Markdown at the same path + .md:",
-        "- api/categories.md",
-        "- api/search.md?q=TEXT&cat=CATEGORY",
-        "- api/product/CODE.md",
-        "- api/category/SLUG.md",
-        "- api/deals.md?cat=CATEGORY",
-        "MCP: POST mcp (tools search_products, get_product_price, list_price_drops, list_categories).",
+        f"- {base}/api/categories.md",
+        f"- {base}/api/search.md?q=TEXT&cat=CATEGORY",
+        f"- {base}/api/product/CODE.md",
+        f"- {base}/api/category/SLUG.md",
+        f"- {base}/api/deals.md?cat=CATEGORY",
+        f"MCP: POST {base}/mcp (tools search_products, get_product_price, list_price_drops, list_categories).",
         "",
     ]
     return "\n".join(lines)

@@ -34,6 +34,7 @@ from twlookup.services.price.schemas import (
     SearchResult,
     SummaryOut,
 )
+from twlookup.services.price.tables import ObservationRecord
 
 SERVICE = Service(
     name="price",
@@ -197,7 +198,13 @@ def _known_product(p: ProductQuery) -> None:
 
 
 @SERVICE.operation(
-    "GET", "/api/pro/history/{id}", price="$0.01", check=_known_product, example={"id": "LA1"}, blocking=True
+    "GET",
+    "/api/pro/history/{id}",
+    price="$0.01",
+    check=_known_product,
+    example={"id": "LA1"},
+    blocking=True,
+    rests_on=(DAILY, ObservationRecord),  # not sold on the shipped sample or on a feed gone stale
 )
 def pro_history(p: ProductQuery) -> History:
     """The product's full daily price history: every stored trading day with each market's prices."""
@@ -219,7 +226,9 @@ def pro_history(p: ProductQuery) -> History:
     return History(product=brief, count=len(days), days=days, sample=brief.sample or any(o.sample for o in rows))
 
 
-@SERVICE.operation("GET", "/api/pro/export/{slug}", price="$0.05", example={"slug": "vegetables"})
+@SERVICE.operation(
+    "GET", "/api/pro/export/{slug}", price="$0.05", example={"slug": "vegetables"}, rests_on=(DAILY, ObservationRecord)
+)
 def pro_export(p: ExportQuery) -> Export:
     """The whole category: every product's current prices per market and its 90-day statistics."""
     catalog = CATALOG.get()
@@ -242,10 +251,11 @@ def pro_export(p: ExportQuery) -> Export:
     )
 
 
-def llms_txt() -> str:
-    """/llms.txt: the service and all its categories, as plain text."""
+def llms_txt(base: str) -> str:
+    """/llms.txt: the service and all its categories, as plain text, linked from `base` (the
+    service's absolute URL as the client reaches it)."""
     catalog = CATALOG.get()
-    return markdown.llms_txt(categories(), catalog.as_of)
+    return markdown.llms_txt(categories(), catalog.as_of, base)
 
 
 SERVICE.text_route("/llms.txt", llms_txt)

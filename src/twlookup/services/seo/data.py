@@ -14,6 +14,7 @@ from twlookup.platform.records import load_records, to_row
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
+from twlookup.services.seo import airobots
 from twlookup.services.seo.records import Crawler, Engine, IpRangeFile, MarketShare
 from twlookup.services.seo.tables import CrawlerRow, EngineRow, IpRangeRow, ShareRow
 
@@ -31,7 +32,15 @@ def seed_seo(session: Session, data_dir: Path) -> int:
             raise ValueError(
                 f"{folder / 'crawlers.yaml'}: crawler {c.token!r} names unknown IP-range files {sorted(missing)}"
             )
-    count = replace_rows(session, CrawlerRow, [to_row(c, CrawlerRow) for c in crawlers])
+    curated = {c.token.lower() for c in crawlers}
+    # ai.robots.txt's list: an imported copy (the feed seo.airobots) is kept over the shipped snapshot.
+    imported_list = [r for r in airobots.list_rows(session) if r.source == airobots.RAW_URL]
+    listed = (
+        [r for r in imported_list if r.token.lower() not in curated]
+        if imported_list
+        else [to_row(c, CrawlerRow) for c in airobots.shipped(folder, curated)]
+    )
+    count = replace_rows(session, CrawlerRow, [to_row(c, CrawlerRow) for c in crawlers] + listed)
     count += replace_rows(session, EngineRow, [to_row(e, EngineRow) for e in engines])
     count += replace_rows(session, ShareRow, [to_row(s, ShareRow) for s in shares])
     # An imported (real) range file is never overwritten by the shipped sample.

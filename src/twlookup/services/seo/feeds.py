@@ -1,4 +1,5 @@
-"""The seo service's live feed: the crawler operators' published IP-range files.
+"""The seo service's live feeds: the crawler operators' published IP-range files, and
+ai.robots.txt's list of AI crawlers (`seo.airobots`, see `airobots`).
 
 Each operator's file is one part of the feed, named by its id (googlebot, bingbot, ...), fetched
 from the `source` URL its row in data/seo/ipranges.yaml names, and imported under that id. The
@@ -13,7 +14,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp
+from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
+from twlookup.services.seo import airobots
 from twlookup.services.seo.data import FILE_ALIASES, import_ip_ranges
 from twlookup.services.seo.tables import IpRangeRow
 
@@ -58,4 +60,35 @@ IPRANGES = Feed(
     stale_after=timedelta(days=14),
     stale_by="check",
     ingest_hint="googlebot.json  (the file name names the range file)",
+)
+
+
+def airobots_stamp(raw: bytes, filename: str) -> Stamp:
+    """robots.json carries no date or version: any good file is taken (the list only grows or is corrected)."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("not ai.robots.txt's robots.json (JSON)") from None
+    names = len(doc) if isinstance(doc, dict) else 0
+    return Stamp(part="robots.json", label=f"{names} names")
+
+
+AIROBOTS = Feed(
+    service="seo",
+    name="airobots",
+    title="AI crawlers listed by ai.robots.txt (robots.json)",
+    publisher="ai-robots-txt/ai.robots.txt contributors",
+    format="JSON object: crawler name -> {operator, respect, function, frequency, description}",
+    licence="MIT",
+    page=airobots.REPO,
+    changes="whenever a crawler is added or corrected (several times a month)",
+    importer=airobots.import_ai_robots,
+    stamp=airobots_stamp,
+    parts=static_parts(Part("robots.json", airobots.RAW_URL, "robots.json")),
+    urls=(airobots.RAW_URL,),
+    every=timedelta(days=1),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    default_part="robots.json",
+    ingest_hint="robots.json",
 )

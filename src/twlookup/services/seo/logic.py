@@ -434,6 +434,27 @@ def word_count(text: str) -> int:
     return cjk + len(re.findall(r"[^\W_]+(?:['’-][^\W_]+)*", spaced))
 
 
+# Titles: Google asks for descriptive, concise titles and names "Home" and "Profile" as vague ones
+# (https://developers.google.com/search/docs/appearance/title-link); it publishes no length. A title of
+# fewer than three words (a CJK character counting as one, as in word_count) is read here as too short
+# to describe a page: a heuristic, stated in the answer.
+TITLE_MIN_WORDS = 3
+VAGUE_TITLES = {
+    "home",
+    "home page",
+    "homepage",
+    "index",
+    "profile",
+    "untitled",
+    "untitled document",
+    "new page",
+    "首頁",
+    "主頁",
+    "無標題",
+}
+# Open Graph's four required properties (https://ogp.me/, "Basic Metadata"), and X's card type.
+OG_REQUIRED = ("og:title", "og:type", "og:image", "og:url")
+
 # The audit's thirteen items (spec document 2, seo) and their weights (sum 100).
 AUDIT_WEIGHTS = {
     "title": 12,
@@ -471,6 +492,20 @@ def audit_page(facts: PageFacts, url: str) -> list[AuditItem]:
     tw = text_px(t, TITLE_FONT)
     if not t:
         add("title", 0, "no <title>", "Add a <title> that names the page.")
+    elif t.strip().lower() in VAGUE_TITLES:
+        add(
+            "title",
+            0.5,
+            f"{t!r} is a vague title that does not say what the page is",
+            "Write a descriptive title (Google: avoid vague titles such as 'Home' or 'Profile').",
+        )
+    elif word_count(t) < TITLE_MIN_WORDS:
+        add(
+            "title",
+            0.5,
+            f"{len(t)} characters, {word_count(t)} word(s): too short to say what the page is",
+            "Describe the page in the title (Google asks for descriptive, concise titles).",
+        )
     elif tw > TITLE_PX:
         add(
             "title",
@@ -525,14 +560,17 @@ def audit_page(facts: PageFacts, url: str) -> list[AuditItem]:
         )
     else:
         add("image_alt", 1, "no images")
-    needed = ["og:title", "og:type", "og:image", "og:url"]
-    have = [k for k in needed if facts.og.get(k)]
+    og = {**facts.og, "og:image": facts.og.get("og:image") or facts.og.get("og:image:url", "")}  # ogp.me: the same
+    og_missing = [k for k in OG_REQUIRED if not og.get(k)]
     card = bool(facts.twitter.get("twitter:card"))
+    missing = og_missing + ([] if card else ["twitter:card"])
+    names = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else "".join(missing)
     add(
         "social_tags",
-        (len(have) + card) / 5,
-        f"Open Graph {len(have)}/4 required, X card {'yes' if card else 'no'}",
-        "Add og:title, og:type, og:image, og:url and twitter:card.",
+        1 - len(missing) / (len(OG_REQUIRED) + 1),
+        f"Open Graph {len(OG_REQUIRED) - len(og_missing)}/{len(OG_REQUIRED)} required, X card {'yes' if card else 'no'}"
+        + (f"; missing {names}" if missing else ""),
+        f"Add {names}." if missing else None,
     )
     if facts.json_ld_valid:
         add("structured_data", 1, f"{facts.json_ld_valid} JSON-LD block(s)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from datetime import date
 from typing import Any
@@ -11,13 +10,13 @@ import httpx
 
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
-from twlookup.platform.fetch import FetchFailed, FetchResult, fetch
+from twlookup.platform.fetch import fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.seo import dns, logic, robots
+from twlookup.services.seo import airobots, dns, logic, robots, site
 from twlookup.services.seo.data import CATALOG, seed_seo
-from twlookup.services.seo.feeds import IPRANGES
+from twlookup.services.seo.feeds import AIROBOTS, IPRANGES
 from twlookup.services.seo.schemas import (
     Audit,
     AuditItemOut,
@@ -78,6 +77,7 @@ SERVICE = Service(
 )
 SERVICE.seeder(seed_seo)
 SERVICE.feed(IPRANGES)  # the operators' crawler IP-range files (twlookup refresh seo.ipranges)
+SERVICE.feed(AIROBOTS)  # ai.robots.txt's AI-crawler list (twlookup refresh seo.airobots)
 add_status_route(SERVICE)
 
 CHECKED = date(2026, 11, 23)
@@ -98,6 +98,21 @@ VIDEO_API_SOURCE = Source(
 )
 VIDEO_PAGES = {"chapters": VIDEO_SOURCE, "api": VIDEO_API_SOURCE}
 RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"
+AUDIT_CHECKED = date(2026, 11, 26)
+AUDIT_SOURCES = [
+    Source(
+        url="https://developers.google.com/search/docs/appearance/title-link",
+        title="Google Search Central, Influencing your title links: descriptive and concise titles, no vague "
+        "ones such as 'Home' (no length limit is published; the width and word thresholds here are heuristics)",
+        checked=AUDIT_CHECKED,
+    ),
+    Source(
+        url="https://ogp.me/",
+        title="The Open Graph protocol: the four required properties og:title, og:type, og:image, og:url",
+        checked=AUDIT_CHECKED,
+    ),
+    Source(url=RFC9309, title="RFC 9309, Robots Exclusion Protocol", checked=AUDIT_CHECKED),
+]
 AI_TYPES = ("ai_search", "train", "user")
 
 
@@ -146,22 +161,52 @@ def generate(p: GenerateQuery) -> Generated:
     for c in catalog.crawlers:
         d = robots.decide(parsed, c.token, "/")
         check.append(CrawlerCheck(token=c.token, type=c.type, allowed=d.allowed, reason=d.reason))
-    return Generated(mode=p.mode, meaning=logic.MODES[p.mode], robots_txt=text, blocked=blocked, check=check)
+    listed = [c for c in catalog.crawlers if c.docs == airobots.LIST_DOCS]
+    list_source = listed[0].source_ref if listed else None
+    note = (
+        f"The crawler list: {len(catalog.crawlers)} crawlers, {len(catalog.crawlers) - len(listed)} from their "
+        f"operators' pages (data/seo/crawlers.yaml) and {len(listed)} more from ai.robots.txt's list"
+        + (f" ({list_source.title}, checked {list_source.checked})" if list_source else "")
+        + ". robots.txt is a request, not a lock: it binds only crawlers that honour it."
+    )
+    if p.mode in ("block_ai", "block_ai_training"):
+        note += (
+            " Search-engine crawlers (type search) keep access even where ai.robots.txt lists them (it lists "
+            "Applebot, also Apple's search crawler): blocking them would take the site out of that search; the "
+            "operators' AI-training tokens (Google-Extended, Applebot-Extended) are blocked instead."
+        )
+    sources = [Source(url=RFC9309, title="RFC 9309, Robots Exclusion Protocol", checked=CHECKED)]
+    if list_source:
+        sources.append(list_source)
+    blocked_set = {t.lower() for t in blocked}
+    return Generated(
+        mode=p.mode,
+        meaning=logic.MODES[p.mode],
+        robots_txt=text,
+        blocked=blocked,
+        not_honouring=[
+            c.token for c in catalog.crawlers if c.honours_robots == "no" and c.token.lower() in blocked_set
+        ],
+        check=check,
+        note=note,
+        sources=sources,
+    )
 
 
 @SERVICE.operation("POST", "/api/robots/test", tool="test_robots_txt")
 def robots_test(p: RobotsTestBody) -> RobotsTest:
     """Whether user_agent may fetch path under a robots.txt (RFC 9309), with the group and rule that decided."""
+    token = robots.crawler_token(p.user_agent) or p.user_agent.strip()  # the schema refused anything else
     parsed = robots.parse(p.robots)
-    d = robots.decide(parsed, p.user_agent, p.path)
+    d = robots.decide(parsed, token, p.path)
     return RobotsTest(
         allowed=d.allowed,
-        user_agent=p.user_agent,
+        user_agent=token,
         path=d.path,
         group=GroupOut(agents=d.group.agents, line=d.group.lines[0], kind=d.group_kind) if d.group else None,  # type: ignore[arg-type]
         rule=RuleOut(kind=d.rule.kind, pattern=d.rule.pattern, line=d.rule.line) if d.rule else None,
         reason=d.reason,
-        token_valid=bool(robots.TOKEN.match(p.user_agent)),
+        token_valid=token == p.user_agent.strip(),
         findings=_findings(parsed.findings),
         differences_from_google=robots.DIFFERENCES_FROM_GOOGLE,
     )
@@ -413,7 +458,7 @@ async def _submit(p: SubmitBody) -> SubmitResult:
     )
 
 
-@SERVICE.operation("POST", "/api/instantindex", tool="instant_index_submit")
+@SERVICE.operation("POST", "/api/instantindex", tool="instant_index_submit", writes=True)
 async def instantindex(p: SubmitBody) -> SubmitResult:
     """Submit up to 100 changed URLs of one host to IndexNow (the key file must be on the site)."""
     return await _submit(p)
@@ -424,6 +469,7 @@ async def instantindex(p: SubmitBody) -> SubmitResult:
     "/api/pro/instantindex-bulk",
     price="$0.01",
     example={"host": "example.com", "key": "abcdef0123456789", "urls": ["https://example.com/a"]},
+    writes=True,
 )
 async def instantindex_bulk(p: BulkSubmitBody) -> SubmitResult:
     """Submit up to 10,000 URLs of one host to IndexNow, in the protocol's batches."""
@@ -470,41 +516,28 @@ def submit_guide(p: NoParams) -> SubmitGuideOut:
 # --- site-check and audit (through the safe fetcher) -------------------------------------------
 
 
-def _origin(url: str) -> str:
-    try:
-        u = httpx.URL(url)
-    except (httpx.InvalidURL, ValueError) as exc:
-        raise InvalidParameter("url", f"not a valid URL ({exc})", "an http(s) URL of a public site") from None
-    if not u.host:
-        raise InvalidParameter("url", "the URL has no host", "an http(s) URL of a public site")
-    port = f":{u.port}" if u.port else ""
-    return f"{u.scheme}://{u.raw_host.decode('ascii')}{port}"
-
-
-async def _get(url: str, max_bytes: int = 600_000) -> FetchResult | None:
-    """A fetch whose failure (not refusal) is an answer: None when the host could not be reached."""
-    try:
-        return await fetch(url, max_bytes=max_bytes)
-    except FetchFailed:
-        return None
-
-
-async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
-    url = origin + "/robots.txt"
-    result = await _get(url)
+def _robots_status(files: site.SiteFiles) -> tuple[RobotsStatus, robots.Parsed | None]:
+    got = files.robots
+    result = got.result
     if result is None or result.status >= 500:
+        why = f" ({got.note})" if result is None and got.note else ""
         status, meaning = (
             "unreachable",
-            "Unreachable or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4).",
+            f"Unreachable{why} or 5xx: crawlers must treat the whole site as disallowed (RFC 9309 2.3.1.4).",
         )
     elif result.status >= 400:
         status, meaning = "unavailable", "4xx: crawlers may fetch everything (RFC 9309 2.3.1.3)."
+    elif result.status == 206:
+        status, meaning = (
+            "ok",
+            "Larger than this service reads: its first 500 KiB, all Google reads, were fetched and parsed.",
+        )
     else:
         status, meaning = "ok", "Found and parsed."
     parsed = robots.parse(result.text) if status == "ok" and result else None
     return (
         RobotsStatus(
-            url=url,
+            url=files.robots_url,
             http_status=result.status if result else None,
             status=status,  # type: ignore[arg-type]
             meaning=meaning,
@@ -515,30 +548,34 @@ async def _robots(origin: str) -> tuple[RobotsStatus, robots.Parsed | None]:
     )
 
 
-async def _sitemap(url: str, declared: bool) -> SitemapStatus:
-    try:
-        result = await _get(url)
-    except Problem:  # a declared sitemap on a refused address: report it as not found
-        result = None
+def _sitemap_status(url: str, declared: bool, got: site.Got) -> SitemapStatus:
+    result = got.result
     head = result.body[:2000].lower() if result and result.status < 400 else b""
     return SitemapStatus(
         url=url,
         declared=declared,
         http_status=result.status if result else None,
         looks_like_sitemap=b"<urlset" in head or b"<sitemapindex" in head,
+        note=got.note,
     )
 
 
-async def _llms(origin: str) -> LlmsStatus:
-    url = origin + "/llms.txt"
-    result = await _get(url)
+def _llms_status(files: site.SiteFiles) -> LlmsStatus:
+    result = files.llms.result
     present = bool(result and 200 <= result.status < 300)
     return LlmsStatus(
-        url=url,
+        url=files.llms_url,
         http_status=result.status if result else None,
         present=present,
         findings=logic.llms_txt_findings(result.text) if present and result else [],
+        note=files.llms.note,
     )
+
+
+def _fetch_bound() -> float:
+    from twlookup.settings import get_settings
+
+    return float(get_settings().fetch_timeout_seconds)
 
 
 def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/") -> list[CrawlerCheck]:
@@ -558,13 +595,11 @@ def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/
 async def site_check(p: UrlQuery) -> SiteCheck:
     """robots.txt (status and format errors with line numbers), sitemaps, llms.txt and each known
     crawler's access to the home page, fetched through the safe fetcher; then fixes by impact."""
-    origin = _origin(p.url)
-    robots_status, parsed = await _robots(origin)
+    files = await site.fetch_site(site.origin(p.url), _fetch_bound())
+    robots_status, parsed = _robots_status(files)
     declared = robots_status.sitemaps[:5]
-    candidates = [(u, True) for u in declared] + (
-        [(origin + "/sitemap.xml", False)] if origin + "/sitemap.xml" not in declared else []
-    )
-    sitemaps, llms = await asyncio.gather(asyncio.gather(*(_sitemap(u, d) for u, d in candidates)), _llms(origin))
+    sitemaps = [_sitemap_status(u, d, g) for u, d, g in files.sitemaps]
+    llms = _llms_status(files)
     crawlers = _verdicts(robots_status, parsed)
     fixes: list[Fix] = []
     if robots_status.status == "unreachable":
@@ -651,15 +686,17 @@ async def seo_audit(p: UrlQuery) -> Audit:
             kind="invalid-parameter",
             errors=[{"parameter": "url", "message": f"HTTP {page.status}"}],
         )
-    origin = _origin(page.final_url)
     facts = logic.page_facts(page.text, page.final_url)
     items = logic.audit_page(facts, page.final_url)
-    robots_status, parsed = await _robots(origin)
+    # The page just loaded from this site: robots.txt not coming is the site's "unreachable", not our failure.
+    files = await site.fetch_site(
+        site.origin(page.final_url), _fetch_bound(), sitemap_limit=3, llms=False, unreached_is_ours=False
+    )
+    robots_status, parsed = _robots_status(files)
     path = httpx.URL(page.final_url).raw_path.decode("ascii")
     allowed = _verdicts(robots_status, parsed, path)
     googlebot = next((c for c in allowed if c.token == "Googlebot"), None)
-    declared = robots_status.sitemaps[:3] or [origin + "/sitemap.xml"]
-    sitemaps = await asyncio.gather(*(_sitemap(u, bool(robots_status.sitemaps)) for u in declared))
+    sitemaps = [_sitemap_status(u, d, g) for u, d, g in files.sitemaps]
     logic.audit_site(
         items,
         {"status": robots_status.status, "page_allowed": googlebot.allowed if googlebot else True, "parsed": parsed},
@@ -678,6 +715,7 @@ async def seo_audit(p: UrlQuery) -> Audit:
         weights=logic.AUDIT_WEIGHTS,
         items=out,
         fixes=fixes,
+        sources=AUDIT_SOURCES,
     )
 
 

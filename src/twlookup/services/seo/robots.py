@@ -5,8 +5,20 @@ Matching (RFC 9309 section 2.2): the groups whose product tokens equal the crawl
 (case-insensitive) are merged; if none, the `*` groups; if none, everything is allowed. Among the
 rules of the chosen groups that match the path, the longest pattern (in octets, after
 percent-encoding) wins; on a tie `allow` wins. `*` matches any run of characters, `$` at the end
-anchors the pattern. Paths and patterns are compared percent-encoded (non-ASCII octets encoded,
-hex digits upper-cased); a rule with an empty pattern matches nothing.
+anchors the pattern; a rule with an empty pattern matches nothing. `/robots.txt` itself is always
+allowed (RFC 9309 2.2.2).
+
+Percent-encoding (RFC 9309 2.2.2 and its table, and 2.2.3): rule and path are both brought to one
+form before comparison: octets outside printable ASCII are percent-encoded, escapes get upper-case
+hex digits, and an escape of an unreserved character (RFC 3986: letters, digits, `-._~`) is
+decoded, so the rule `/foo/bar/%62%61%7A` matches the path `/foo/bar/baz` and the reverse. An
+escaped `*` or `$` (`%2A`, `%24`) in a rule is that literal character, not a wildcard or anchor,
+and matches a literal `*` or `$` in the path as well as its escape.
+
+User-agent lines are read as Google's parser reads them: the product token is the leading run of
+letters, `_` and `-` (`Googlebot/2.1` is the group for `Googlebot`), and `*` followed by a space
+is the global group. Only the first 500 KiB of a file are read, as Google does (RFC 9309 2.5 asks
+crawlers to read at least that much); the rest is ignored and reported.
 
 Google's parser (google/robotstxt) is the oracle for the tests; where this module differs on
 purpose it is listed in DIFFERENCES_FROM_GOOGLE.
@@ -21,12 +33,18 @@ from urllib.parse import urlsplit
 DIFFERENCES_FROM_GOOGLE = [
     "The path to test is percent-encoded here before matching, as RFC 9309 section 2.2.2 requires "
     "(Google's library leaves that to its caller): /foo/bar/ツ matches the rule /foo/bar/%E3%83%84.",
+    "An escaped unreserved character is decoded on both sides before matching, as the table in RFC "
+    "9309 section 2.2.2 shows (Google's library compares escapes as written): the rule "
+    "/foo/bar/%62%61%7A matches the path /foo/bar/baz.",
     "Google treats an allow rule ending in /index.html (or .htm) as also allowing the directory "
     "itself (/dir/); that is a Google-only extension and is not applied here.",
     "Google ignores the part of a line past 16,664 bytes; lines are read whole here.",
+    "Digits are kept in the product token of a user-agent line (User-agent: AI2Bot is the group for AI2Bot, "
+    "as the crawler's name says); Google's parser stops at the first digit and reads it as AI. RFC 9309 "
+    "tokens have no digits, so such a line is also reported as a warning.",
 ]
 
-MAX_BYTES = 512_000  # RFC 9309 2.5: crawlers must parse at least 500 KiB
+MAX_BYTES = 512_000  # 500 KiB: Google ignores what follows; RFC 9309 2.5 asks crawlers to read at least this
 GOOGLE_TYPOS = {
     "user-agent": ("useragent", "user agent"),
     "disallow": ("dissallow", "dissalow", "disalow", "diasllow", "disallaw"),
@@ -34,6 +52,10 @@ GOOGLE_TYPOS = {
 }
 KNOWN_OTHER = {"crawl-delay", "host", "clean-param", "noindex", "request-rate", "visit-time", "content-signal"}
 TOKEN = re.compile(r"^[A-Za-z_-]+$")
+LEADING_TOKEN = re.compile(r"^[A-Za-z0-9_-]*")
+LEADING_TOKEN_GOOGLE = re.compile(r"^[A-Za-z_-]*")
+UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+ROBOTS_PATH = "/robots.txt"
 
 
 @dataclass(frozen=True)
@@ -46,7 +68,7 @@ class Rule:
 
 @dataclass
 class Group:
-    agents: list[str]  # product tokens as written (up to the first space)
+    agents: list[str]  # product tokens as crawlers read them (`Googlebot/2.1` is `Googlebot`)
     lines: list[int]
     rules: list[Rule] = field(default_factory=list)
 
@@ -75,20 +97,71 @@ class Decision:
     reason: str
 
 
-def encode(text: str) -> str:
-    """Percent-encode octets outside printable ASCII; upper-case existing %xx escapes."""
+def encode(text: str, pattern: bool = False) -> str:
+    """The form rules and paths are compared in (RFC 9309 2.2.2): octets outside printable ASCII
+    percent-encoded, escapes upper-cased, escapes of unreserved characters decoded. In a path a
+    literal `*` or `$` is escaped (`%2A`, `%24`); in a pattern they stay the wildcard and the final
+    anchor, and a `$` before the end is a literal `%24`."""
     out: list[str] = []
     raw = text.encode("utf-8")
+    last = len(raw) - 1
     i = 0
     while i < len(raw):
         byte = raw[i]
-        if byte == 0x25 and i + 2 < len(raw) and re.fullmatch(rb"[0-9A-Fa-f]{2}", raw[i + 1 : i + 3]):
-            out.append("%" + raw[i + 1 : i + 3].decode().upper())
+        if byte == 0x25 and re.fullmatch(rb"[0-9A-Fa-f]{2}", raw[i + 1 : i + 3]):
+            octet = int(raw[i + 1 : i + 3], 16)
+            out.append(chr(octet) if octet in UNRESERVED else "%" + raw[i + 1 : i + 3].decode().upper())
             i += 3
             continue
-        out.append(chr(byte) if 0x21 <= byte <= 0x7E else f"%{byte:02X}")
+        if byte == 0x2A:  # *
+            out.append("*" if pattern else "%2A")
+        elif byte == 0x24:  # $
+            out.append("$" if pattern and i == last else "%24")
+        else:
+            out.append(chr(byte) if 0x21 <= byte <= 0x7E else f"%{byte:02X}")
         i += 1
     return "".join(out)
+
+
+CRAWLER_TOKEN_PATTERN = r"^\s*[A-Za-z0-9_-]+(/\S*)?\s*$"  # the user_agent parameter, as its schema states it
+CRAWLER_TOKEN = re.compile(r"^([A-Za-z0-9_-]+)(?:/\S*)?$")
+BROWSER_TOKENS = {"mozilla", "applewebkit", "chrome", "safari", "gecko", "firefox", "version", "mobile", "edg", "opr"}
+
+
+def crawler_token(value: str) -> str | None:
+    """The product token of a crawler's name as a user gives it: `Googlebot` or `Googlebot/2.1`
+    (the token before '/', digits kept); None for anything else, such as a whole User-Agent header."""
+    found = CRAWLER_TOKEN.match(value.strip())
+    return found.group(1) if found else None
+
+
+def tokens_in(header: str) -> list[str]:
+    """The product tokens of a User-Agent header ('Name/version' products), in order."""
+    return list(dict.fromkeys(re.findall(r"(?:^|[\s;(,])([A-Za-z0-9_-]+)/", header)))
+
+
+def not_a_token(value: str) -> str:
+    """Why a user_agent value is refused, naming the crawler tokens a User-Agent header carries."""
+    carried = [t for t in tokens_in(value) if t.lower() not in BROWSER_TOKENS]
+    hint = (
+        f"the crawler token(s) in it: {', '.join(carried)}"
+        if carried
+        else "it carries no crawler 'Name/version' product"
+    )
+    return (
+        f"{value[:120]!r} is not a product token; robots.txt groups are matched by the crawler's product token "
+        f"alone (RFC 9309 2.2.1), so give that ({hint}); Googlebot/2.1 is read as Googlebot"
+    )
+
+
+def product_token(value: str) -> str:
+    """The product token a user-agent value names, read as Google's parser reads it: the leading
+    run of letters, '_' and '-' (`Googlebot/2.1` names `Googlebot`), digits kept (see
+    DIFFERENCES_FROM_GOOGLE); `*` for the global group."""
+    value = value.strip()
+    if value == "*" or (value.startswith("*") and value[1:2].isspace()):
+        return "*"
+    return LEADING_TOKEN.match(value).group()  # type: ignore[union-attr]
 
 
 def path_of(target: str) -> str:
@@ -128,9 +201,19 @@ def parse(text: str) -> Parsed:
     findings: list[Finding] = []
     current: Group | None = None
     last_was_agent = False
-    if len(text.encode("utf-8")) > MAX_BYTES:
+    raw = text.encode("utf-8")
+    cut_at_line: int | None = None
+    if len(raw) > MAX_BYTES:
+        # Google reads the first 500 KiB and ignores the rest (a line cut in the middle is read as cut).
+        text = raw[:MAX_BYTES].decode("utf-8", errors="ignore")
+        cut_at_line = len(re.split(r"\r\n|\r|\n", text))
         findings.append(
-            Finding(0, "warning", f"The file is larger than {MAX_BYTES} bytes; crawlers may ignore what follows.")
+            Finding(
+                cut_at_line,
+                "warning",
+                f"The file is {len(raw):,} bytes; only the first {MAX_BYTES:,} (500 KiB) are read, as Google does: "
+                f"everything after line {cut_at_line} (which is cut) is ignored.",
+            )
         )
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         content = line.split("#", 1)[0].strip()
@@ -141,7 +224,9 @@ def parse(text: str) -> Parsed:
         else:
             pieces = content.split(None, 1)
             if len(pieces) != 2 or _key(pieces[0])[0] is None:
-                findings.append(Finding(number, "error", f"Not a 'name: value' line: {content[:80]!r}; it is ignored."))
+                findings.append(
+                    Finding(number, "warning", f"Not a 'name: value' line: {content[:80]!r}; crawlers ignore it.")
+                )
                 continue
             raw_key, value = pieces
             findings.append(
@@ -164,7 +249,9 @@ def parse(text: str) -> Parsed:
                     Finding(number, "warning", f"{raw_key.strip()!r} is not part of RFC 9309; Google ignores it.")
                 )
             else:
-                findings.append(Finding(number, "error", f"Unknown directive {raw_key.strip()!r}; it is ignored."))
+                findings.append(
+                    Finding(number, "warning", f"Unknown directive {raw_key.strip()!r}; crawlers ignore the line.")
+                )
             continue
         if key == "sitemap":
             if not re.match(r"^https?://", value, re.I):
@@ -173,21 +260,29 @@ def parse(text: str) -> Parsed:
                 sitemaps.append(value)
             continue
         if key == "user-agent":
-            token = value.split(None, 1)[0] if value else ""
-            if not token:
-                findings.append(Finding(number, "error", "Empty user-agent; the line is ignored."))
-                continue
-            if token != "*" and not TOKEN.match(token):
+            token = product_token(value)
+            if not token:  # Google's parser still opens a group here, one that no crawler matches
+                what = "Empty user-agent" if not value else f"User-agent {value!r} starts with no product token"
+                findings.append(Finding(number, "error", f"{what}: it matches no crawler, nor do the rules under it."))
+                token = value
+            elif token != "*" and token != value:
                 findings.append(
                     Finding(
                         number,
                         "warning",
-                        f"User-agent {value!r} is not a product token (letters, '_' and '-' only); crawlers may not match it.",
+                        f"User-agent {value!r} is not a bare product token (letters, '_' and '-' only); "
+                        f"crawlers read it as {token!r}.",
                     )
                 )
-            elif " " in value:
+            elif token != "*" and not TOKEN.match(token):
+                google = LEADING_TOKEN_GOOGLE.match(token).group()  # type: ignore[union-attr]
                 findings.append(
-                    Finding(number, "warning", f"User-agent {value!r} has a space; only {token!r} is matched.")
+                    Finding(
+                        number,
+                        "warning",
+                        f"User-agent {value!r} has a digit; RFC 9309 product tokens are letters, '_' and '-' "
+                        f"only, and Google's parser reads it as {google!r}.",
+                    )
                 )
             if current is not None and last_was_agent:
                 current.agents.append(token)
@@ -212,7 +307,7 @@ def parse(text: str) -> Parsed:
             )
         if "$" in value[:-1]:
             findings.append(Finding(number, "warning", f"'$' is special only at the end of a pattern: {value!r}."))
-        current.rules.append(Rule(key, value, encode(value), number))
+        current.rules.append(Rule(key, value, encode(value, pattern=True), number))
     for group in groups:
         if not group.rules:
             findings.append(
@@ -237,9 +332,18 @@ def match_length(pattern: str, path: str) -> int:
 
 def decide(parsed: Parsed, user_agent: str, target: str) -> Decision:
     path = encode(path_of(target))
-    agent = user_agent.strip().lower()
-    specific = [g for g in parsed.groups if agent and any(a.lower() == agent for a in g.agents)]
+    agent = user_agent.strip().lower()  # the crawler's own token, compared as given (as Google's matcher does)
+    specific = [g for g in parsed.groups if agent and agent != "*" and any(a.lower() == agent for a in g.agents)]
     chosen, kind = (specific, "specific") if specific else ([g for g in parsed.groups if "*" in g.agents], "global")
+    if path.split("?", 1)[0] == ROBOTS_PATH:
+        return Decision(
+            True,
+            path,
+            chosen[0] if chosen else None,
+            kind if chosen else "none",
+            None,
+            "/robots.txt is always allowed: a crawler must be able to read the rules (RFC 9309 2.2.2).",
+        )
     if not chosen:
         return Decision(
             True,

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
+from twlookup.services.seo import robots as robots_txt  # a body field is named robots
 from twlookup.services.seo.records import Crawler, CrawlerType, EngineOperator, EngineShare, SubmitGuide
 
 FREE_SUBMIT_LIMIT = 100  # spec document 1, Limits: free URL submission
@@ -47,10 +48,25 @@ class GenerateQuery(Params):
 
 class RobotsTestBody(Params):
     robots: str = Field(
-        max_length=512_000, description="The robots.txt text (up to 500 KiB, as RFC 9309 asks crawlers to read)"
+        max_length=1_048_576,
+        description="The robots.txt text; only its first 500 KiB are read, as Google does (the rest is ignored and reported)",
     )
-    user_agent: str = Field(min_length=1, max_length=200, description="The crawler's product token, e.g. Googlebot")
+    user_agent: str = Field(
+        min_length=1,
+        max_length=500,
+        pattern=robots_txt.CRAWLER_TOKEN_PATTERN,
+        description="The crawler's product token, e.g. Googlebot; Googlebot/2.1 is read as Googlebot. A whole "
+        "User-Agent header (Mozilla/5.0 (compatible; Googlebot/2.1; ...)) is refused: name the token it carries",
+    )
     path: str = Field(min_length=1, max_length=4000, description="A path (/dir/page?x=1) or a full URL")
+
+    @field_validator("user_agent", mode="before")
+    @classmethod
+    def _product_token(cls, value: Any) -> Any:
+        # a whole User-Agent header matched as given would silently fall to the '*' group: refused, naming its tokens
+        if isinstance(value, str) and value.strip() and robots_txt.crawler_token(value) is None:
+            raise ValueError(robots_txt.not_a_token(value))
+        return value
 
 
 class UrlQuery(Params):
@@ -151,9 +167,15 @@ class Generated(BaseModel):
     meaning: str
     robots_txt: str
     blocked: list[str]
+    not_honouring: list[str] = Field(
+        description="Blocked crawlers whose operators (or the list) say they do not honour robots.txt: "
+        "block them at the server as well"
+    )
     check: list[CrawlerCheck] = Field(
         description="The generated file run back through the tester, for each crawler of the list"
     )
+    note: str
+    sources: list[Source] = Field(description="Where the crawler list comes from, with the day each was checked")
 
 
 class RuleOut(BaseModel):
@@ -182,7 +204,8 @@ class RobotsTest(BaseModel):
     rule: RuleOut | None
     reason: str
     token_valid: bool = Field(
-        description="user_agent is a product token (letters, '_' and '-') as RFC 9309 2.2.1 expects"
+        description="user_agent was given as a bare product token (letters, '_' and '-') as RFC 9309 2.2.1 expects; "
+        "false when a /version was dropped (user_agent then shows the token matched)"
     )
     findings: list[FindingOut]
     differences_from_google: list[str]
@@ -327,6 +350,9 @@ class SitemapStatus(BaseModel):
     declared: bool
     http_status: int | None
     looks_like_sitemap: bool
+    note: str | None = Field(
+        None, description="Why there is no answer (no answer in time, refused), when there is none"
+    )
 
 
 class LlmsStatus(BaseModel):
@@ -334,6 +360,9 @@ class LlmsStatus(BaseModel):
     http_status: int | None
     present: bool
     findings: list[dict[str, Any]]
+    note: str | None = Field(
+        None, description="Why there is no answer (no answer in time, refused), when there is none"
+    )
 
 
 class Fix(BaseModel):
@@ -367,3 +396,4 @@ class Audit(BaseModel):
     weights: dict[str, int]
     items: list[AuditItemOut]
     fixes: list[str]
+    sources: list[Source] = Field(description="The published rules the items rest on, with the day each was checked")

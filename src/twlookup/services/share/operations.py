@@ -405,7 +405,7 @@ def click(p: ClickBody) -> ClickOut:
 # ------------------------------------------------------------------ paid routes
 
 
-@SERVICE.operation("GET", "/api/pro/trend", price="$0.02", blocking=True)
+@SERVICE.operation("GET", "/api/pro/trend", price="$0.02", blocking=True, rests_on=(ShareRow,))
 def trend(p: TrendQuery) -> Trend:
     """Top 100 of a period by score, with how they spread over platforms and categories."""
     now = now_utc()
@@ -435,7 +435,7 @@ def _export_items(session: Session) -> list[ExportItem]:
     ]
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=(ShareRow,))
 def export() -> Export:
     """Every public share with its counts and public comments."""
     with store_engine.session() as session:
@@ -443,7 +443,7 @@ def export() -> Export:
     return Export(generated=now_utc(), count=len(items), shares=items, sample=any(i.sample for i in items))
 
 
-@SERVICE.operation("GET", "/api/pro/pack", price="$0.3")
+@SERVICE.operation("GET", "/api/pro/pack", price="$0.3", rests_on=(ShareRow,))
 def pack() -> MarkdownPack:
     """The whole public site as one Markdown document."""
     now = now_utc()

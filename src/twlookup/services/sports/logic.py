@@ -16,6 +16,16 @@ def status(event: Event, today: date) -> Status:
     return "completed"
 
 
+def basis(event: Event, today: date) -> str | None:
+    """Why an event reads as under way or finished: its dates passed with no change reported (a
+    change of dates is recorded, and the record then holds the new dates)."""
+    if today > event.end:
+        return "end date passed, no delay reported"
+    if today >= event.start:
+        return "start date passed, no delay reported"
+    return None
+
+
 def check_note(event: Event, today: date) -> str | None:
     """The dates have passed since the record was checked: results and late changes are not known here."""
     if event.checked < event.end < today:

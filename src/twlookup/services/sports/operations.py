@@ -18,6 +18,7 @@ from twlookup.domain.release_schemas import (
     Watchlist,
     WatchlistBody,
 )
+from twlookup.domain.release_state import days_since, days_until
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.sports import logic
@@ -121,7 +122,9 @@ def event_out(event: Event, today: date) -> EventOut:
         ],
         schedule_changes=[delay_out(d, event.checked) for d in event.schedule_changes],
         status=logic.status(event, today),
-        days_until_start=(event.start - today).days,
+        basis=logic.basis(event, today),
+        days_until_start=days_until(event.start, today),
+        days_since_end=days_since(event.end, today),
         check_note=logic.check_note(event, today),
         source=event.source_ref,
     )
@@ -131,7 +134,7 @@ def _start_countdown(event: Event, today: date) -> CountdownOut:
     return countdown_out(parse_when(event.start.isoformat()), today, "start")
 
 
-def _entries(events: list[Event], first: date, last: date) -> list[DateEntry]:
+def _entries(events: list[Event], first: date, last: date, today: date) -> list[DateEntry]:
     out = []
     for event in events:
         for day, kind, label, url, title in logic.dated_entries(event):
@@ -142,6 +145,8 @@ def _entries(events: list[Event], first: date, last: date) -> list[DateEntry]:
                         date=day,
                         kind=kind,
                         label=label,
+                        upcoming=day >= today,
+                        days_until=days_until(day, today),
                         event_id=event.id,
                         event=event.name,  # type: ignore[arg-type]
                         event_zh=event.name_zh,
@@ -186,7 +191,7 @@ def sports_calendar(p: MonthQuery) -> Calendar:
     """Important dates in one month (YYYY-MM): starts, ends, draws, ticket sales, openings."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     first, last = month_bounds(p.month)
-    entries = _entries(_by_start(catalogue.items.values()), first, last)
+    entries = _entries(_by_start(catalogue.items.values()), first, last, today)
     return Calendar(as_of=today, month=p.month, count=len(entries), dates=entries)
 
 
@@ -203,7 +208,7 @@ def whats_on(p: TodayQuery) -> Today:
         days=p.days,
         until=until,
         ongoing=[event_out(e, today) for e in events if e.start <= day <= e.end],
-        coming=_entries(events, day, until),
+        coming=_entries(events, day, until, today),
     )
 
 
@@ -243,8 +248,10 @@ def event_countdown(p: NameQuery) -> EventCountdown:
         name=event.name,
         name_zh=event.name_zh,
         status=logic.status(event, today),
+        basis=logic.basis(event, today),
         end=event.end,
-        days_until_end=(event.end - today).days,
+        days_until_end=days_until(event.end, today),
+        days_since_end=days_since(event.end, today),
     )
 
 

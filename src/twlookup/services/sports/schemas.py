@@ -13,7 +13,9 @@ from twlookup.platform.operations import Params
 from twlookup.platform.records import Record, SourcedRecord
 from twlookup.platform.schemas import Source
 
-Sport = Literal["baseball", "basketball", "multi", "badminton", "running", "football", "soccer"]
+Sport = Literal[
+    "baseball", "basketball", "multi", "badminton", "running", "football", "soccer", "tennis", "golf", "esports"
+]
 Status = Literal["upcoming", "ongoing", "completed"]
 
 
@@ -77,8 +79,18 @@ class EventOut(EventFields):
     important_dates: list[ImportantDateOut]  # type: ignore[assignment]
     broadcasts: list[BroadcastOut]  # type: ignore[assignment]
     schedule_changes: list[DelayOut]  # type: ignore[assignment]
-    status: Status = Field(description="From the dates and today (Asia/Taipei)")
-    days_until_start: int = Field(description="Whole days from today to the start (negative once started)")
+    status: Status = Field(
+        description="From the dates and today (Asia/Taipei): upcoming before the start day, ongoing from the "
+        "start to the end day (a multi-day event under way), completed after the end day"
+    )
+    basis: str | None = Field(
+        description='Why it reads as under way or finished: "start date passed, no delay reported" or "end date '
+        'passed, no delay reported"; null while upcoming'
+    )
+    days_until_start: int | None = Field(
+        ge=0, description="Whole days from today to the start; null once the start day has passed"
+    )
+    days_since_end: int | None = Field(ge=0, description="Whole days since the end day; null until it has passed")
     check_note: str | None = Field(description="Set when the dates have passed since the record was checked")
     source: Source
 
@@ -109,6 +121,8 @@ class DateEntry(BaseModel):
     date: dt.date
     kind: Literal["start", "end", "important"]
     label: str
+    upcoming: bool = Field(description="The date is today or later (Asia/Taipei)")
+    days_until: int | None = Field(ge=0, description="Whole days from today to the date; null once it has passed")
     event_id: str
     event: str
     event_zh: str | None
@@ -136,7 +150,10 @@ class Today(BaseModel):
     days: int
     until: dt.date
     ongoing: list[EventOut] = Field(description="Events in progress on `date`")
-    coming: list[DateEntry] = Field(description="Starts, ends and important dates from `date` to `until`")
+    coming: list[DateEntry] = Field(
+        description="Starts, ends and important dates from `date` to `until` (from `date` looked from, so "
+        "a past `date` lists past dates, each with upcoming false)"
+    )
 
 
 class BroadcastAnswer(BaseModel):
@@ -154,8 +171,10 @@ class EventCountdown(CountdownOut):
     name: str
     name_zh: str | None
     status: Status
+    basis: str | None = Field(description="Why it reads as under way or finished; null while upcoming")
     end: dt.date
-    days_until_end: int
+    days_until_end: int | None = Field(ge=0, description="Whole days to the end day; null once it has passed")
+    days_since_end: int | None = Field(ge=0, description="Whole days since the end day; null until it has passed")
 
 
 class Export(BaseModel):

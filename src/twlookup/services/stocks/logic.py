@@ -172,6 +172,20 @@ def estimate(etf: Etf) -> Estimate | None:
     return Estimate(total, per_payout, basis, complete, window, method)
 
 
+def period_of(day: date, frequency: str) -> int:
+    """The running number of the period `day` falls in."""
+    return day.year * 4 + (day.month - 1) // 3 if frequency == "quarterly" else day.year * 12 + day.month - 1
+
+
+def periods_missing(etf: Etf, today: date) -> list[str]:
+    """Periods that have ended since the last recorded payout, as of `today`, with no payout recorded:
+    the record is that far behind (the period in progress is not counted)."""
+    if not etf.payouts:
+        return []
+    last = max(period_index(p.period, etf.frequency) for p in etf.payouts)
+    return [_period_name(i, etf.frequency) for i in range(last + 1, period_of(today, etf.frequency))]
+
+
 def _period_name(index: int, frequency: str) -> str:
     if frequency == "quarterly":
         return f"{index // 4}Q{index % 4 + 1}"

@@ -43,6 +43,7 @@ from twlookup.services.stocks.schemas import (
     ThemeStatsOut,
     ThemeSummary,
 )
+from twlookup.services.stocks.tables import CloseRecord
 
 SERVICE = Service(
     name="stocks",
@@ -121,9 +122,17 @@ def theme_detail(market: logic.Market, theme: Theme, today: date) -> ThemeDetail
     )
 
 
-def estimate_out(est: logic.Estimate | None, etf: Etf, latest: Close | None) -> EstimateOut | None:
+def estimate_out(
+    est: logic.Estimate | None, etf: Etf, latest: Close | None, missing: list[str] | None = None
+) -> EstimateOut | None:
     if est is None:
         return None
+    stale_note = (
+        f"Built from payouts up to {est.window[1]}; {', '.join(missing)} ended since without a payout recorded "
+        "here, so the estimate may be out of date."
+        if missing
+        else None
+    )
     price = latest.close if latest else None
     yield_pct = (est.per_unit / price * 100).quantize(logic.CENT, ROUND_HALF_UP) if price else None
     return EstimateOut(
@@ -136,12 +145,18 @@ def estimate_out(est: logic.Estimate | None, etf: Etf, latest: Close | None) -> 
         price=None if price is None else float(price),
         price_date=latest.date if latest else None,
         yield_pct=None if yield_pct is None else float(yield_pct),
+        stale=bool(missing),
+        warning=stale_note,
     )
 
 
-def etf_out(market: logic.Market, etf: Etf) -> EtfOut:
+def etf_out(market: logic.Market, etf: Etf, today: date) -> EtfOut:
     sec = market.securities[etf.code]
     latest = market.latest(etf.code)
+    missing = logic.periods_missing(etf, today)
+    through = (
+        max(etf.payouts, key=lambda p: logic.period_index(p.period, etf.frequency)).period if etf.payouts else None
+    )
     return EtfOut(
         code=etf.code,
         name_zh=sec.name_zh,
@@ -156,7 +171,16 @@ def etf_out(market: logic.Market, etf: Etf) -> EtfOut:
             )
             for p in etf.payouts
         ],
-        estimate_2027=estimate_out(logic.estimate(etf), etf, latest),
+        payouts_through=through,
+        periods_missing=missing,
+        stale=bool(missing),
+        warning=(
+            f"Payouts are recorded here up to {through}; {', '.join(missing)} ended since (as of {today.isoformat()}) "
+            f"without one: check {etf.issuer}'s announcements for newer distributions."
+            if missing
+            else None
+        ),
+        estimate_2027=estimate_out(logic.estimate(etf), etf, latest, missing),
         source=etf.source_ref,
     )
 
@@ -243,11 +267,11 @@ def get_stock(p: StockQuery) -> StockDetail:
 @SERVICE.operation("GET", "/api/etf-dividends", tool="get_etf_dividends")
 def etf_dividends() -> EtfTable:
     """High-dividend ETFs: payouts per period and the 2027 estimate with its method."""
-    market = MARKET.get()
-    etfs = [etf_out(market, e) for e in market.etfs.values()]
+    market, today = MARKET.get(), today_taipei()
+    etfs = [etf_out(market, e, today) for e in market.etfs.values()]
     return EtfTable(
         sample=_etf_sample(market, list(market.etfs)),
-        as_of=today_taipei(),
+        as_of=today,
         count=len(etfs),
         method=ESTIMATE_METHOD,
         etfs=etfs,
@@ -261,7 +285,8 @@ def etf_detail(p: EtfQuery) -> EtfDetail:
     etf = market.etfs.get(p.code)
     if etf is None:
         raise NotFound("ETF", p.code, f"ETFs with payout data: {', '.join(market.etfs)}.")
-    return EtfDetail(sample=_etf_sample(market, [p.code]), as_of=today_taipei(), etf=etf_out(market, etf))
+    today = today_taipei()
+    return EtfDetail(sample=_etf_sample(market, [p.code]), as_of=today, etf=etf_out(market, etf, today))
 
 
 @SERVICE.operation("GET", "/api/status", blocking=True)
@@ -287,7 +312,9 @@ def status() -> Status:
 # ---------------------------------------------------------------- paid operations
 
 
-@SERVICE.operation("GET", "/api/pro/history", price="$0.01", example={"code": "0056", "days": 30})
+@SERVICE.operation(
+    "GET", "/api/pro/history", price="$0.01", example={"code": "0056", "days": 30}, rests_on=(CLOSES, CloseRecord)
+)
 def history(p: HistoryQuery) -> History:
     """Accumulated daily closes of a followed stock or ETF: the latest `days` trading days, oldest first."""
     market = MARKET.get()
@@ -307,7 +334,11 @@ def history(p: HistoryQuery) -> History:
 
 
 @SERVICE.operation(
-    "GET", "/api/pro/income-plan", price="$0.01", example={"budget": 300000, "codes": "0056,00878,00713"}
+    "GET",
+    "/api/pro/income-plan",
+    price="$0.01",
+    example={"budget": 300000, "codes": "0056,00878,00713"},
+    rests_on=(CLOSES, CloseRecord),
 )
 def income_plan(p: IncomePlanQuery) -> IncomePlan:
     """Split a budget equally over chosen ETFs, buy whole units at the latest close, estimate 2027 cash income and deductions."""
@@ -326,6 +357,14 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
     d = market.deductions
     plan = logic.income_plan(Decimal(p.budget), picks, d)
     methods = [f"{etf.code} 2027 estimate: {est.method}" for etf, _, est in picks]
+    today = today_taipei()
+    for etf, _, est in picks:
+        missing = logic.periods_missing(etf, today)
+        if missing:
+            methods.append(
+                f"{etf.code}: payouts recorded up to {est.window[1]}; {', '.join(missing)} ended since without one, "
+                "so its estimate may be out of date."
+            )
     lines = [
         PlanLineOut(
             code=line.code,
@@ -390,7 +429,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=(CLOSES, CloseRecord))
 def export() -> Export:
     """Everything: every theme with its members' latest closes, every ETF's payouts and 2027 estimate."""
     market, today = MARKET.get(), today_taipei()
@@ -400,5 +439,5 @@ def export() -> Export:
         as_of=today,
         latest_trading_date=market.latest_trading_date,
         themes=themes,
-        etfs=[etf_out(market, e) for e in market.etfs.values()],
+        etfs=[etf_out(market, e, today) for e in market.etfs.values()],
     )

@@ -126,6 +126,8 @@ class EstimateOut(BaseModel):
     price: float | None = Field(description="Latest close used for the yield")
     price_date: date | None
     yield_pct: float | None = Field(description="per_unit / latest close x 100")
+    stale: bool = Field(False, description="Built from payouts that stop before periods that have since ended")
+    warning: str | None = None
 
 
 class EtfOut(BaseModel):
@@ -137,6 +139,12 @@ class EtfOut(BaseModel):
     note: str
     latest: CloseOut | None
     payouts: list[PayoutOut] = Field(description="Recorded payouts, oldest first")
+    payouts_through: str | None = Field(description="The newest period with a recorded payout")
+    periods_missing: list[str] = Field(
+        description="Periods that have ended since payouts_through, as of today, with no payout recorded here"
+    )
+    stale: bool = Field(description="periods_missing is not empty: newer payouts exist or are due and are not here")
+    warning: str | None = None
     estimate_2027: EstimateOut | None
     source: Source
 

@@ -58,6 +58,7 @@ from twlookup.services.trip.schemas import (
     TripPack,
     TripPackQuery,
 )
+from twlookup.services.trip.tables import FxRateRecord
 
 SERVICE = Service(
     name="trip",
@@ -491,7 +492,11 @@ def booking() -> Booking:
 
 
 @SERVICE.operation(
-    "GET", "/api/pro/trip-pack", price="$0.03", example={"place": "tokyo", "days": 5, "budget_twd": 20000}
+    "GET",
+    "/api/pro/trip-pack",
+    price="$0.03",
+    example={"place": "tokyo", "days": 5, "budget_twd": 20000},
+    rests_on=(FX, FxRateRecord),  # the budget is converted at the bank's board: not sold on the sample board
 )
 def trip_pack(p: TripPackQuery) -> TripPack:
     """Everything for one trip starting today, in one answer.
@@ -558,7 +563,7 @@ def trip_pack(p: TripPackQuery) -> TripPack:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=(FX, FxRateRecord))
 def export() -> Export:
     """All the service's data with sources.
 

@@ -1,0 +1,99 @@
+"""Reading a PAYMENT-SIGNATURE (or X-PAYMENT) header into an x402 version 2 payload, or the
+x402 reason and sentence why not.
+
+Hostile headers are stopped before the expensive steps: the header's size is checked before it
+is decoded at all (a real payment header echoes the 402's discovery metadata and stays under
+about 35 KB), and the JSON's nesting depth is counted before `json.loads` sees it, so the
+decoder's depth is bounded here, not by the interpreter's recursion limit (which a dependency
+may raise; see platform/payments/sdk.py). `x402Version` must be the JSON integer 2: the SDK's
+model would take the string "2" (or nothing) as 2.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from twlookup.platform.payments.payload import check_payload
+
+if TYPE_CHECKING:
+    from x402 import PaymentPayload
+
+# A real payload nests about a dozen levels (its discovery schemas included); deeper is hostile.
+MAX_DEPTH = 64
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+Refusal = tuple[str, str]
+
+
+def nesting_depth(text: str, stop: int = MAX_DEPTH) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings do not
+    count); counting stops once `stop` is passed. Linear in the text, no recursion."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def decode_payment_header(raw: bytes, limit: int) -> tuple[PaymentPayload | None, Refusal]:
+    """The header as a version 2 payload and ("", ""), or None and the x402 reason and sentence."""
+    if len(raw) > limit:
+        return None, ("invalid_payload", f"the payment header is {len(raw)} bytes; at most {limit} are accepted.")
+    try:
+        text = base64.b64decode(raw, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None, ("invalid_payload", "the payment header is not a base64 JSON x402 payload (not base64 UTF-8).")
+    if nesting_depth(text) > MAX_DEPTH:
+        return None, ("invalid_payload", f"the payment header nests deeper than {MAX_DEPTH} levels.")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, ("invalid_payload", "the payment header is not a base64 JSON x402 payload (not JSON).")
+    if not isinstance(data, dict):
+        return None, ("invalid_payload", "the payment header is not a base64 JSON x402 payload (not a JSON object).")
+    version = data.get("x402Version")
+    if type(version) is not int or version != 2:
+        return None, (
+            "invalid_x402_version",
+            f"x402Version must be the JSON integer 2; this payload has {_shown(version)}.",
+        )
+    from x402 import PaymentPayload
+
+    try:
+        payload = PaymentPayload.model_validate(data)
+    except ValidationError as exc:
+        return None, ("invalid_payload", f"the payment header is not an x402 payload ({_field(exc)}).")
+    wrong = check_payload(payload)
+    if wrong:
+        return None, ("invalid_payload", wrong)
+    return payload, ("", "")
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return f"the string {json.dumps(value[:20])}"
+    if isinstance(value, bool | int | float):
+        return json.dumps(value)
+    return f"a JSON {'array' if isinstance(value, list) else 'object'}"
+
+
+def _field(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"field {where}: {first['msg']}" if where else first["msg"]

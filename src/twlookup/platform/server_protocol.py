@@ -1,0 +1,282 @@
+"""The HTTP/1.1 protocol `twlookup serve` runs uvicorn with: uvicorn's httptools protocol with the
+bounds it lacks, each refusal an RFC 9457 problem.
+
+uvicorn's own options leave a process open to one client: `h11_max_incomplete_event_size` bounds
+the request head only under the h11 parser (httptools, which uvicorn picks when installed,
+ignores it), nothing bounds how long a client may take to send its head or its body, and a body
+shorter than its Content-Length is waited on forever. Here, per connection:
+
+- the request line past `max_header_bytes` is a 414, the whole head past it a 431, before the
+  rest is read;
+- the head must arrive within `header_timeout_seconds` of the connection opening or of the
+  request's first byte (408), the body within `body_timeout_seconds` of the head (408, or the
+  connection closed if the answer has already begun); an idle connection that never sends a
+  request is closed after the head bound;
+- a Content-Length past `max_body_bytes` is a 413 before any of the body is read;
+- past `max_connections` open connections in this process, a request is a 503 with Retry-After
+  (uvicorn's `limit_concurrency` answers the same, in plain text);
+- a request the parser cannot read (raw 0xFF bytes, a broken request line) is a 400 problem,
+  where uvicorn answers plain text.
+
+Each refusal closes the connection (reading and dropping what still arrives for two seconds, so
+that the answer is not lost to a reset). A reverse proxy in front should hold the same bounds (see
+deploy/nginx.conf and the README's "HTTP server bounds").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import httptools
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from twlookup.platform.errors import Problem
+
+log = logging.getLogger("twlookup.server")
+PROTOCOL = "twlookup.platform.server_protocol:BoundedHttpToolsProtocol"  # uvicorn's `http` option
+LINGER_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class Bounds:
+    max_header_bytes: int
+    max_body_bytes: int
+    header_timeout_seconds: float
+    body_timeout_seconds: float
+    max_connections: int | None
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Bounds:
+        return cls(
+            settings.max_header_bytes,
+            settings.max_body_bytes,
+            settings.header_timeout_seconds,
+            settings.body_timeout_seconds,
+            settings.max_connections,
+        )
+
+
+_bounds: Bounds | None = None
+
+
+def bounds() -> Bounds:
+    """This process's bounds, from its settings (read once: uvicorn builds a protocol per connection)."""
+    global _bounds
+    if _bounds is None:
+        from twlookup.settings import get_settings
+
+        _bounds = Bounds.from_settings(get_settings())
+    return _bounds
+
+
+class _Refused(Exception):
+    """Raised from a parser callback to stop reading; the problem is kept on the protocol."""
+
+
+class BoundedHttpToolsProtocol(HttpToolsProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bounds = bounds()
+        self.limit_concurrency = None  # counted here, answered as a problem
+        self.head_bytes = 0
+        self.head_timer: asyncio.TimerHandle | None = None
+        self.body_timer: asyncio.TimerHandle | None = None
+        self.refusal: Problem | None = None
+        self.refused = False  # answered and half-closed: what still arrives is read and dropped
+
+    # connection
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_head_timer()  # a connection that never sends a request is not held forever
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_timers()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
+        self._unset_keepalive_if_required()
+        if self.body_timer is None:  # any byte outside a body starts (or continues) a head
+            self._arm_head_timer()
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            self._unsupported_upgrade_warning()  # no websockets here; the app answered the request
+        except httptools.HttpParserError as exc:
+            problem = self.refusal or Problem(
+                400, f"The request is not valid HTTP/1.1 ({_reason(exc)}).", kind="malformed-request"
+            )
+            self.refuse(problem)
+
+    # parser callbacks
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.head_bytes = 0
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        self.head_bytes += len(url)
+        if len(self.url) > self.bounds.max_header_bytes:
+            self._stop(
+                Problem(
+                    414,
+                    f"The request target is longer than the {self.bounds.max_header_bytes} bytes this server accepts.",
+                    kind="uri-too-long",
+                    title="URI too long",
+                )
+            )
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        super().on_header(name, value)
+        self.head_bytes += len(name) + len(value) + 4  # "name: value\r\n"
+        if self.head_bytes > self.bounds.max_header_bytes:
+            self._stop(
+                Problem(
+                    431,
+                    f"The request line and headers are larger than the {self.bounds.max_header_bytes} bytes "
+                    "this server accepts.",
+                    kind="headers-too-large",
+                    title="Request header fields too large",
+                )
+            )
+
+    def on_headers_complete(self) -> None:
+        self._cancel_head_timer()
+        cap = self.bounds.max_connections
+        if cap is not None and (len(self.connections) > cap or len(self.tasks) >= cap):
+            self._stop(
+                Problem(
+                    503,
+                    f"This server holds {cap} connections at most and is at its limit; try again shortly.",
+                    kind="server-busy",
+                    headers={"Retry-After": "1"},
+                )
+            )
+        length = self._content_length()
+        if length is not None and length > self.bounds.max_body_bytes:
+            self._stop(
+                Problem(
+                    413, f"The request body is larger than the {self.bounds.max_body_bytes} bytes this server accepts."
+                )
+            )
+        super().on_headers_complete()
+        if length or self._chunked():
+            self.body_timer = self.loop.call_later(self.bounds.body_timeout_seconds, self._body_timed_out)
+
+    def on_message_complete(self) -> None:
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+        super().on_message_complete()
+
+    # refusals
+
+    def _stop(self, problem: Problem) -> None:
+        self.refusal = problem
+        raise _Refused
+
+    def refuse(self, problem: Problem) -> None:
+        """Answer `problem` and close the connection. A request whose answer has begun can only be
+        cut off; one the app is still working on is told the client went away."""
+        self._cancel_timers()
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            if cycle.response_started:
+                self.transport.close()
+                return
+            cycle.disconnected = True  # the app's receive() gets http.disconnect, its answer is dropped
+            cycle.message_event.set()
+        log.info("refused %s: %s", problem.status, problem.detail)
+        body = problem.render()
+        head = [STATUS_LINE[problem.status]]
+        for name, value in self.server_state.default_headers:
+            head += [name, b": ", value, b"\r\n"]
+        extra = [(k.lower().encode(), v.encode()) for k, v in problem.headers.items()]
+        for name, value in [
+            (b"content-type", b"application/problem+json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+            *extra,
+        ]:
+            head += [name, b": ", value, b"\r\n"]
+        self.transport.write(b"".join([*head, b"\r\n", body]))
+        self._linger()
+
+    def _linger(self) -> None:
+        """Close after the answer, reading and dropping what the client still sends for a moment:
+        closing with unread bytes would reset the connection and could lose the answer."""
+        self.refused = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.flow.resume_reading()
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        else:
+            self.transport.close()
+
+    # timers
+
+    def _arm_head_timer(self) -> None:
+        if self.head_timer is None:
+            self.head_timer = self.loop.call_later(self.bounds.header_timeout_seconds, self._head_timed_out)
+
+    def _cancel_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def _cancel_timers(self) -> None:
+        self._cancel_head_timer()
+        if self.body_timer is not None:
+            self.body_timer.cancel()
+            self.body_timer = None
+
+    def _head_timed_out(self) -> None:
+        self.head_timer = None
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.keep_alive = False  # a pipelined head is late: close after this answer
+            return
+        self.refuse(
+            Problem(
+                408,
+                f"The request line and headers did not arrive within {self.bounds.header_timeout_seconds:g} s.",
+                kind="request-timeout",
+                title="Request timeout",
+            )
+        )
+
+    def _body_timed_out(self) -> None:
+        self.body_timer = None
+        self.refuse(
+            Problem(
+                408,
+                f"The request body did not arrive within {self.bounds.body_timeout_seconds:g} s of its headers.",
+                kind="request-timeout",
+                title="Request timeout",
+            )
+        )
+
+    def _content_length(self) -> int | None:
+        for name, value in self.headers:
+            if name == b"content-length":
+                try:
+                    return int(value)
+                except ValueError:
+                    return None
+        return None
+
+    def _chunked(self) -> bool:
+        return any(name == b"transfer-encoding" and b"chunked" in value.lower() for name, value in self.headers)
+
+
+def _reason(exc: Exception) -> str:
+    """The parser's complaint, short and printable (it may quote the client's bytes)."""
+    text = str(exc).strip() or type(exc).__name__
+    return text.encode("ascii", "replace").decode()[:120]

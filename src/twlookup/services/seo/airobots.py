@@ -1,0 +1,159 @@
+"""The AI-crawler list of ai-robots-txt/ai.robots.txt (`robots.json`, MIT): every name it lists
+becomes a crawler of the catalogue, so `robots/generate?mode=block_ai` blocks the whole list.
+
+Shipped as `data/seo/ai-robots.yaml` (a snapshot, converted as below, with its commit and the day
+it was checked) and kept current by the feed `seo.airobots` from the raw file on GitHub.
+
+Conversion (the same for the snapshot and the feed):
+- the name is read as a product token the way the robots.txt parser here reads a user-agent line:
+  the leading run of letters, digits, '_' and '-' (`MistralAI-User/1.0` is `MistralAI-User`,
+  `ChatGPT Agent` is `ChatGPT`, `AI2Bot` stays `AI2Bot`); names giving the same token
+  (case-insensitive) are one crawler;
+- its type comes from the list's `function`: "AI Search Crawlers" (or a function naming search) is
+  ai_search, assistants and agents (or a function naming a user, prompt, assistant or agent) are
+  user, data scrapers, data providers and everything else are train;
+- `respect` starting "Yes" / "No" is yes / no, anything else unclear;
+- the operator is the list's, a Markdown link reduced to its text; "Unclear" is "not stated".
+The curated crawlers of data/seo/crawlers.yaml (from the operators' own pages) take precedence
+over the list's entry for the same token. No description text of the list is copied.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.records import Record, load_records, read_data_file, to_row
+from twlookup.platform.schemas import today_taipei
+from twlookup.services.seo.records import Crawler, CrawlerType
+from twlookup.services.seo.robots import product_token
+from twlookup.services.seo.tables import CrawlerRow
+
+REPO = "https://github.com/ai-robots-txt/ai.robots.txt"
+RAW_URL = "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json"
+# Where each listed crawler is described; also what marks a catalogue row as coming from the list.
+LIST_DOCS = f"{REPO}/blob/main/table-of-bot-metrics.md"
+USER_FUNCTIONS = {"AI Assistants", "AI Agents", "Undocumented AI Agents", "AI Coding Agents"}
+TRAIN_FUNCTIONS = {"AI Data Scrapers", "AI Data Providers"}
+
+
+class AiAgent(Record):
+    name: str = Field(description="The name as ai.robots.txt lists it")
+    token: str = Field(description="The product token a robots.txt parser reads from the name")
+    type: CrawlerType
+    operator: str
+    honours_robots: str
+
+
+def _type(function: str) -> CrawlerType:
+    f = function.strip()
+    if f == "AI Search Crawlers":
+        return "ai_search"
+    if f in USER_FUNCTIONS:
+        return "user"
+    if f in TRAIN_FUNCTIONS:
+        return "train"
+    low = f.lower()
+    if "search" in low:
+        return "ai_search"
+    if re.search(r"\buser|prompt|assistant|agent", low):
+        return "user"
+    return "train"
+
+
+def _respect(value: str) -> str:
+    text = value.strip().lstrip("[").lower()
+    return "yes" if text.startswith("yes") else "no" if text.startswith("no") else "unclear"
+
+
+def _operator(value: str) -> str:
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", value).strip()
+    text = re.split(r",|\. | that | which | to | - |\(", text, maxsplit=1)[0].strip()  # the name, not a description
+    if not text or text.lower().startswith(("unclear", "unknown", "http")):
+        return "not stated"
+    return text[:60]
+
+
+def agents_from_robots_json(doc: Any) -> list[AiAgent]:
+    """The list's entries, one per product token (the first name giving a token wins)."""
+    if not isinstance(doc, dict) or not doc:
+        raise ValueError("not ai.robots.txt's robots.json (a JSON object of crawler names)")
+    out: dict[str, AiAgent] = {}
+    for name, entry in doc.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"entry {name!r} is not an object")
+        token = product_token(str(name))
+        if not token or token == "*" or token.lower() in out:
+            continue
+        out[token.lower()] = AiAgent(
+            name=str(name),
+            token=token,
+            type=_type(str(entry.get("function", ""))),
+            operator=_operator(str(entry.get("operator", ""))),
+            honours_robots=_respect(str(entry.get("respect", ""))),
+        )
+    return list(out.values())
+
+
+def crawlers_from_agents(
+    agents: list[AiAgent], curated: set[str], source: str, source_title: str, checked: date
+) -> list[Crawler]:
+    """Catalogue crawlers for the listed agents that data/seo/crawlers.yaml does not already hold."""
+    return [
+        Crawler(
+            token=a.token,
+            type=a.type,
+            operator=a.operator,
+            fetches=True,
+            honours_robots=a.honours_robots,  # type: ignore[arg-type]
+            docs=LIST_DOCS,
+            purpose=f"Listed by ai.robots.txt as an AI crawler ({a.type.replace('_', ' ')})"
+            + (f"; listed under the name {a.name!r}" if a.name != a.token else ""),
+            source=source,
+            source_title=source_title,
+            checked=checked,
+            licence="MIT",
+        )
+        for a in agents
+        if a.token.lower() not in curated
+    ]
+
+
+def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
+    """The snapshot in data/seo/ai-robots.yaml as catalogue crawlers."""
+    path = folder / "ai-robots.yaml"
+    doc = read_data_file(path)
+    agents = load_records(path, AiAgent, "agents", label="token")
+    return crawlers_from_agents(agents, curated, doc["source"], doc["source_title"], doc["checked"])
+
+
+def list_rows(session: Session) -> list[CrawlerRow]:
+    return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == LIST_DOCS)))
+
+
+def import_ai_robots(session: Session, path: Path) -> int:
+    """`twlookup ingest seo.airobots robots.json` (or `refresh`): the list replaces the catalogue's
+    list-derived crawlers; the curated ones stay."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    agents = agents_from_robots_json(doc)
+    curated = {t.lower() for t in session.scalars(select(CrawlerRow.token).where(CrawlerRow.docs != LIST_DOCS))}
+    today = today_taipei()
+    crawlers = crawlers_from_agents(
+        agents, curated, RAW_URL, f"ai.robots.txt robots.json (main branch, imported {today.isoformat()})", today
+    )
+    for row in list_rows(session):
+        session.delete(row)
+    session.flush()
+    session.add_all(to_row(c, CrawlerRow) for c in crawlers)
+    session.flush()
+    return len(crawlers)

@@ -1,0 +1,50 @@
+"""Put every paid route on sale in a store of a test's own, as a real import would: each feed a paid
+route rests on gets a feed state with today's data, the sample rows of the tables it rests on
+become real rows, and an empty table gets one row (opinions: the posts fixture). The tests that
+pay for every route (x402 end to end, bazaar discovery) use it; the no-sale rule itself is tested
+with genuine imports in tests/platform/test_no_sale.py."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import func, select, update
+
+from twlookup.platform.feeds.tables import FeedStateRow
+from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.meta import bump_version
+from twlookup.platform.store.reference import Reference
+from twlookup.services import load_services
+
+OPINION_POSTS = Path(__file__).parent / "services" / "opinions" / "fixtures" / "posts.yaml"
+
+
+def put_on_sale(url: str) -> None:
+    """Make every declared basis of every paid route real and fresh in the store at `url`."""
+    from twlookup.platform.payments.sale import resolve_basis
+    from twlookup.services.opinions.data import import_posts
+
+    store_engine.configure(url)
+    now = datetime.now(UTC)
+    with store_engine.session() as session, session.begin():
+        for service in load_services():
+            for op in service.operations:
+                if not op.rests_on:
+                    continue
+                feeds, tables = resolve_basis(service, op)
+                for feed in feeds:
+                    row = session.get(FeedStateRow, (feed.full_name, "test")) or FeedStateRow(
+                        feed=feed.full_name, part="test"
+                    )
+                    row.data_date, row.last_success, row.last_import, row.last_attempt = today_taipei(), now, now, now
+                    row.last_outcome = "imported"
+                    session.add(row)
+                for table in tables:
+                    if hasattr(table, "sample"):
+                        session.execute(update(table).values(sample=False))
+                    if not session.scalar(select(func.count()).select_from(table)):
+                        import_posts(session, OPINION_POSTS)  # the one empty table a paid route rests on
+        bump_version(session)
+    Reference.reset_all()
