@@ -235,11 +235,17 @@ def exercise(top: Topology, report: Report) -> None:
         )
 
         # the first paid request of a replica loads the x402 SDK; on a starved machine it may time out once
+        challenge = None
         for _ in range(4):
-            challenge = client.get("/motion/api/pro/export")
+            try:
+                challenge = client.get("/motion/api/pro/export", timeout=60)
+            except httpx.TimeoutException:
+                continue
             if challenge.status_code != 503:
                 break
             time.sleep(3)
+        if challenge is None:
+            raise RuntimeError("the paid route did not answer in 4 tries of 60 s")
         resource = ""
         if challenge.status_code == 402:
             body = challenge.json()
