@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # pytest-xdist workers for `make test` (each gets its own stores and test databases: tests/conftest.py)
 TEST_WORKERS ?= 2
 
-.PHONY: install serve lint format test bench bench-startup clean
+.PHONY: install serve lint format test bench bench-startup compose-test clean
 
 # uv (from PyPI, into the virtualenv) installs the dependencies: the same packages as pip, in a
 # fraction of the time (a fresh clone's `make test` includes this step)
@@ -39,6 +39,10 @@ bench: $(STAMP)
 
 bench-startup: $(STAMP)
 	$(BIN)/python bench/startup.py; status=$$?; $(BIN)/python bench/memory.py || status=1; exit $$status
+
+# the compose topology built and run for real (needs root or a running Docker; docs/deploy.md)
+compose-test: $(STAMP)
+	$(BIN)/python deploy/compose_test.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

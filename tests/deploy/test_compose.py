@@ -31,12 +31,14 @@ from twlookup.settings import Settings, known_variables
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
-NGINX = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+# nginx.conf and the server blocks' shared part it includes (nginx-app.conf)
+NGINX = "\n".join((ROOT / "deploy" / f).read_text(encoding="utf-8") for f in ("nginx.conf", "nginx-app.conf"))
 PLAIN = {"DATABASE_URL", "REDIS_URL"}  # the conventional names Settings also reads
 # what an operator passes to `docker compose up` for the variables it requires
 GIVEN = {"TWLOOKUP_PAY_TO_EVM": "0x1111111111111111111111111111111111111111"}
 
-INTERPOLATION = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}")
+# a default may hold another ${...}: the innermost is replaced first, until none is left
+INTERPOLATION = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^{}$]*))?\}")
 
 
 def interpolate(value: str, given: dict[str, str]) -> str:
@@ -52,7 +54,9 @@ def interpolate(value: str, given: dict[str, str]) -> str:
             raise KeyError(f"compose requires {name}: {arg}")
         return ""
 
-    return INTERPOLATION.sub(one, value)
+    while INTERPOLATION.search(value):
+        value = INTERPOLATION.sub(one, value)
+    return value
 
 
 def required_variables() -> set[str]:
@@ -153,12 +157,13 @@ def test_the_receiving_address_must_be_given():
 
 def test_the_app_trusts_forwarded_addresses_from_the_proxy_alone(monkeypatch):
     s = compose_settings(monkeypatch)
-    proxy_ip = ipaddress.ip_address(service("proxy")["networks"]["front"]["ipv4_address"])
+    proxy_ip = ipaddress.ip_address(interpolate(service("proxy")["networks"]["front"]["ipv4_address"], {}))
     trusted = [ipaddress.ip_network(c) for c in s.trusted_proxies]
     assert trusted and all(n.num_addresses == 1 for n in trusted) and any(proxy_ip in n for n in trusted)
     (subnet,) = COMPOSE["networks"]["front"]["ipam"]["config"]
-    assert proxy_ip in ipaddress.ip_network(subnet["subnet"])
-    assert proxy_ip not in ipaddress.ip_network(subnet["ip_range"]), "replicas could be given the proxy's address"
+    assert proxy_ip in ipaddress.ip_network(interpolate(subnet["subnet"], {}))
+    replicas = ipaddress.ip_network(interpolate(subnet["ip_range"], {}))
+    assert proxy_ip not in replicas, "replicas could be given the proxy's address"
     assert "front" in service("app")["networks"]
     assert "X-Forwarded-For $remote_addr" in NGINX  # the edge replaces what a client claims
 
@@ -327,3 +332,55 @@ def test_healthcheck_command_passes_against_a_live_server_and_fails_without_one(
         closed = s.getsockname()[1]
     down = subprocess.run(command, env=dict(os.environ, TWLOOKUP_PORT=str(closed)), capture_output=True, timeout=30)
     assert down.returncode != 0
+
+
+# -- what the run of 2026-11-25 found -----------------------------------------------------------
+
+
+def test_the_public_url_follows_the_published_port(monkeypatch):
+    """Payment challenges name TWLOOKUP_PUBLIC_URL: with only PROXY_PORT changed it must follow."""
+    s = compose_settings(monkeypatch, {**GIVEN, "PROXY_PORT": "18443"})
+    assert s.public_url.rstrip("/") == "http://localhost:18443"
+    published = interpolate(service("proxy")["ports"][0], {"PROXY_PORT": "18443"})
+    assert published.split(":")[0] == "18443"
+
+
+def test_one_variable_moves_the_proxy_network(monkeypatch):
+    given = {**GIVEN, "FRONT_NET": "10.77.3"}
+    s = compose_settings(monkeypatch, given)
+    proxy_ip = ipaddress.ip_address(interpolate(service("proxy")["networks"]["front"]["ipv4_address"], given))
+    (subnet,) = COMPOSE["networks"]["front"]["ipam"]["config"]
+    assert proxy_ip in ipaddress.ip_network(interpolate(subnet["subnet"], given))
+    assert [ipaddress.ip_network(c) for c in s.trusted_proxies] == [ipaddress.ip_network(f"{proxy_ip}/32")]
+
+
+def test_no_frontend_image_is_fetched_and_health_is_checked_soon():
+    """A `# syntax=` line makes every BuildKit build fetch a frontend from Docker Hub; a 15 s
+    health-check interval added about 8 s to every start."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert not re.search(r"^#\s*syntax\s*=", text, re.M | re.I)
+    (check,) = [a for w, a in final_stage() if w == "HEALTHCHECK"]
+    interval = re.search(r"--interval=(\d+)s", check)
+    assert interval and int(interval.group(1)) <= 5
+
+
+def test_compose_v2_is_stated():
+    head = (ROOT / "docker-compose.yml").read_text(encoding="utf-8").split("\nname:")[0]
+    assert "Compose v2" in head and "1.29" in head
+
+
+def test_nginx_answers_problem_json_when_no_replica_can():
+    assert re.search(r"error_page\s+502 504\s*=\s*@unavailable;", NGINX)
+    block = NGINX[NGINX.index("location @unavailable") :]
+    assert "default_type application/problem+json;" in block and "add_header Retry-After" in block
+    body = re.search(r"return 503 '(.*)';", block).group(1)
+    assert json.loads(body)["status"] == 503
+    assert "proxy_next_upstream error timeout" in NGINX  # a stopping replica's requests go elsewhere
+
+
+def test_the_optional_nginx_parts_are_examples_until_copied():
+    """deploy/nginx.d is mounted whole: only *.conf is included, so the examples stay inert."""
+    assert "include /etc/nginx/twlookup.d/*.conf;" in NGINX
+    examples = sorted(p.name for p in (ROOT / "deploy" / "nginx.d").iterdir())
+    assert examples and all(name.endswith(".conf.example") for name in examples)
+    assert "./deploy/nginx.d:/etc/nginx/twlookup.d:ro" in service("proxy")["volumes"]
