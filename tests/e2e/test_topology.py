@@ -166,7 +166,9 @@ def test_two_processes_share_limits_payments_and_imports(two_processes):
     payer = Account.create()
     _twlookup(env, "ledger", "fund", payer.address, "1")
     body = {"ids": ["gpt-4-0613"]}
-    required = PaymentRequired.model_validate_json(httpx.post(f"{a}/models/api/pro/audit", json=body).content)
+    # the first paid request loads the x402 SDK: on a busy machine (two test workers) past httpx's 5 s default
+    challenge = httpx.post(f"{a}/models/api/pro/audit", json=body, timeout=60)
+    required = PaymentRequired.model_validate_json(challenge.content)
     client = x402ClientSync()
     client.register("eip155:*", ExactEvmClientScheme(EthAccountSigner(payer)))
     header = {"PAYMENT-SIGNATURE": encode_payment_signature_header(client.create_payment_payload(required))}
