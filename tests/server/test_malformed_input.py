@@ -14,7 +14,8 @@ from live_server import serve, server_env
 from x402 import PaymentRequired
 
 pytestmark = pytest.mark.slow
-PAID = "/trip/api/pro/export"
+PAID = "/models/api/pro/audit"  # on sale (routes on sample data are not sold)
+BODY = {"ids": ["gpt-4-0613"]}
 
 
 @pytest.fixture(scope="module")
@@ -24,14 +25,14 @@ def server(db_url, tmp_path_factory):
 
 
 def test_x402_version_as_a_string_is_refused(server):
-    required = PaymentRequired.model_validate_json(httpx.get(server.url + PAID, timeout=30).content)
+    required = PaymentRequired.model_validate_json(httpx.post(server.url + PAID, json=BODY, timeout=30).content)
     payload = {
         "x402Version": "2",
         "accepted": required.accepts[0].model_dump(by_alias=True, mode="json"),
         "payload": {"authorization": {}, "signature": "0x00"},
     }
     header = base64.b64encode(json.dumps(payload).encode()).decode()
-    r = httpx.get(server.url + PAID, headers={"PAYMENT-SIGNATURE": header}, timeout=30)
+    r = httpx.post(server.url + PAID, json=BODY, headers={"PAYMENT-SIGNATURE": header}, timeout=30)
     assert r.status_code == 402
     assert r.json()["error"] == (
         'invalid_x402_version: x402Version must be the JSON integer 2; this payload has the string "2".'
