@@ -1,14 +1,17 @@
 """Shared fixtures and helpers: one migrated and seeded template store per session (tests get copies),
-one app per session, clients over it, and the assertions every service's tests use."""
+one app per session, clients over it, and the assertions every service's tests use.
+
+Under pytest-xdist (`-n 2`, as `make test` runs) each worker is a session of its own: its own
+template store and app (in its own temporary folder), its own PostgreSQL database (the test
+database's name + `_gw<N>`, created when missing) and its own Redis database (the test database's
+number + N), so that tests which empty or migrate those never meet another worker's."""
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import closing
 from datetime import date
 from pathlib import Path
 from types import ModuleType
@@ -16,9 +19,10 @@ from typing import Any
 
 import httpx
 import pytest
+from stores import copy_store, seeded_template, worker_services
 
 from twlookup.app import create_app
-from twlookup.cli import DEFAULT_DATA, ensure_ready
+from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
 from twlookup.settings import Settings
@@ -33,20 +37,16 @@ os.environ.setdefault("TWLOOKUP_CREATOR_LIVE_REGISTER", "0")
 os.environ["TWLOOKUP_REFRESH"] = "off"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ... in a pytest-xdist worker
+    if worker:
+        worker_services(int(worker.removeprefix("gw")))
+
+
 @pytest.fixture(scope="session")
-def template_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template_store() -> Path:
     """One store migrated and seeded once per session; tests get copies of the file, not new migrations."""
-    path: Path = tmp_path_factory.mktemp("template") / "twlookup.db"
-    ensure_ready(f"sqlite:///{path}", DATA)
-    return path
-
-
-def copy_store(template: Path, folder: Path) -> str:
-    """A private copy of the seeded template store in `folder`, as a database URL."""
-    target = folder / "twlookup.db"
-    with closing(sqlite3.connect(template)) as src, closing(sqlite3.connect(target)) as dst:
-        src.backup(dst)  # the template is in WAL mode: a plain file copy could miss its last writes
-    return f"sqlite:///{target}"
+    return seeded_template()
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ OPINION_POSTS = Path(__file__).parent / "services" / "opinions" / "fixtures" / "
 
 def put_on_sale(url: str) -> None:
     """Make every declared basis of every paid route real and fresh in the store at `url`."""
-    from twlookup.platform.payments.sale import _resolve
+    from twlookup.platform.payments.sale import resolve_basis
     from twlookup.services.opinions.data import import_posts
 
     store_engine.configure(url)
@@ -33,7 +33,7 @@ def put_on_sale(url: str) -> None:
             for op in service.operations:
                 if not op.rests_on:
                     continue
-                feeds, tables = _resolve(service, op)
+                feeds, tables = resolve_basis(service, op)
                 for feed in feeds:
                     row = session.get(FeedStateRow, (feed.full_name, "test")) or FeedStateRow(
                         feed=feed.full_name, part="test"

@@ -35,8 +35,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StoreUnreachable as exc:
         print(f"twlookup: {exc}", file=sys.stderr)
         return 1
-    ensure_ready(settings.database_url, args.data)
     workers = args.workers or settings.workers
+    # with several workers this process only supervises: a seed runs in a child process of its
+    # own, whose memory goes back when it exits (one worker builds the app here and needs the
+    # service modules the seed imports anyway)
+    ensure_ready(settings.database_url, args.data, seed_in_child=workers > 1)
     if workers > 1:  # the app is built in each worker process, not in this one
         resume_gc()
     refresh, why = refresh_choice(args.refresh, settings.refresh, workers)
@@ -120,20 +123,53 @@ def _serve_on(host: str | None, port: int | None) -> None:
     get_settings.cache_clear()
 
 
-def ensure_ready(url: str, data: Path) -> None:
+def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
     """Migrate, and seed when the store is empty or older than data/ and the service list,
-    so that a new user, or one who pulled new data or a new service, needs nothing else."""
+    so that a new user, or one who pulled new data or a new service, needs nothing else.
+    `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock)."""
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.platform.store.migrate import upgrade
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
     from twlookup.services import IMPLEMENTED
 
     with maintenance_lock(url):  # processes started together take turns; the later ones find it done
-        upgrade(url)
-        # the service names, not the services: a store that is ready costs no service import here
-        if seeded_fingerprint() != fingerprint(IMPLEMENTED, data):
+        if seed_in_child:
+            from twlookup.platform.store import engine
+            from twlookup.platform.store.migrate import is_current
+
+            engine.configure(url)
+            # the service names, not the services: a store that is ready costs no service import here
+            if is_current() and seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+                return
+            counts = _migrate_and_seed_in_child(url, data)
+        else:
+            upgrade(url)
+            if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+                return
             counts = _seed(data)
+        if counts:
             print(f"twlookup: seeded the store from {data}: {counts}", file=sys.stderr)
+
+
+def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
+    """Migrate, and seed if needed, in a child interpreter (the caller holds the maintenance
+    lock): the migrations and the seed import every service, which a supervisor does not need.
+    The seed's counts, or {} when the store was seeded already."""
+    import json
+    import subprocess
+
+    code = (
+        "import json, sys; from pathlib import Path; from twlookup.services import IMPLEMENTED;"
+        " from twlookup.platform.store.migrate import upgrade;"
+        " from twlookup.platform.store.seed import fingerprint, seeded_fingerprint;"
+        " from twlookup.cli import _seed; data = Path(sys.argv[2]); upgrade(sys.argv[1]);"
+        " done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data);"
+        " print(json.dumps({} if done else _seed(data)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, url, str(data)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the store could not be migrated and seeded:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def _seed(data: Path) -> dict[str, int]:

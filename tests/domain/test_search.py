@@ -68,3 +68,79 @@ def test_body_text_only_match_and_no_match(index):
     assert hits[0].key == "transformer" and [r.kind for r in hits[0].reasons] == ["text"]
     assert index.search("完全無關的字 xyzzy") == []
     assert index.search("   ") == []
+
+
+def test_names_match_as_whole_words():
+    idx = search.Index(
+        [
+            search.Document("storage", {"name_en": ["Object storage"]}),
+            search.Document("vs", {"id": ["fine-tuning-vs-rag"]}),
+            search.Document("tokenizer", {"name_en": ["Tokenizer"]}),
+        ]
+    )
+    assert [h.key for h in idx.search("rag")] == ["vs"]  # not inside "storage"
+    assert idx.search("token") == []  # not inside "tokenizer" (and too far for a typo)
+    assert idx.search("object")[0].reasons[0].kind == "query-in-name"
+
+
+def test_a_name_field_weight_scales_its_points():
+    idx = search.Index(
+        [
+            search.Document("a", {"abbreviation": ["RAG"]}, weights={"abbreviation": 0.5}),
+            search.Document("b", {"name_en": ["RAG"]}),
+        ]
+    )
+    hits = idx.search("rag")
+    assert [h.key for h in hits] == ["b", "a"]
+    assert hits[1].reasons[0].points == pytest.approx(0.5)
+
+
+def test_a_query_loads_neither_a_segmenter_nor_opencc():
+    """Answering a Simplified query needs only the generated tables (issue 24: 1 s and 120 MB before)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from twlookup.domain import search\n"
+        "idx = search.Index([search.Document('llm', {'name_zh': ['大型語言模型']}, '以大量文字預訓練')])\n"
+        "assert idx.search('大语言模型')[0].key == 'llm'\n"
+        "assert search.normalise('人工智能') == '人工智慧'\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('opencc', 'jieba')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_character_table_is_opencc_s2tw():
+    import opencc
+
+    from twlookup.domain.script_tables import CHARACTER_PAIRS
+
+    pairs = "".join(CHARACTER_PAIRS)
+    table = {pairs[i]: pairs[i + 1] for i in range(0, len(pairs), 2)}
+    s2tw = opencc.OpenCC("s2tw")
+    assert len(table) > 2000
+    for simplified in "们这说时为发经对学习数据网络计算机软件语言模型":
+        assert table.get(simplified, simplified) == s2tw.convert(simplified)
+
+
+def test_every_glossary_name_is_found_by_its_simplified_spelling():
+    """The phrase table covers the data: a stale table (names added without running
+    `python -m twlookup.domain.script_tables_build`) fails here."""
+    import opencc
+
+    from twlookup.bundled import data_dir
+    from twlookup.services.glossary.data import read_all
+    from twlookup.services.glossary.logic import Catalog
+
+    data = read_all(data_dir())
+    catalog = Catalog({t.id: t for t in data.terms}, {}, {})
+    tw2sp = opencc.OpenCC("tw2sp")
+    missed = []
+    for term in data.terms:
+        for name in [term.name_zh, *term.aliases]:
+            found = catalog.find_term(tw2sp.convert(name))
+            if found is None or found[0].id != term.id:
+                missed.append((term.id, name, tw2sp.convert(name), found and found[0].id))
+    assert missed == []

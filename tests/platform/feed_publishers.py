@@ -20,6 +20,7 @@ import respx
 import yaml
 
 from twlookup.services.creator.register import GCIS_COMPANY
+from twlookup.services.food.feeds import OVERPASS_SERVER
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.ingest import INVOICE_FEED
 from twlookup.services.models.feeds import API_URL as CLAUDE_URL
@@ -31,6 +32,7 @@ from twlookup.services.trip.feeds import BOARD_CSV
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "tests" / "services"
 DATA = ROOT / "data"
+OVERPASS_FILE = SERVICES / "food" / "fixtures" / "overpass-taipei-station.json"
 TODAY = date(2026, 11, 24)  # the refreshes in these tests run on this Taiwan day
 
 TWSE = SERVICES / "stocks" / "fixtures" / "twse_stock_day_all.json"
@@ -164,6 +166,9 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         "motion.libraries": router.get(url__startswith="https://registry.npmjs.org/").mock(side_effect=_npm),
         "creator.companies": router.get(url__startswith=GCIS_COMPANY).mock(
             return_value=httpx.Response(200, json=[GCIS_ROW])
+        ),
+        "food.overpass": router.get(url__startswith=OVERPASS_SERVER).mock(
+            return_value=httpx.Response(200, content=OVERPASS_FILE.read_bytes())
         ),
         # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
         "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),

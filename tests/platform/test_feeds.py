@@ -105,6 +105,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
     assert refreshable == [
         "cardgame.banlist",
         "creator.companies",
+        "food.overpass",
         "games.wikidata",
         "life.fuel",
         "life.invoice",
@@ -132,6 +133,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
     assert rows[("trip.fx", "board")].data_label == "2026-11-22 16:00"
     assert rows[("motion.support", "web-features")].data_label == "v3.41.0"
     assert rows[("price.daily", "daily")].data_date.isoformat() == "2026-11-22"
+    assert rows[("food.overpass", "taiwan")].data_label == "2026-11-25T23:58:12Z"
     ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     assert {p for (f, p) in rows if f == "seo.ipranges"} == {r["id"] for r in ranges}  # one part per operator file
     # the data the answers read changed: real closes replaced the sample series
@@ -563,8 +565,8 @@ def test_scheduler_from_settings_skips_disabled_and_file_feeds():
     settings = Settings(feeds_disabled=["creator.companies", "seo"], feeds_every={"trip.fx": 1800}, _env_file=None)
     scheduler = Scheduler.from_settings(settings, FEEDS.values(), refresher())
     names = {f.full_name for f in scheduler.feeds}
-    assert "creator.companies" not in names and "seo.ipranges" not in names and "food.overpass" not in names
-    assert "life.invoice" in names and scheduler.cadence(FX) == timedelta(minutes=30)
+    assert "creator.companies" not in names and "seo.ipranges" not in names and "food.pbf" not in names
+    assert "life.invoice" in names and "food.overpass" in names and scheduler.cadence(FX) == timedelta(minutes=30)
 
 
 def test_refresh_cli_names_and_errors(monkeypatch, capsys, store):
@@ -573,8 +575,8 @@ def test_refresh_cli_names_and_errors(monkeypatch, capsys, store):
     assert "https://invoice.etax.nat.gov.tw/invoice.xml" in listing and "file feed (ingest only)" in listing
     with pytest.raises(SystemExit, match=r"unknown feed 'life\.weather'"):
         main(["refresh", "life.weather"])
-    with pytest.raises(SystemExit, match=r"food\.overpass has no official URL"):
-        main(["refresh", "food.overpass"])
+    with pytest.raises(SystemExit, match=r"food\.pbf has no official URL"):
+        main(["refresh", "food.pbf"])
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", store)
     monkeypatch.setenv("TWLOOKUP_FEEDS_RETRIES", "0")
     get_settings.cache_clear()

@@ -117,7 +117,7 @@ async def test_x402_challenge_parsed_by_the_sdk(settings, services):
         assert accept.scheme == "exact" and accept.network == settings.evm_testnet  # bikes: testnet in this test
         assert accept.amount == "20000"  # $0.02 in USDC's 6 decimals
         assert accept.pay_to == settings.pay_to_evm
-        assert body.resource.url == "http://127.0.0.1:8000/bikes/api/pro/echo?n=1"  # the public base URL, not Host
+        assert body.resource.url == "http://testserver/bikes/api/pro/echo?n=1"  # the URL the client used
         r = await c.get("/sports/api/pro/echo?n=1")
         assert PaymentRequired.model_validate_json(r.content).accepts[0].network == settings.evm_mainnet
         r = await c.get("/sports/api/pro/echo?n=9")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -17,6 +17,8 @@ from conftest import assert_problem
 from twlookup import cli
 from twlookup.app import create_app
 from twlookup.platform import clock
+from twlookup.platform.feeds import Feed, Part, static_parts
+from twlookup.platform.feeds.tables import FeedStateRow
 from twlookup.platform.operations import NoParams, build_operation
 from twlookup.platform.payments import sale
 from twlookup.platform.schemas import Source
@@ -239,3 +241,54 @@ async def test_a_basis_must_be_known_and_paid():
     service.operation("GET", "/api/pro/x", price="$0.01", rests_on=("nope",))(x)
     with pytest.raises(ValueError, match="unknown feed 'nope'"):
         sale.SaleCheck(service, Settings(_env_file=None))
+
+
+def _feed(name: str, **kwargs) -> Feed:
+    return Feed(
+        service="x",
+        name=name,
+        title=name,
+        publisher="p",
+        format="f",
+        licence="l",
+        page="https://example.org/",
+        changes="c",
+        importer=lambda _s, _p: 0,
+        **kwargs,
+    )
+
+
+async def test_feeds_whose_files_carry_no_date_are_sold_while_checked_within_twice_their_cadence():
+    checked = _feed(
+        "list",
+        parts=static_parts(Part("file", "https://example.org/f", "f")),
+        stale_after=timedelta(days=14),
+        stale_by="check",
+        every=timedelta(days=1),
+    )
+    operator_file = _feed("file", manual="an operator's file")  # no URL: only its tables can close a route
+    service = Service(name="x", title="t", description="d")
+    service.feed(checked)
+    service.feed(operator_file)
+
+    def x() -> Source:
+        """X."""
+        raise AssertionError
+
+    service.operation("GET", "/api/pro/x", price="$0.01", rests_on=("list", "file"))(x)
+    check = sale.SaleCheck(service, Settings(_env_file=None))
+    [op] = service.operations
+    now = datetime(2026, 11, 26, 12, tzinfo=UTC)
+
+    def facts(days_ago: int | None) -> sale.Facts:
+        rows = []
+        if days_ago is not None:
+            rows = [FeedStateRow(feed="x.list", part="file", last_success=now - timedelta(days=days_ago))]
+        return sale.Facts(1, {}, {"x.list": sale.FeedFacts(rows, None), "x.file": sale.FeedFacts([], None)})
+
+    assert check.reasons(op, facts(28), now) == []  # 28 days: twice the 14-day cadence, still sold
+    [late] = check.reasons(op, facts(29), now)
+    assert late["feed"] == "x.list" and late["age_days"] == 29 and late["limit_days"] == 28
+    assert "last checked good 29 days ago" in late["reason"] and late["retry_after"] == 86400
+    [never] = check.reasons(op, facts(None), now)
+    assert "never been checked" in never["reason"]

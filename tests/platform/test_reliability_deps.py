@@ -168,4 +168,5 @@ async def test_operations_past_the_request_bound_answer_503(settings):
         r = await c.post(
             "/slow/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "hang_async"}}
         )
-        assert r.status_code == 200 and r.json()["error"]["code"] == -32603
+        result = r.json()["result"]  # a tool failure: an isError result with the 503 problem, not -32603
+        assert r.status_code == 200 and result["isError"] and result["structuredContent"]["status"] == 503

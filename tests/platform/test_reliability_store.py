@@ -87,8 +87,8 @@ async def test_store_refusing_connections(settings, restore_store):
             headers={"Accept": "application/json, text/event-stream"},
         )
         assert r.status_code == 200
-        error = r.json()["error"]
-        assert error["code"] == -32603 and error["data"]["problem"]["status"] == 503
+        result = r.json()["result"]  # a tool failure: an isError result with the 503 problem, not -32603
+        assert result["isError"] and result["structuredContent"]["status"] == 503
 
 
 @pytest.mark.asyncio
@@ -171,7 +171,8 @@ async def test_postgres_going_away_after_start(settings, pg_url, restore_store):
                 },
                 headers={"Accept": "application/json, text/event-stream"},
             )
-            assert r.status_code == 200 and r.json()["error"]["code"] == -32603
+            result = r.json()["result"]
+            assert r.status_code == 200 and result["isError"] and result["structuredContent"]["status"] == 503
     finally:
         if proxy_cm is not None:
             proxy_cm.__exit__(None, None, None)

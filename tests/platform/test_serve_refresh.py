@@ -198,6 +198,7 @@ def test_serve_refresh_thread_imports_due_feeds_and_names_the_unreachable(fresh_
         lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(lines) == 1, lines
         assert "1 of 2 feeds due could not be refreshed" in lines[0] and "local.away (" in lines[0]
+        assert "tried again in 15 min" in lines[0]  # TWLOOKUP_FEEDS_RETRY_FAILED_SECONDS, 900 by default
         assert "local.good" not in lines[0]
     finally:
         feeds_log.handlers[:] = saved[0]  # start_refresh gave the logger a handler and a level: give them back

@@ -13,6 +13,7 @@ import httpx
 import pytest
 import yaml
 from sqlalchemy import inspect, text
+from stores import copy_store
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
@@ -60,8 +61,8 @@ def _wait_for(url: str, proc: subprocess.Popen) -> None:
 
 
 def _reseed_is_seen_by_a_running_process(url: str, tmp_path: Path) -> None:
+    """`url` is a seeded store of this test's own (nothing to restore afterwards)."""
     env = dict(os.environ, TWLOOKUP_DATABASE_URL=url, TWLOOKUP_DATA_CHECK_SECONDS="0.5")
-    subprocess.run([sys.executable, "-m", "twlookup", "seed"], env=env, check=True, capture_output=True)
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "twlookup", "serve", "--port", str(port), "--no-access-log", "--log-level", "warning"],
@@ -92,11 +93,10 @@ def _reseed_is_seen_by_a_running_process(url: str, tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
-        subprocess.run([sys.executable, "-m", "twlookup", "seed"], env=env, check=True, capture_output=True)
 
 
-def test_reseed_seen_without_restart_sqlite(tmp_path):
-    _reseed_is_seen_by_a_running_process(f"sqlite:///{tmp_path}/reseed.db", tmp_path)
+def test_reseed_seen_without_restart_sqlite(template_store, tmp_path):
+    _reseed_is_seen_by_a_running_process(copy_store(template_store, tmp_path), tmp_path)
 
 
 @pytest.fixture
@@ -131,7 +131,9 @@ def test_postgres_migrate_seed_and_serve(pg_url, settings):
     asyncio.run(run())
 
 
-def test_reseed_seen_without_restart_postgres(pg_url, tmp_path):
+def test_reseed_seen_without_restart_postgres(pg_url, tmp_path, settings):
+    ensure_ready(pg_url, DEFAULT_DATA)  # the fixture left the database empty
+    store_engine.configure(settings.database_url)
     _reseed_is_seen_by_a_running_process(pg_url, tmp_path)
 
 
@@ -243,3 +245,21 @@ def test_the_seed_fingerprint_needs_only_the_service_names():
     from twlookup.services import IMPLEMENTED
 
     assert [s.name for s in load_services()] == IMPLEMENTED
+
+
+def test_a_seed_in_a_child_process_leaves_the_supervisor_without_the_services(tmp_path):
+    """With several workers `serve` seeds in a short-lived child: the store is seeded and the
+    supervising process has imported no service (nor kept the seed's memory)."""
+    url = f"sqlite:///{tmp_path}/child.db"
+    code = (
+        "import sys; from twlookup.cli import ensure_ready, DEFAULT_DATA;"
+        " ensure_ready(sys.argv[1], DEFAULT_DATA, seed_in_child=True);"
+        " print(sorted(m for m in sys.modules if m.startswith('twlookup.services.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, url], capture_output=True, text=True, check=True)
+    assert "seeded the store" in done.stderr
+    assert done.stdout.strip() == "[]"
+    engine = store_engine.make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("select count(*) from models_model")).scalar() >= 60
+    engine.dispose()

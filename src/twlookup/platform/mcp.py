@@ -22,6 +22,11 @@ paths, and whose `structuredContent` is the RFC 9457 problem REST answers with (
 `retry_after`, in seconds, where REST sends Retry-After). JSON-RPC errors are for protocol faults
 only: malformed messages, unknown methods or tools, arguments that are not an object.
 
+Every paid route is a tool too (`pro_<path words>`), priced and paid the x402 way for MCP
+(platform/payments/tool_payments.py). A service with a free quota counts tool calls only
+(`Billing.over_quota`), never `initialize`, `tools/list`, pings or notifications; past the quota a
+tool call answers a readable isError result (the problem, a pass, or x402 for that one call).
+
 The SDK's types (a large set of pydantic models) are imported, and each service's tool list
 built, when the first MCP request reaches that service, in a worker thread: a process that
 serves no agent does not load them.

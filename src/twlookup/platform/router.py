@@ -99,7 +99,6 @@ class ServiceRouter:
             else None
         )
         self.sale = SaleCheck(service, settings)  # nothing sample, empty or stale is sold
-        self.mcp.sale = self.sale
         self._paid_routes: dict[str, list[dict[str, Any]]] = {}
         self.app = build_subapp(self)  # the service's FastAPI app: all that no operation declares
         self._fallback = head_as_get(self.app)  # its GET routes answer HEAD too
@@ -123,6 +122,7 @@ class ServiceRouter:
         )
         origins = OriginPolicy.from_settings(settings, service.name, self.public)
         self.mcp = MCPEndpoint(service, settings.max_body_bytes, origins, billing)
+        self.mcp.sale = self.sale
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope["path"]

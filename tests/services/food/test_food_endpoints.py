@@ -1,5 +1,5 @@
-"""Every food route over HTTP with the clock pinned: answers in Traditional Chinese, shops with the
-ODbL attribution and sample flag, open-now by the hour, errors naming the parameter."""
+"""Every food route over HTTP with the clock pinned: answers in Traditional Chinese, sample shops
+flagged and never credited to OpenStreetMap, open-now by the hour, errors naming the parameter."""
 
 from __future__ import annotations
 
@@ -67,10 +67,11 @@ async def test_draw_is_repeatable_and_lists_open_shops(client, at):
     assert first["dish"] in first["category"]["dishes"] and first["category_picked"] is False
     assert [s["id"] for s in first["shops"]] == ["sample/1"]  # 範例牛肉麵 is open 11:00-21:00
     assert first["sample"] is True and first["shops"][0]["sample"] is True and "範例" in first["shops_note"]
-    assert (
-        first["attribution"]["attribution"] == "© OpenStreetMap contributors"
-        and first["attribution"]["licence"] == "ODbL-1.0"
-    )
+    assert "twlookup refresh food.overpass" in first["shops_note"]  # how real shops get here
+    # an invented shop is not OpenStreetMap's: no OSM credit, licence or link for it
+    assert first["attribution"] is None and first["shops"][0]["osm_url"] is None
+    assert first["shops"][0]["source"]["licence"] is None
+    assert "openstreetmap" not in first["shops"][0]["source"]["url"].lower()
     at(2026, 11, 24, 22, 0)  # closed by 22:00
     late = (await client.get("/food/api/draw", params=params)).json()
     assert late["shops"] == [] and late["attribution"] is None
@@ -104,7 +105,8 @@ async def test_nearby_open_now_past_midnight_and_holidays(client, at):
     distances = [s["distance_m"] for s in body["shops"]]
     assert distances == sorted(distances) and body["sample"] is True
     assert body["unknown_hours"] == 1  # 範例壽司 has no hours: unknown, left out
-    assert body["attribution"]["url"] == "https://www.openstreetmap.org/copyright"
+    assert body["attribution"] is None and body["imported_shops"] == 0
+    assert "twlookup refresh food.overpass" in body["note"] and "範例" in body["note"]
     at(2026, 1, 1, 8, 0)  # Founding Day (Thursday): the breakfast shop is "Su,PH off"
     body = (await client.get("/food/api/nearby", params={**STATION, "category": "breakfast"})).json()
     assert body["public_holiday"] is True and body["shops"] == []
@@ -195,7 +197,8 @@ def test_week_plan_and_pack_logic_directly(monkeypatch):
     assert getattr(exc.value, "status", None) == 422
     pack = operations.pack()
     assert len(pack.poems) == 60 and len(pack.deities) == 10 and pack.sample is True
-    assert "ODbL" in pack.licence_notice and "© OpenStreetMap contributors" in pack.licence_notice
+    # only sample shops: the pack carries no OpenStreetMap credit or licence notice
+    assert pack.attribution is None and pack.licence_notice is None
 
 
 async def test_free_quota_then_payment_and_cors(db_url):

@@ -29,6 +29,20 @@ PH = {date(2026, 1, 1), date(2026, 10, 9), date(2026, 10, 10)}  # 2026-01-01 is 
         ("Sa,Su,PH 10:00-14:00", datetime(2026, 1, 8, 11, 0), "closed"),
         ("PH 20:00-02:00", datetime(2026, 1, 2, 1, 0), "open"),  # the holiday's evening runs past midnight
         ("PH 20:00-02:00", datetime(2026, 1, 9, 1, 0), "closed"),
+        # a past-midnight run and PH off, as the OSM specification's reference implementation
+        # (opening_hours.js, checked 2026-11-26 with the holiday's weekday written in) reads them:
+        # the holiday's rule replaces its whole day, the previous evening's 00:00-02:00 included
+        # (opening_hours.js issue #441) ...
+        ("Mo-Su 18:00-02:00; PH off", datetime(2026, 1, 1, 1, 0), "closed"),
+        ("Mo-Su 18:00-02:00; PH off", datetime(2026, 1, 1, 19, 0), "closed"),
+        # ... and the Wednesday before and the Friday after keep their own evenings
+        ("Mo-Su 18:00-02:00; PH off", datetime(2025, 12, 31, 23, 0), "open"),  # Wednesday
+        ("Mo-Su 18:00-02:00; PH off", datetime(2026, 1, 2, 19, 0), "open"),
+        # PH hours replace the weekday's on a weekday holiday
+        ("Mo-Fr 08:00-17:00; PH 10:00-14:00", datetime(2026, 1, 1, 12, 0), "open"),
+        ("Mo-Fr 08:00-17:00; PH 10:00-14:00", datetime(2026, 1, 1, 16, 0), "closed"),
+        ("Mo-Fr 08:00-17:00; PH 10:00-14:00", datetime(2026, 1, 8, 16, 0), "open"),
+        ("Mo-Fr 08:00-17:00; PH 10:00-14:00", datetime(2026, 1, 1, 9, 0), "closed"),
         ("24/7", datetime(2026, 11, 24, 4, 0), "open"),
         ("Mo-Su 11:00-14:00,17:00-21:00", datetime(2026, 11, 24, 15, 0), "closed"),  # the afternoon break
     ],

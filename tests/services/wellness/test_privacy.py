@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 from mcp import Client
+from stores import copy_store
 
 pytestmark = pytest.mark.asyncio
 
@@ -48,7 +49,7 @@ def forbidden() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
+def server(tmp_path_factory: pytest.TempPathFactory, template_store: Path):
     folder: Path = tmp_path_factory.mktemp("privacy")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -57,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
     log_path = folder / "server.log"
     env = dict(
         os.environ,
-        TWLOOKUP_DATABASE_URL=f"sqlite:///{folder / 'store.db'}",
+        TWLOOKUP_DATABASE_URL=copy_store(template_store, folder),  # seeded: the server starts warm
         TWLOOKUP_RATE_LIMIT_DEFAULT="100000/minute",
         PYTHONUNBUFFERED="1",
     )

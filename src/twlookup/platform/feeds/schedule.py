@@ -123,8 +123,10 @@ def unreachable(outcomes: list[Outcome]) -> dict[str, str]:
 
 
 def _short(delta: timedelta) -> str:
-    minutes = int(delta.total_seconds() // 60)
-    return f"{minutes} min" if minutes < 120 else f"{minutes // 60} h"
+    seconds = int(delta.total_seconds())
+    if seconds < 120:
+        return f"{seconds} s"
+    return f"{seconds // 60} min" if seconds < 7200 else f"{seconds // 3600} h"
 
 
 def start_thread(

@@ -77,7 +77,8 @@ def sale_limit(feed: Feed) -> timedelta:
     return feed.stale_after * SALE_FACTOR
 
 
-def _resolve(service: Service, op: Operation) -> tuple[list[Feed], list[Any]]:
+def resolve_basis(service: Service, op: Operation) -> tuple[list[Feed], list[Any]]:
+    """The feeds and tables `op.rests_on` names; an unknown feed name is a ValueError (at start)."""
     feeds: list[Feed] = []
     tables: list[Any] = []
     for item in op.rests_on:
@@ -107,7 +108,7 @@ class SaleCheck:
         self.bases: dict[tuple[str, str], tuple[list[Feed], list[Any]]] = {}
         for op in service.operations:
             if op.rests_on:
-                self.bases[(op.method, op.path)] = _resolve(service, op)
+                self.bases[(op.method, op.path)] = resolve_basis(service, op)
         self.tables = {t.__tablename__: t for _feeds, tables in self.bases.values() for t in tables}
         self.feeds = {f.full_name: f for feeds, _tables in self.bases.values() for f in feeds}
         self._facts: Facts | None = None
@@ -235,7 +236,7 @@ class SaleCheck:
     def problem(self, op: Operation, reasons: list[dict[str, Any]]) -> Problem:
         retry = min((r["retry_after"] for r in reasons if "retry_after" in r), default=TABLE_RETRY_SECONDS)
         detail = (
-            f"{op.path} is not for sale now: "
+            f"/{self.service.name}{op.path} is not for sale now: "
             + "; ".join(r["reason"] for r in reasons)
             + ". Nothing was charged and no payment is asked for; the free routes answer with sample/stale flags."
         )

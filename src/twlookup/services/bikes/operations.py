@@ -14,13 +14,15 @@ from twlookup.platform import review
 from twlookup.platform.errors import NotFound
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
+from twlookup.services.bikes import terms
 from twlookup.services.bikes.data import CATALOGUE, Catalogue, seed_bikes
-from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel
+from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel, Maintenance
 from twlookup.services.bikes.schemas import (
     TARGET_MODELS,
     ContributeBody,
     ContributionOut,
     ExportOut,
+    FactOut,
     MaintenanceList,
     MaintenanceOut,
     ModelDetail,
@@ -33,16 +35,18 @@ from twlookup.services.bikes.schemas import (
     SearchOut,
     SearchQuery,
     SlugQuery,
+    Understood,
 )
 from twlookup.services.bikes.tables import ContributionRow
 
 SERVICE = Service(
     name="bikes",
-    title="Classic two-stroke motorcycles: specs, parts, maintenance, sale prices",
+    title="Two-stroke classics and Taiwan's scooters: specs, parts, maintenance, sale prices",
     description=(
-        "Classic two-stroke road bikes and scooters with each spec's source: engine figures, maintenance "
-        "(plugs, oils, oil injection or premix), parts by number and dated sale reports. Riders' contributions "
-        "are public only after review."
+        "Classic two-stroke road bikes and the scooters of Kymco (光陽), SYM (三陽), PGO, Yamaha (山葉) and "
+        "others, with each fact's source: engine figures, maintenance (spark plugs, oils, oil injection or "
+        "premix, carburettor and jetting, tyres), parts by number or name in Chinese or English, and dated "
+        "sale reports. Riders' contributions are public only after review."
     ),
 )
 SERVICE.seeder(seed_bikes)
@@ -109,6 +113,7 @@ def summary(m: BikeModel) -> ModelSummary:
         name=m.name,
         maker=m.maker,
         years=m.years,
+        cycle=m.spec.cycle,
         displacement_cc=m.spec.displacement_cc,
         oil_supply=m.spec.oil_supply,
         source_kind=m.source_kind,
@@ -163,6 +168,48 @@ def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+def fact_out(cat: Catalogue, x: Maintenance) -> FactOut:
+    return FactOut(slug=x.slug, name=cat.by_slug[x.slug].name, item=x.item, value=x.value, source=x.source_ref)
+
+
+def _model_text(m: BikeModel) -> str:
+    return terms.norm(f"{m.name} {m.maker} {m.years} {m.slug}")
+
+
+def find(cat: Catalogue, query: terms.Query) -> tuple[list[BikeModel], list[Maintenance]]:
+    """Models and facts for a parsed query. Words found in some model's name, maker, years or slug
+    narrow the models; the other words (a code such as BR8HSA, a maker such as NGK or Mikuni) must
+    appear in a fact's value. With a part named or a code given, the answer is the matching facts
+    and the models they belong to; otherwise it is the models alone (a name search)."""
+    texts = {m.slug: _model_text(m) for m in cat.models}
+    name_words = [w for w in query.words if any(w in t for t in texts.values())]
+    value_words = [w for w in query.words if w not in name_words]
+    models = [
+        m
+        for m in cat.models
+        if (not query.makers or any(k in texts[m.slug] for k in query.makers))
+        and all(w in texts[m.slug] for w in name_words)
+    ]
+    if not (query.items or value_words):
+        return models, []
+    slugs = {m.slug for m in models}
+    facts = [
+        x
+        for x in cat.maintenance
+        if x.slug in slugs
+        and (not query.items or x.item in query.items)
+        and all(w in terms.norm(x.value) for w in value_words)
+    ]
+    with_facts = {x.slug for x in facts}
+    return [m for m in models if m.slug in with_facts], facts
+
+
+def _unrecorded_note(query: terms.Query) -> str | None:
+    if not query.unrecorded:
+        return None
+    return f"No record holds {', '.join(dict.fromkeys(query.unrecorded))} yet; contribute one with its source."
+
+
 # ------------------------------------------------------------------ free routes
 
 
@@ -175,10 +222,11 @@ def models() -> ModelList:
         kinds[m.source_kind] = kinds.get(m.source_kind, 0) + 1
     missing = TARGET_MODELS - len(cat.models)
     note = (
-        f"{len(cat.models)} of the {TARGET_MODELS} models the spec calls for, each spec read on the page it cites; "
+        f"{len(cat.models)} models (at least {TARGET_MODELS} asked for), each spec read on the page it cites; "
         + (f"the other {missing} are not listed rather than guessed. " if missing > 0 else "")
-        + "makers no longer publish spec pages for these long-discontinued bikes (none could be found to cite), "
-        "so source_kind says what each spec rests on; a figure the page does not give is absent, not guessed."
+        + "makers no longer publish spec pages for most of these bikes, so source_kind says what each spec "
+        "rests on (website: a private site, weaker than a manual); a figure the page does not give is absent, "
+        "not guessed."
     )
     return ModelList(count=len(cat.models), by_source_kind=kinds, note=note, models=[summary(m) for m in cat.models])
 
@@ -194,38 +242,62 @@ def model(p: SlugQuery) -> ModelDetail:
 
 @SERVICE.operation("GET", "/api/search", tool="search_models")
 def search(p: SearchQuery) -> SearchOut:
-    """Models whose name, maker, years or slug contain every word of q (case and punctuation ignored)."""
+    """Models by name, maker (山葉/Yamaha, 光陽/Kymco, 三陽/SYM ...) or years, and maintenance facts by
+    part (火星塞/spark plug, 化油器/carburettor, 混合油/premix, 齒輪油/gear oil, 輪胎/tyre) or by a
+    maker's code (NGK, BR8HSA), each fact with its source. Case, spaces and punctuation are ignored."""
     cat = CATALOGUE.get()
-    words = [_norm(w) for w in p.q.split() if _norm(w)]
-    found = (
-        [m for m in cat.models if all(w in _norm(f"{m.name} {m.maker} {m.years} {m.slug}") for w in words)]
-        if words
-        else []
+    query = terms.parse(p.q)
+    found, facts = find(cat, query) if not query.empty else ([], [])
+    if query.unrecorded and not (query.items or query.words):
+        found = []
+    return SearchOut(
+        q=p.q,
+        count=len(found),
+        understood=Understood(items=sorted(query.items), makers=sorted(query.makers), words=query.words),
+        models=[summary(m) for m in found],
+        facts=[fact_out(cat, x) for x in facts],
+        note=_unrecorded_note(query),
     )
-    return SearchOut(q=p.q, count=len(found), models=[summary(m) for m in found])
 
 
 @SERVICE.operation("GET", "/api/parts", tool="find_part", blocking=True)
 def parts(p: PartQuery) -> PartsOut:
     """Parts whose number contains q (spaces, dashes and case ignored), and the models they fit;
-    reviewed part contributions are searched too."""
+    maintenance facts naming the part (火星塞/spark plug, 化油器/carburettor ...) or the code (NGK,
+    BP7HS) and reviewed part contributions are searched too."""
     cat, q = CATALOGUE.get(), _norm(p.q)
     found = [x for x in cat.parts if q and q in _norm(x.number)]
+    query = terms.parse(p.q)
+    facts: list[Maintenance] = []
+    if query.items or query.words:
+        _models, facts = find(cat, terms.Query(items=query.items, makers=query.makers, words=query.words))
     with store_engine.session() as session:
         contributed = [c for c in _contributions(session, kind="part") if q and q in _norm(c.value)]
-    fits = sorted({s for x in found for s in x.fits} | {c.slug for c in contributed})
+    fits = sorted({s for x in found for s in x.fits} | {c.slug for c in contributed} | {x.slug for x in facts})
     return PartsOut(
         q=p.q,
-        count=len(found) + len(contributed),
+        count=len(found) + len(contributed) + len(facts),
         parts=[PartOut(number=x.number, name=x.name, fits=x.fits, source=x.source_ref) for x in found],
         contributed=[{"slug": c.slug, "item": c.item, "value": c.value, "source": c.source} for c in contributed],
+        facts=[fact_out(cat, x) for x in facts],
         models=fits,
     )
 
 
+# What a mechanic expects to find for a model, by engine cycle: the answer lists what no cited
+# source gave (an electric scooter has no plug, oil or premix to list).
+EXPECTED: dict[str | None, tuple[str, ...]] = {
+    "two-stroke": ("spark_plug", "gear_oil", "oil_mix", "interval"),
+    "four-stroke": ("spark_plug", "engine_oil", "gear_oil", "interval"),
+    "electric": ("tyres", "interval"),
+    None: ("spark_plug", "gear_oil", "oil_mix", "interval"),
+}
+
+
 @SERVICE.operation("GET", "/api/maintenance/{slug}", tool="get_maintenance", blocking=True)
 def maintenance(p: SlugQuery) -> MaintenanceList:
-    """A model's maintenance facts (spark plug, gear oil, oil injection or premix) with sources."""
+    """A model's maintenance facts (spark plug, carburettor, engine, two-stroke and gear oil, oil
+    injection or premix, tyres, fuel, intervals) with sources, and what no cited source gave."""
     cat = CATALOGUE.get()
     m = _model(cat, p.slug)
     items = [
@@ -234,10 +306,13 @@ def maintenance(p: SlugQuery) -> MaintenanceList:
     with store_engine.session() as session:
         contributed = [contribution_out(c) for c in _contributions(session, m.slug, "maint")]
     have = {i.item for i in items}
-    missing = [k for k in ("spark_plug", "gear_oil", "oil_mix", "interval") if k not in have]
+    if m.spec.oil_supply:  # the spec's own source already says oil injection or premix
+        have.add("oil_mix")
+    missing = [k for k in EXPECTED.get(m.spec.cycle, EXPECTED[None]) if k not in have]
     return MaintenanceList(
         slug=m.slug,
         name=m.name,
+        cycle=m.spec.cycle,
         oil_supply=m.spec.oil_supply,
         items=items,
         contributions=contributed,

@@ -32,6 +32,9 @@ class Spec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    cycle: Literal["two-stroke", "four-stroke", "electric"] | None = Field(
+        None, description="Two-stroke, four-stroke or electric, as the page states it"
+    )
     displacement_cc: float | None = None
     bore_mm: float | None = None
     stroke_mm: float | None = None
@@ -65,9 +68,27 @@ class BikeModel(SourcedRecord):
     licence: str | None = FACTS_LICENCE
 
 
+# What a maintenance fact is about. spark_plug (maker code, gap), gear_oil (grade, volume),
+# two_stroke_oil (the oil a two-stroke's pump or premix takes), oil_mix (oil injection or the premix
+# ratio), engine_oil (a four-stroke's sump), carburettor (make, size, jetting), tyres (sizes),
+# tyre_pressure, fuel, interval (service intervals).
+MaintenanceItem = Literal[
+    "spark_plug",
+    "gear_oil",
+    "two_stroke_oil",
+    "oil_mix",
+    "engine_oil",
+    "carburettor",
+    "tyres",
+    "tyre_pressure",
+    "fuel",
+    "interval",
+]
+
+
 class Maintenance(SourcedRecord):
     slug: str
-    item: Literal["spark_plug", "gear_oil", "two_stroke_oil", "oil_mix", "fuel", "interval"]
+    item: MaintenanceItem
     value: str
     licence: str | None = FACTS_LICENCE
 

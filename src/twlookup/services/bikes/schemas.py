@@ -12,7 +12,7 @@ from twlookup.platform.schemas import Source
 from twlookup.services.bikes.records import SourceKind, Spec
 
 SLUG = Field(pattern=r"^[a-z0-9-]{3,60}$", description="A model's slug, as /api/models lists them")
-TARGET_MODELS = 42
+TARGET_MODELS = 80  # issue 22: at least 80 models
 
 
 class SlugQuery(Params):
@@ -21,13 +21,24 @@ class SlugQuery(Params):
 
 class SearchQuery(Params):
     q: str = Field(
-        min_length=1, max_length=60, description="Words of a model's name, maker or years (1 to 60 characters)"
+        min_length=1,
+        max_length=60,
+        description=(
+            "Words of a model's name, maker (in either script: 山葉 or Yamaha, 光陽 or Kymco, 三陽 or SYM) or "
+            "years, a part (火星塞 or spark plug, 化油器 or carburettor, 混合油 or premix, 齒輪油 or gear oil, "
+            "輪胎 or tyre) or a maker's code (NGK, BR8HSA); 1 to 60 characters"
+        ),
     )
 
 
 class PartQuery(Params):
     q: str = Field(
-        min_length=2, max_length=40, description="A part number or part of one, e.g. BR9ECM (2 to 40 characters)"
+        min_length=2,
+        max_length=40,
+        description=(
+            "A part number or part of one (BR9ECM, BP7HS), a maker's name (NGK, Mikuni) or a part's name in "
+            "Chinese or English (火星塞, spark plug, 化油器); 2 to 40 characters"
+        ),
     )
 
 
@@ -83,6 +94,9 @@ class ModelSummary(BaseModel):
     name: str
     maker: str
     years: str
+    cycle: str | None = Field(
+        None, description="two-stroke, four-stroke or electric; null when the source does not say"
+    )
     displacement_cc: float | None = Field(description="As the source states it; null when it states none")
     oil_supply: str | None
     source_kind: SourceKind = SOURCE_KIND
@@ -141,16 +155,38 @@ class ModelDetail(BaseModel):
 class MaintenanceList(BaseModel):
     slug: str
     name: str
+    cycle: str | None
     oil_supply: str | None
     items: list[MaintenanceOut]
     contributions: list[ContributionOut]
     missing: str | None = Field(None, description="What no cited source gave for this model")
 
 
+class FactOut(BaseModel):
+    """One sourced maintenance fact of one model."""
+
+    slug: str
+    name: str
+    item: str
+    value: str
+    source: Source
+
+
+class Understood(BaseModel):
+    items: list[str] = Field(description="Maintenance items the query named (spark_plug, carburettor, ...)")
+    makers: list[str] = Field(description="Makers the query named, in either script")
+    words: list[str] = Field(description="Other words, matched as text in names and in the facts' values")
+
+
 class SearchOut(BaseModel):
     q: str
-    count: int
+    count: int = Field(description="How many models matched")
+    understood: Understood
     models: list[ModelSummary]
+    facts: list[FactOut] = Field(
+        description="The matching models' facts for the parts named or the codes given (empty for a plain name search)"
+    )
+    note: str | None = Field(None, description="What the query asked that no record holds")
 
 
 class PartsOut(BaseModel):
@@ -158,7 +194,10 @@ class PartsOut(BaseModel):
     count: int
     parts: list[PartOut]
     contributed: list[dict] = Field(description="Reviewed part contributions matching q: {slug, item, value, source}")
-    models: list[str] = Field(description="Slugs of the models the matching parts fit")
+    facts: list[FactOut] = Field(
+        description="Maintenance facts naming the part or code (火星塞/spark plug, NGK, BP7HS ...), each with its source"
+    )
+    models: list[str] = Field(description="Slugs of the models the matching parts and facts fit")
 
 
 class ExportOut(BaseModel):

@@ -81,10 +81,7 @@ class Guide:
             search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
             for t in self.terms.values()
         ]
-        docs += [
-            search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
-            for t in self.terms.values()
-        ]
+        docs += term_docs  # the same documents, prepared once
         docs += [search.Document(f"faq:{f.id}", {"question": [f.question]}, f.answer) for f in self.faq.values()]
         names = {c.name for b in self.banlists for c in [*b.forbidden, *b.limited, *b.semi_limited]}
         docs += [search.Document(f"card:{n}", {"card": [n]}, "") for n in sorted(names)]

@@ -77,6 +77,11 @@ def _seed_sample_shops(session: Session, folder: Path, ids: set[str]) -> int:
     for s in shops:
         if s.category not in ids or not s.sample:
             raise DataFileError(f"{folder / 'shops.yaml'}: record {s.id!r}: category must be known and sample true")
+        credit = f"{s.source} {s.licence or ''}".lower()
+        if "openstreetmap" in credit or "odbl" in credit or not s.id.startswith("sample/"):
+            raise DataFileError(
+                f"{folder / 'shops.yaml'}: record {s.id!r}: an invented shop carries no OpenStreetMap id, credit or licence"
+            )
     session.add_all(to_row(s, ShopRow) for s in shops)
     session.flush()
     return len(shops)
@@ -127,6 +132,11 @@ class Catalogue:
     @property
     def sample(self) -> bool:
         return any(s.sample for s in self.shops)
+
+    @property
+    def imported(self) -> int:
+        """How many real (OpenStreetMap) shops the store holds."""
+        return sum(1 for s in self.shops if not s.sample)
 
 
 def _load(session: Session) -> Catalogue:

@@ -1,28 +1,80 @@
-"""The food service's feeds: OpenStreetMap shops, imported from files the operator makes.
+"""The food service's feeds: OpenStreetMap places to eat.
 
-Both are file feeds (`twlookup ingest`), with nothing to refresh from: the shops come from a query
-or an extract the operator chooses (area, tags, server), not from one file a publisher keeps.
+- `food.overpass`: an Overpass API query for Taiwan's named restaurants, cafés, fast food, food
+  courts and ice cream (`twlookup refresh food.overpass`, weekly on the scheduler), or a saved
+  answer of the operator's own query (`twlookup ingest food.overpass FILE`).
+- `food.pbf`: a regional `.osm.pbf` extract the operator downloads (file feed only).
+
+Either import replaces every shop in the store, the sample shops included.
 """
 
 from __future__ import annotations
 
-from twlookup.platform.feeds import Feed
+import dataclasses
+from datetime import timedelta
+from urllib.parse import urlencode
+
+from twlookup.platform.feeds import Feed, Fetched, Part, Stamp, static_parts
+from twlookup.platform.feeds.download import Fetcher
+from twlookup.services.food import osm
 from twlookup.services.food.data import import_overpass, import_pbf
 
 ODBL = "ODbL-1.0, © OpenStreetMap contributors (https://www.openstreetmap.org/copyright)"
 
+# The main public instance (https://wiki.openstreetmap.org/wiki/Overpass_API#Public_Overpass_API_instances);
+# its usage policy allows a query like this one a week many times over.
+OVERPASS_SERVER = "https://overpass-api.de/api/interpreter"
+# `out center;` (body verbosity): nodes with their lat/lon, ways and relations with a centre.
+# (`out tags` would drop the nodes' coordinates, and most shops are nodes.)
+OVERPASS_QUERY = (
+    "[out:json][timeout:600];"
+    'area["ISO3166-1"="TW"][admin_level=2]->.tw;'
+    'nwr["amenity"~"^(restaurant|fast_food|cafe|food_court|ice_cream)$"]["name"](area.tw);'
+    "out center;"
+)
+OVERPASS_URL = f"{OVERPASS_SERVER}?{urlencode({'data': OVERPASS_QUERY})}"
+PART = "taiwan"
+# The server may work up to the query's own [timeout:600] before it sends the answer, so this one
+# download is allowed that long and a little more (the feeds' usual bound is a minute).
+DOWNLOAD_SECONDS = 660.0
+
+
+def _overpass(fetcher: Fetcher, part: Part) -> Fetched:
+    bounds = dataclasses.replace(fetcher.bounds, timeout=max(fetcher.bounds.timeout, DOWNLOAD_SECONDS))
+    with Fetcher(bounds, max_bytes=fetcher.max_bytes, sleep=fetcher.sleep) as patient:
+        answer = patient.get(part.url)
+    return Fetched(body=answer.body, filename=part.filename, url=answer.url)
+
+
+def overpass_stamp(raw: bytes, _name: str) -> Stamp:
+    """An Overpass answer is as new as the OSM data it reflects (`osm3s.timestamp_osm_base`): a
+    saved answer older than the last import does not replace it."""
+    found = osm.overpass_timestamp(raw)
+    if found is None:
+        return Stamp(part=PART)
+    day, label = found
+    return Stamp(part=PART, key=(label,), label=label, data_date=day)
+
+
 OVERPASS = Feed(
     service="food",
     name="overpass",
-    title="OpenStreetMap restaurants and cafés through an Overpass API query",
+    title="OpenStreetMap restaurants and cafés in Taiwan through an Overpass API query",
     publisher="OpenStreetMap contributors",
-    format="Overpass API JSON (ways with `out center;`)",
+    format="Overpass API JSON (`[out:json]`, `out center;`: elements with type, id, lat/lon or center, tags)",
     licence=ODBL,
     page="https://wiki.openstreetmap.org/wiki/Overpass_API",
     changes="continuously (OpenStreetMap is edited all the time)",
     importer=import_overpass,
-    manual="the shops come from an Overpass query the operator writes and runs on a server of their choice",
-    ingest_hint="taiwan-food.json",
+    stamp=overpass_stamp,
+    parts=static_parts(Part(PART, OVERPASS_URL, "overpass-taiwan.json", fetch=_overpass)),
+    urls=(f"{OVERPASS_SERVER}?data={OVERPASS_QUERY}",),
+    every=timedelta(days=7),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    max_bytes=268_435_456,
+    default_part=PART,
+    ingest_hint="taiwan-food.json  (a saved Overpass JSON answer)",
 )
 
 PBF = Feed(

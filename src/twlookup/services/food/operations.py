@@ -20,6 +20,9 @@ from twlookup.services.food.schemas import (
     DRAW_RADIUS_M,
     DRAW_SHOPS,
     MEAL_IDS,
+    NONE_NEAR_NOTE,
+    PACK_LICENCE_NOTICE,
+    SAMPLE_ONLY_NOTE,
     Ads,
     Attribution,
     Categories,
@@ -196,6 +199,8 @@ def draw(p: DrawQuery) -> Draw:
         note = f"{DRAW_RADIUS_M} 公尺內現在營業中的{category.name}：{len(found)} 家" + (
             "（含範例資料，非真實店家）" if any(s.sample for s in shops) else ""
         )
+        if cat.imported == 0:
+            note += "。" + SAMPLE_ONLY_NOTE
     else:
         note = "未提供 lat、lon，所以沒有列出附近店家。"
     return Draw(
@@ -210,7 +215,7 @@ def draw(p: DrawQuery) -> Draw:
         shops=shops,
         shops_note=note,
         sample=any(s.sample for s in shops),
-        attribution=Attribution() if shops else None,
+        attribution=Attribution() if any(not s.sample for s in shops) else None,
     )
 
 
@@ -223,6 +228,13 @@ def nearby(p: NearbyQuery) -> NearbyOut:
     cat, now = catalogue(), now_taipei()
     found = logic.nearby(cat.shops, p.lat, p.lon, p.radius, p.category, now, cat.public_holidays, include_unknown=True)
     open_ = [n for n in found if n.state == "open"]
+    imported = cat.imported
+    if imported == 0:
+        note: str | None = SAMPLE_ONLY_NOTE
+    elif not any(not n.shop.sample for n in found):
+        note = NONE_NEAR_NOTE.format(radius=p.radius)
+    else:
+        note = None
     return NearbyOut(
         as_of=now.replace(tzinfo=TAIPEI),
         lat=p.lat,
@@ -234,6 +246,9 @@ def nearby(p: NearbyQuery) -> NearbyOut:
         unknown_hours=len(found) - len(open_),
         public_holiday=now.date() in cat.public_holidays,
         sample=any(n.shop.sample for n in open_),
+        imported_shops=imported,
+        note=note,
+        attribution=Attribution() if any(not n.shop.sample for n in open_) else None,
     )
 
 
@@ -323,4 +338,6 @@ def pack() -> Pack:
         shops=[shop_out(s, logic.hours_state(s.opening_hours, now, cat.public_holidays)[0]) for s in cat.shops],
         sponsors=[sponsor_out(s) for s in cat.sponsors],
         sample=cat.sample,
+        attribution=Attribution() if cat.imported else None,
+        licence_notice=PACK_LICENCE_NOTICE if cat.imported else None,
     )

@@ -8,6 +8,7 @@ cafe, food_court, ice_cream with a name are read. The data is ODbL 1.0 (© OpenS
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from pathlib import Path
@@ -78,6 +79,10 @@ def parse_overpass(raw: bytes, categories: Sequence[Category], checked: date) ->
         raise ValueError(f"not JSON: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("elements"), list):
         raise ValueError("expected an Overpass JSON object with an 'elements' list")
+    remark = doc.get("remark")
+    if isinstance(remark, str) and "error" in remark.lower():
+        # the server stopped part-way (a timeout or out of memory): the elements are incomplete
+        raise ValueError(f"the Overpass server did not finish the query: {remark[:300]}")
     shops: dict[str, Shop] = {}
     for element in doc["elements"]:
         if not isinstance(element, dict):
@@ -93,6 +98,18 @@ def parse_overpass(raw: bytes, categories: Sequence[Category], checked: date) ->
         if shop is not None:
             shops[shop.id] = shop
     return list(shops.values())
+
+
+OSM_BASE = re.compile(rb'"timestamp_osm_base"\s*:\s*"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})Z"')
+
+
+def overpass_timestamp(raw: bytes) -> tuple[date, str] | None:
+    """The date and time of the OSM data an Overpass answer reflects (`osm3s.timestamp_osm_base`,
+    UTC), read from the head of the file without parsing all of it; None when it carries none."""
+    match = OSM_BASE.search(raw[:4096])
+    if match is None:
+        return None
+    return date.fromisoformat(match.group(1).decode()), f"{match.group(1).decode()}T{match.group(2).decode()}Z"
 
 
 def read_pbf(path: Path, categories: Sequence[Category], checked: date) -> list[Shop]:

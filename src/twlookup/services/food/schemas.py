@@ -240,7 +240,13 @@ class NearbyOut(BaseModel):
     )
     public_holiday: bool = Field(description="Today is a Taiwan public holiday (OSM 'PH' rules apply)")
     sample: bool
-    attribution: Attribution = Attribution()
+    imported_shops: int = Field(description="Real OpenStreetMap shops the store holds (0: only sample shops)")
+    note: str | None = Field(
+        None, description="Why the list is empty or sample-only, and how real shops are imported (null otherwise)"
+    )
+    attribution: Attribution | None = Field(
+        None, description="OpenStreetMap's licence and credit, present when a listed shop is OpenStreetMap data"
+    )
 
 
 class SponsorOut(BaseModel):
@@ -293,8 +299,23 @@ class Pack(BaseModel):
     shops: list[ShopOut]
     sponsors: list[SponsorOut]
     sample: bool
-    attribution: Attribution = Attribution()
-    licence_notice: str = (
-        "本資料包中的店家資料衍生自 OpenStreetMap（© OpenStreetMap contributors），以 ODbL 1.0 提供："
-        "若公開再利用，須註明出處，並以相同授權提供衍生資料庫。https://www.openstreetmap.org/copyright"
+    attribution: Attribution | None = Field(
+        None, description="OpenStreetMap's licence and credit, present when the pack holds OpenStreetMap shops"
     )
+    licence_notice: str | None = None
+
+
+PACK_LICENCE_NOTICE = (
+    "本資料包中的店家資料衍生自 OpenStreetMap（© OpenStreetMap contributors），以 ODbL 1.0 提供："
+    "若公開再利用，須註明出處，並以相同授權提供衍生資料庫。https://www.openstreetmap.org/copyright"
+)
+SAMPLE_ONLY_NOTE = (
+    "尚未匯入 OpenStreetMap 店家：目前只有本服務自擬的範例店家（sample: true，不是真實店家）。"
+    "營運者可用 `twlookup refresh food.overpass`（以 Overpass API 查詢全台灣的餐廳、咖啡店等）、"
+    "`twlookup ingest food.overpass FILE.json`（自存的 Overpass JSON）或 "
+    "`twlookup ingest food.pbf FILE.osm.pbf`（地區 OSM 擷取檔）匯入真實店家。"
+)
+NONE_NEAR_NOTE = (
+    "{radius} 公尺內沒有已匯入的 OpenStreetMap 店家（截至上次匯入，此處可能尚未有人標示）。"
+    "可加大 radius（最多 5000），或在 OpenStreetMap 上標示店家後由營運者以 `twlookup refresh food.overpass` 重新匯入。"
+)

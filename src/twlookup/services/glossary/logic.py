@@ -23,7 +23,7 @@ class Catalog:
     def __post_init__(self) -> None:
         term_docs = [term_document(t) for t in self.terms.values()]
         self.term_index = search.Index(term_docs)
-        docs = [term_document(t) for t in self.terms.values()]
+        docs = list(term_docs)  # the same documents, prepared once
         docs += [
             search.Document(f"comparison:{c.id}", {"id": [c.id], "title": [c.title]}, c.summary)
             for c in self.comparisons.values()

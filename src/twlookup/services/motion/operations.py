@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
 from twlookup.platform.service import Service
 from twlookup.services.motion import colour, logic
 from twlookup.services.motion.data import CATALOGUE, Catalogue, seed_motion
-from twlookup.services.motion.easing import STEP_KEYWORDS, CubicBezier, steps, to_linear
+from twlookup.services.motion.easing import STEP_KEYWORDS, CubicBezier, LinearApprox, steps, to_linear
 from twlookup.services.motion.feeds import LIBRARIES, SUPPORT
 from twlookup.services.motion.presets import PRESETS
 from twlookup.services.motion.records import EasingRecord
@@ -37,7 +39,14 @@ from twlookup.services.motion.schemas import (
     VideoCommand,
     VideoQuery,
 )
-from twlookup.services.motion.spring import ERROR_BOUND, SETTLE_TOLERANCE, Spring, SpringError, spring_curve
+from twlookup.services.motion.spring import (
+    ERROR_BOUND,
+    SETTLE_TOLERANCE,
+    Spring,
+    SpringCurve,
+    SpringError,
+    spring_curve,
+)
 
 SERVICE = Service(
     name="motion",
@@ -56,16 +65,34 @@ SERVICE.feed(LIBRARIES)  # the libraries' npm registry documents (twlookup refre
 add_status_route(SERVICE)
 
 
+# The linear() of a curve samples it 22,000 times (about 0.1 s of CPU): each curve's is computed
+# once and kept, the named curves' on the first call of /api/easings (in a worker thread), a
+# user's own curve on its first request. The caches are bounded; the routes that may compute run
+# off the event loop (blocking=True), so a stream of new curves costs their caller, not the loop.
+CURVE_CACHE = 1024
+
+
+@functools.lru_cache(maxsize=CURVE_CACHE)
+def _curve_facts(curve: CubicBezier) -> tuple[LinearApprox, bool]:
+    """The curve's linear() equivalent and whether it overshoots (both constant for the curve)."""
+    return to_linear(curve, tolerance=0.001), curve.overshoots
+
+
+@functools.lru_cache(maxsize=CURVE_CACHE)
+def _spring_curve(spring: Spring) -> SpringCurve:
+    return spring_curve(spring)
+
+
 def _bezier_answer(
     name: str | None, kind: str, curve: CubicBezier, samples: int, record: EasingRecord | None
 ) -> Easing:
-    approx = to_linear(curve, tolerance=0.001)
+    approx, overshoots = _curve_facts(curve)
     return Easing(
         name=name,
         kind=kind,  # type: ignore[arg-type]
         css=name if kind == "keyword" else curve.css,
         control_points=[curve.x1, curve.y1, curve.x2, curve.y2],
-        overshoots=curve.overshoots,
+        overshoots=overshoots,
         points=[Point(x=i / (samples - 1), y=round(curve(i / (samples - 1)), 9)) for i in range(samples)],
         linear=approx.css,
         linear_max_error=round(approx.max_error, 6),
@@ -105,7 +132,7 @@ def _kebab(name: str) -> str:
     return "".join("-" + c.lower() if c.isupper() else c for c in name).lstrip("-")
 
 
-@SERVICE.operation("GET", "/api/easing", tool="generate_easing")
+@SERVICE.operation("GET", "/api/easing", tool="generate_easing", blocking=True)
 def easing(p: EasingQuery) -> Easing:
     """An easing curve by name, by control points (x1, y1, x2, y2) or as steps(n, position).
 
@@ -131,7 +158,7 @@ def easing(p: EasingQuery) -> Easing:
     return _bezier_answer(None, "custom", curve, p.samples, None)
 
 
-@SERVICE.operation("GET", "/api/easings")
+@SERVICE.operation("GET", "/api/easings", blocking=True)
 def easings() -> EasingList:
     """Every named easing: the CSS keywords (the spec's control points) and the named curves, with sources."""
     catalogue = CATALOGUE.get()
@@ -143,7 +170,7 @@ def easings() -> EasingList:
 
 def _spring(k: float, c: float, m: float) -> SpringAnswer:
     try:
-        curve = spring_curve(Spring(k, c, m))
+        curve = _spring_curve(Spring(k, c, m))
     except SpringError as exc:
         raise InvalidParameter("damping", str(exc)) from None
     s = curve.spring
@@ -170,7 +197,7 @@ def _spring(k: float, c: float, m: float) -> SpringAnswer:
     )
 
 
-@SERVICE.operation("GET", "/api/spring", tool="spring_to_css_linear")
+@SERVICE.operation("GET", "/api/spring", tool="spring_to_css_linear", blocking=True)
 def spring(p: SpringQuery) -> SpringAnswer:
     """A damped spring (stiffness, damping, mass) solved exactly and simplified to CSS linear().
 
@@ -309,7 +336,9 @@ def a11y() -> A11yChecklist:
     return A11yChecklist(count=len(items), items=[as_answer(r, A11yAnswer) for r in items])
 
 
-@SERVICE.operation("GET", "/api/pro/motion-kit", price="$0.02", example={"brand": "#e63946", "style": "calm"})
+@SERVICE.operation(
+    "GET", "/api/pro/motion-kit", price="$0.02", example={"brand": "#e63946", "style": "calm"}, blocking=True
+)
 def motion_kit(p: MotionKitQuery) -> MotionKit:
     """A motion kit for a brand colour and a style: durations, easings, spring, gradient, keyframes, contrast."""
     try:
@@ -363,7 +392,7 @@ def motion_kit(p: MotionKitQuery) -> MotionKit:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", blocking=True)
 def export() -> Export:
     """All easings, keyframe presets, the support table, libraries and the accessibility checklist."""
     catalogue = CATALOGUE.get()
