@@ -287,8 +287,8 @@ def post(p: PostQuery) -> PostOut:
 @SERVICE.operation("POST", "/api/ai-check", tool="check_ai_text")
 def ai_check(p: AiCheckBody) -> AiCheckResult:
     """Estimate (0 to 1) how likely a text is AI-written, from documented signals: typical phrases (each with its
-    weight and source, matched with positions), sentence-length uniformity and repetition. An estimate, not a
-    conclusion."""
+    weight and source, matched with positions), sentence-length uniformity and repetition, with the check's measured
+    error rate and limits. A weak heuristic: a hint, never a verdict."""
     r = aicheck.check(p.text)
     return AiCheckResult(
         score=r.score,
