@@ -122,6 +122,7 @@ class Rankings(BaseModel):
     count: int
     shares: list[Ranked]
     sample: bool
+    note: str | None = Field(None, description="When nothing is listed: why, and how to contribute a share")
     notice: str = COPYRIGHT
 
 
@@ -129,6 +130,7 @@ class ShareList(BaseModel):
     count: int
     shares: list[ShareOut]
     sample: bool
+    note: str | None = Field(None, description="When nothing is listed: why, and how to contribute a share")
     notice: str = COPYRIGHT
 
 
@@ -154,6 +156,7 @@ class Stats(BaseModel):
     clicks: int
     waiting_for_review: int = Field(description="Submissions not yet reviewed (not public, not counted above)")
     sample: bool
+    note: str | None = Field(None, description="When no share is public yet: how to contribute one")
 
 
 class Trend(BaseModel):
