@@ -45,8 +45,9 @@ SERVICE = Service(
     name="opinions",
     title="Human-written product opinions",
     description=(
-        "Real discussions from Hacker News, Stack Exchange, GitHub issue threads and V2EX (title, a summary "
-        "written here, link, score where shown, licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
+        "Real discussions from Hacker News, Stack Exchange, GitHub issue threads, V2EX and, once imported, the "
+        "Taiwan forums PTT and Dcard (title, the author's handle and own words where imported, a summary written "
+        "here, link, score where shown, licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
         "by a stated rule, plus a transparent AI-text check. Nothing here is written by the site and passed off "
         "as someone's opinion."
     ),
