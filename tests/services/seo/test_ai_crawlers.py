@@ -203,3 +203,19 @@ async def test_the_feed_importer_replaces_the_list_and_keeps_curated_crawlers(fr
     bad.write_text("[1, 2]")
     with Session(engine) as s, pytest.raises(ValueError, match=r"robots\.json"):
         import_ai_robots(s, bad)
+
+
+async def test_status_says_what_the_store_holds_and_how_old(client) -> None:
+    # Issue 27: the status route said "stale" without saying what the store holds or how old it is.
+    feeds = {f["feed"]: f for f in (await client.get("/seo/api/status")).json()["feeds"]}
+    listed = feeds["seo.airobots"]
+    assert listed["data_date"] == "2026-08-22"  # the snapshot's commit day
+    assert "738c80d" in listed["holds"] and "checked 2026-11-26" in listed["holds"]
+    curated = {c["token"].lower() for c in yaml.safe_load((DATA / "crawlers.yaml").read_text())["crawlers"]}
+    own = [a for a in SNAPSHOT["agents"] if a["token"].lower() not in curated]  # the curated ones take precedence
+    assert listed["holds"].startswith(f"{len(own)} AI crawlers")
+    ranges = feeds["seo.ipranges"]
+    files = yaml.safe_load((DATA / "ipranges.yaml").read_text())["files"]
+    oldest = min(str(f["creation_time"])[:10] for f in files if f.get("creation_time"))
+    assert ranges["data_date"] == oldest  # the oldest file's creationTime
+    assert ranges["holds"].startswith(f"{len(files)} range files") and f"created {oldest} to" in ranges["holds"]

@@ -97,7 +97,8 @@ def _countdown(game: Game, today: date) -> GameCountdown:
 
 @SERVICE.operation("GET", "/api/games", tool="list_games")
 def list_games(p: ListQuery) -> GameList:
-    """List games by release date, filtered by platform, status and upcoming (not out yet)."""
+    """List games by release date, filtered by platform, status (from today's date: confirmed, window,
+    tba, released, overdue) and upcoming (still to come)."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     games = [
         g
@@ -154,7 +155,8 @@ def delay_history() -> Delays:
 
 @SERVICE.operation("GET", "/api/countdown", tool="release_countdown")
 def release_countdown(p: NameQuery) -> GameCountdown:
-    """Whole days (Asia/Taipei) to a game's release; a window counts to its earliest day; tba has none."""
+    """Whole days (Asia/Taipei) to a game's release; a window counts to its earliest day; tba has none,
+    and a passed date none either (the days since it instead)."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     game, _how = find(catalogue, p.q, "game")
     return _countdown(game, today)

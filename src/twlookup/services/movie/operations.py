@@ -108,7 +108,8 @@ def _countdown(title: Title, today: date) -> TitleCountdown:
 
 @SERVICE.operation("GET", "/api/titles", tool="list_titles")
 def list_titles(p: ListQuery) -> TitleList:
-    """List titles by the release that applies in Taiwan, filtered by type, platform keyword and upcoming."""
+    """List titles by the release that applies in Taiwan, filtered by type, platform keyword and upcoming;
+    each says its state today (upcoming, window-open, released, overdue, tba) and why."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     titles = [
         t
@@ -162,7 +163,8 @@ def schedule_changes() -> Delays:
 
 @SERVICE.operation("GET", "/api/countdown", tool="release_countdown")
 def release_countdown(p: NameQuery) -> TitleCountdown:
-    """Whole days (Asia/Taipei) to a title's release in Taiwan (the origin's where Taiwan has none)."""
+    """Whole days (Asia/Taipei) to a title's release in Taiwan (the origin's where Taiwan has none);
+    once the date has passed, no countdown but the days since it."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     title, _how = find(catalogue, p.q, "title")
     return _countdown(title, today)

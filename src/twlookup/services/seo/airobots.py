@@ -134,6 +134,12 @@ def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
     return crawlers_from_agents(agents, curated, doc["source"], doc["source_title"], doc["checked"])
 
 
+def list_day(source_title: str | None) -> date | None:
+    """The day a list is as of, from its source title ("... commit 738c80d of 2026-08-22", "... imported 2026-11-26)")."""
+    found = re.search(r"(?:of|imported) (\d{4}-\d{2}-\d{2})\)?$", source_title or "")
+    return date.fromisoformat(found.group(1)) if found else None
+
+
 def list_rows(session: Session) -> list[CrawlerRow]:
     return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == LIST_DOCS)))
 

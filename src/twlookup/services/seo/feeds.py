@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
 from twlookup.services.seo import airobots
@@ -38,6 +39,34 @@ def ipranges_stamp(raw: bytes, filename: str) -> Stamp:
     return Stamp(part=part, key=(naive.isoformat(),), label=text[:100], data_date=when.date())
 
 
+def ipranges_held(session: Session) -> date | None:
+    """The oldest range file's creationTime (the day its data is for), else the day it was checked."""
+    rows = list(session.scalars(select(IpRangeRow)))
+    days = [_creation_day(r.creation_time) or r.checked for r in rows]
+    return min(days) if days else None
+
+
+def ipranges_holds(session: Session) -> str | None:
+    rows = list(session.scalars(select(IpRangeRow).order_by(IpRangeRow.id)))
+    if not rows:
+        return None
+    samples = [r.id for r in rows if r.sample]
+    created = sorted(d for r in rows if (d := _creation_day(r.creation_time)))
+    return (
+        f"{len(rows)} range files, {sum(len(r.prefixes) for r in rows)} prefixes"
+        + (f", created {created[0].isoformat()} to {created[-1].isoformat()}" if created else "")
+        + (f"; samples, not the operators' full files: {', '.join(samples)}" if samples else "; none is a sample")
+        + f"; checked {min(r.checked for r in rows).isoformat()} to {max(r.checked for r in rows).isoformat()}"
+    )
+
+
+def _creation_day(text: str | None) -> date | None:
+    try:
+        return datetime.fromisoformat(text[:10]).date() if text else None
+    except ValueError:
+        return None
+
+
 def ipranges_parts(ctx: PartsContext) -> list[Part]:
     rows = ctx.session.execute(select(IpRangeRow.id, IpRangeRow.source).order_by(IpRangeRow.id)).all()
     return [Part(file_id, source, f"{file_id}.json") for file_id, source in rows if source.startswith("https://")]
@@ -59,6 +88,8 @@ IPRANGES = Feed(
     every=timedelta(days=1),
     stale_after=timedelta(days=14),
     stale_by="check",
+    held=ipranges_held,
+    holds=ipranges_holds,
     ingest_hint="googlebot.json  (the file name names the range file)",
 )
 
@@ -71,6 +102,24 @@ def airobots_stamp(raw: bytes, filename: str) -> Stamp:
         raise ValueError("not ai.robots.txt's robots.json (JSON)") from None
     names = len(doc) if isinstance(doc, dict) else 0
     return Stamp(part="robots.json", label=f"{names} names")
+
+
+def airobots_held(session: Session) -> date | None:
+    """The day the list held is as of: the snapshot's commit day, or the day it was imported."""
+    rows = airobots.list_rows(session)
+    days = [d for r in rows if (d := airobots.list_day(r.source_title))]
+    return min(days) if days else None
+
+
+def airobots_holds(session: Session) -> str | None:
+    rows = airobots.list_rows(session)
+    if not rows:
+        return None
+    first = rows[0]
+    return (
+        f"{len(rows)} AI crawlers from {first.source_title} (checked {first.checked.isoformat()}), besides the "
+        "curated crawlers of data/seo/crawlers.yaml"
+    )
 
 
 AIROBOTS = Feed(
@@ -89,6 +138,8 @@ AIROBOTS = Feed(
     every=timedelta(days=1),
     stale_after=timedelta(days=30),
     stale_by="check",
+    held=airobots_held,
+    holds=airobots_holds,
     default_part="robots.json",
     ingest_hint="robots.json",
 )

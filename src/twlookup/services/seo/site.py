@@ -20,6 +20,7 @@ What this relies on in `twlookup.platform.fetch`: `fetch()` raising `FetchRefuse
 `FetchFailed` is kept on it as `__cause__` or `__context__` (`raise ... from None` keeps the
 context), which is how a failure while connecting is told from one after the site accepted the
 connection. A failure whose cause is not kept is read as the site's (a verdict, not a 503).
+And `FetchRefused.reason == "too-large"` for a body over `max_bytes` (the Range retry above).
 """
 
 from __future__ import annotations

@@ -238,7 +238,8 @@ def taiwan_broadcast(p: NameQuery) -> BroadcastAnswer:
 
 @SERVICE.operation("GET", "/api/countdown", tool="event_countdown")
 def event_countdown(p: NameQuery) -> EventCountdown:
-    """Whole days (Asia/Taipei) to an event's start, and to its end."""
+    """Whole days (Asia/Taipei) to an event's start, and to its end; each is null once passed, and the
+    days since the end are given after it."""
     catalogue, today = CATALOGUE.get(), today_taipei()
     event, _how = find(catalogue, p.q, "event")
     c = _start_countdown(event, today)
