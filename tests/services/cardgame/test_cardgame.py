@@ -38,6 +38,13 @@ def test_parser_reads_the_page_format():
 def test_parser_reads_bare_json_and_rejects_other_files():
     seeded = read_banlists(DEFAULT_DATA)
     assert seeded[-1].effective == date(2026, 7, 1) and len(seeded) == 7
+    # the shipped page: every Jul-26 AE card but three carries its Japanese name from the OCG lists
+    jul = seeded[-1]
+    cards = [*jul.forbidden, *jul.limited, *jul.semi_limited]
+    assert sum(c.japanese_name is None for c in cards) == 3 and len(cards) == 86
+    # the page prints Branded Fusion's Japanese name 12 times mangled (烙印Monster/Fusion) and 4 times as
+    # 烙印融合: the mangled form is never taken
+    assert next(c for c in jul.semi_limited if c.name == "Branded Fusion").japanese_name == "烙印融合"
     with pytest.raises(ValueError, match="cardData"):
         banlist.parse(b"<html>no lists here</html>", date(2026, 8, 22))
     with pytest.raises(ValueError, match="Jul-2026"):
@@ -233,6 +240,9 @@ async def test_card_status_in_force_previous_and_history(client, monkeypatch):
     assert [h["effective"] for h in body["history"]][-2:] == ["2026-04-01", "2026-07-01"]
     assert body["history"][0]["effective"] == "2023-11-01" and body["history"][0]["status"] == "unlimited"
     assert body["may_be_outdated"] is False and body["source"]["url"] == banlist.PAGE_URL
+    assert body["japanese_name"] == "VS ホーリー・スー"  # from the shipped page's OCG list
+    ja = (await client.get(f"{C}/card", params={"name": "VS ホーリー・スー"})).json()
+    assert ja["name"] == "Vanquish Soul Hollie Sue" and ja["in_force"]["copies"] == 1
     # the day decides which list is in force: on 2026-06-30 the April list is
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
     body = (await client.get(f"{C}/card", params={"name": "Vanquish Soul Hollie Sue"})).json()

@@ -64,8 +64,13 @@ def extract(raw: bytes) -> dict:
         raise ValueError("not Konami's F&L page (no 'const cardData = ') nor its cardData JSON") from None
 
 
+MANGLED = re.compile(r"(?:Monster|Spell|Trap)/")  # the page's English card-type words pasted into a Japanese name
+
+
 def japanese_names(entries: list) -> dict[str, str]:
-    """English name (case-folded) -> Japanese name, from the OCG lists' entries."""
+    """English name (case-folded) -> Japanese name, from the OCG lists' entries. A name the page has mangled
+    (e.g. 烙印Monster/Fusion for 烙印融合: a card-type translation applied inside the name) is left out, not
+    repaired."""
     out: dict[str, str] = {}
     for entry in entries:
         for card_list in (entry.get("card_lists") or []) if isinstance(entry, dict) else []:
@@ -73,7 +78,9 @@ def japanese_names(entries: list) -> dict[str, str]:
                 if not isinstance(card, dict):
                     continue
                 en, ja = card.get("card_name"), card.get("japanese_card_name")
-                if isinstance(en, str) and isinstance(ja, str) and en.strip() not in ("", "‐", "-") and ja.strip():
+                if not (isinstance(en, str) and isinstance(ja, str)) or MANGLED.search(ja):
+                    continue
+                if en.strip() not in ("", "‐", "-") and ja.strip():
                     out.setdefault(en.strip().casefold(), ja.strip())
     return out
 
