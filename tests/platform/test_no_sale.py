@@ -33,7 +33,7 @@ SERVICES = Path(__file__).resolve().parents[1] / "services"
 FIVE = {
     # the route -> what its problem must name
     "/price/api/pro/export/vegetables": ("price.daily", "price_observation holds 2280 sample rows"),
-    "/share/api/pro/export": ("share_share holds 3 sample rows",),
+    "/share/api/pro/export": ("share_share holds no rows",),
     "/opinions/api/pro/export": ("opinions_post holds no rows",),
     "/life/api/pro/fuel/history?product=diesel": ("life.fuel data is of 2025-12-29", "days old", "16 days"),
     "/stocks/api/pro/export": ("stocks.closes", "stocks_close holds 250 sample rows"),
@@ -101,7 +101,7 @@ async def test_bad_input_and_unknown_ids_still_come_first(client):
 
 async def test_free_routes_go_on_answering_with_their_flags(client):
     assert (await client.get("/price/api/category/vegetables")).json()["sample"] is True
-    assert (await client.get("/share/api/new")).json()["sample"] is True
+    assert (await client.get("/share/api/new")).json()["count"] == 0  # the site ships no share; still answers
     fuel = await client.get("/life/api/fuel/history", params={"product": "diesel"})
     assert fuel.status_code == 200
     assert (await client.get("/stocks/api/etf-dividends")).status_code == 200
@@ -133,7 +133,7 @@ async def test_every_listing_says_what_is_for_sale(client):
     }
 
     html = (await client.get("/", headers={"Accept": "text/html"})).text
-    assert "<code>GET /share/api/pro/export</code>: $0.05 (not for sale now: share_share holds 3 sample rows" in html
+    assert "<code>GET /share/api/pro/export</code>: $0.05 (not for sale now: share_share holds no rows" in html
     assert "<code>GET /models/api/pro/export</code>: $0.05 (open)" in html
     page = (await client.get("/opinions/", headers={"Accept": "text/html"})).text
     assert "<code>GET /opinions/api/pro/export</code> · $0.05 (not for sale now: opinions_post holds no rows)" in page

@@ -27,8 +27,9 @@ def test_parser_reads_the_page_format():
     lists = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
     assert [b.effective for b in lists] == [date(2026, 4, 1), date(2026, 7, 1)]
     jul = lists[1]
-    # the page's own counts for Jul-26 (AE): 33 forbidden, 36 limited, 18 semi-limited
-    assert (len(jul.forbidden), len(jul.limited), len(jul.semi_limited)) == (33, 36, 18)
+    # the page prints 33 forbidden, 36 limited and 18 semi-limited entries for Jul-26 (AE); one card,
+    # Vanquish Soul Hollie Sue, is printed on both Limited and Semi-Limited and is merged onto Limited
+    assert (len(jul.forbidden), len(jul.limited), len(jul.semi_limited)) == (33, 36, 17)
     assert jul.forbidden[0].name == "Amazoness Archer" and jul.format == "OCG-AE"
     assert len(lists[0].released) == 1  # Apr-26 returned one card to three copies
     assert jul.source == banlist.PAGE_URL
@@ -37,6 +38,13 @@ def test_parser_reads_the_page_format():
 def test_parser_reads_bare_json_and_rejects_other_files():
     seeded = read_banlists(DEFAULT_DATA)
     assert seeded[-1].effective == date(2026, 7, 1) and len(seeded) == 7
+    # the shipped page: every Jul-26 AE card but three carries its Japanese name from the OCG lists
+    jul = seeded[-1]
+    cards = [*jul.forbidden, *jul.limited, *jul.semi_limited]
+    assert sum(c.japanese_name is None for c in cards) == 3 and len(cards) == 86
+    # the page prints Branded Fusion's Japanese name 12 times mangled (烙印Monster/Fusion) and 4 times as
+    # 烙印融合: the mangled form is never taken
+    assert next(c for c in jul.semi_limited if c.name == "Branded Fusion").japanese_name == "烙印融合"
     with pytest.raises(ValueError, match="cardData"):
         banlist.parse(b"<html>no lists here</html>", date(2026, 8, 22))
     with pytest.raises(ValueError, match="Jul-2026"):
@@ -154,7 +162,8 @@ async def test_banlist_today(client, monkeypatch):
     r = await client.get(f"{C}/banlist")
     body = r.json()
     assert body["effective"] == "2026-07-01" and body["previous_effective"] == "2026-04-01"
-    assert body["counts"] == {"forbidden": 33, "limited": 36, "semi_limited": 18}
+    # 18 semi-limited entries on the page, one of them a duplicate of a Limited card (merged onto Limited)
+    assert body["counts"] == {"forbidden": 33, "limited": 36, "semi_limited": 17}
     assert body["source"]["url"] == banlist.PAGE_URL and body["source"]["checked"] == "2026-08-22"
     assert body["changes_from_previous"] and all(c["before"] != c["now"] for c in body["changes_from_previous"])
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
@@ -194,3 +203,76 @@ def test_importer_stores_lists(tmp_path, settings):
     rows = ingest(import_banlist, FIXTURE)
     assert rows == 2
     assert {b.effective for b in GUIDE.get().banlists} >= {date(2026, 4, 1), date(2026, 7, 1)}
+
+
+def test_a_card_printed_on_two_lists_is_merged_not_dropped():
+    # Jul-26 (AE): Konami's page prints Vanquish Soul Hollie Sue on Limited with the change marker
+    # "Semi-Limited-to-limited" and again, unmarked, on Semi-Limited; before the merge it read as semi-limited (2)
+    jul = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))[1]
+    entries = [c for k in ("forbidden", "limited", "semi_limited") for c in getattr(jul, k) if "Hollie Sue" in c.name]
+    assert len(entries) == 1
+    (card,) = entries
+    assert card in jul.limited and card.also_listed == ["semi_limited"] and card.remarks == "Semi-Limited-to-limited"
+    assert logic.status_of(jul)["Vanquish Soul Hollie Sue"] == 1
+    assert card.japanese_name == "VS ホーリー・スー"  # from the same page's OCG list
+    # in the shipped lists, Oct-25 prints Fiendsmith's Tract on Limited and Semi-Limited: kept once, the stricter
+    oct25 = next(b for b in read_banlists(DEFAULT_DATA) if b.effective == date(2025, 10, 1))
+    tract = [c for c in [*oct25.limited, *oct25.semi_limited] if c.name == "Fiendsmith's Tract"]
+    assert len(tract) == 1 and tract[0] in oct25.limited and tract[0].also_listed == ["semi_limited"]
+    # duplicates within one list merge too
+    merged = banlist.merge_duplicates({"limited": [BanCard(name="A"), BanCard(name="a", card_type="Spell")]})
+    assert merged == {"limited": [BanCard(name="A", card_type="Spell")]}
+
+
+async def test_card_status_in_force_previous_and_history(client, monkeypatch):
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 8, 1))
+    body = (await client.get(f"{C}/card", params={"name": "vanquish soul hollie sue"})).json()
+    assert body["name"] == "Vanquish Soul Hollie Sue" and body["as_of"] == "2026-08-01"
+    assert body["in_force"] == {
+        "effective": "2026-07-01",
+        "status": "limited",
+        "copies": 1,
+        "listed_as": "limited",
+        "also_listed": ["semi_limited"],
+        "remarks": "Semi-Limited-to-limited",  # Konami's marker confirms the stricter reading
+    }
+    assert body["previous"]["effective"] == "2026-04-01" and body["previous"]["status"] == "semi-limited"
+    assert [h["effective"] for h in body["history"]][-2:] == ["2026-04-01", "2026-07-01"]
+    assert body["history"][0]["effective"] == "2023-11-01" and body["history"][0]["status"] == "unlimited"
+    assert body["may_be_outdated"] is False and body["source"]["url"] == banlist.PAGE_URL
+    assert body["japanese_name"] == "VS ホーリー・スー"  # from the shipped page's OCG list
+    ja = (await client.get(f"{C}/card", params={"name": "VS ホーリー・スー"})).json()
+    assert ja["name"] == "Vanquish Soul Hollie Sue" and ja["in_force"]["copies"] == 1
+    # the day decides which list is in force: on 2026-06-30 the April list is
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
+    body = (await client.get(f"{C}/card", params={"name": "Vanquish Soul Hollie Sue"})).json()
+    assert body["in_force"]["effective"] == "2026-04-01" and body["in_force"]["copies"] == 2
+    assert body["upcoming"]["effective"] == "2026-07-01" and body["upcoming"]["copies"] == 1
+    # past the next quarter with no newer list stored: the answer says so
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 26))
+    body = (await client.get(f"{C}/card", params={"name": "Pot of Greed"})).json()
+    assert body["in_force"]["status"] == "forbidden" and body["in_force"]["copies"] == 0
+    assert body["may_be_outdated"] is True and body["missing_since"] == "2026-10-01" and "2026-10-01" in body["warning"]
+
+
+async def test_card_errors(client, monkeypatch):
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 8, 1))
+    r = await client.get(f"{C}/card", params={"name": "Pot of Gred"})
+    assert r.status_code == 404 and "Pot of Greed" in r.json()["detail"] and "3 copies" in r.json()["detail"]
+    r = await client.get(f"{C}/card")
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "name"
+    r = await client.get(f"{C}/card", params={"name": "x" * 121})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "name"
+    monkeypatch.setattr(operations, "today_taipei", lambda: date(2020, 1, 1))
+    r = await client.get(f"{C}/card", params={"name": "Pot of Greed"})
+    assert r.status_code == 503 and r.headers["retry-after"]
+
+
+def test_card_found_by_japanese_name_from_the_page():
+    lists = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
+    card = logic.find_card(lists, "VS ホーリー・スー")
+    assert card is not None and card.name == "Vanquish Soul Hollie Sue"
+    assert logic.find_card(lists, "  vanquish SOUL hollie-sue ") is not None  # case, spaces, punctuation folded
+    assert logic.find_card(lists, "no such card") is None
+    assert logic.card_on(lists[1], "Pot of Greed")[:2] == (0, "forbidden")
+    assert logic.card_on(lists[1], "Blue-Eyes White Dragon") == (3, None, None)

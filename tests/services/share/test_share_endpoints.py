@@ -3,7 +3,9 @@ through review (API and CLI); the score formula against hand-worked values; paid
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -147,10 +149,12 @@ async def test_cli_review_of_a_share(share, db_url, monkeypatch, capsys):
     assert export.json()["count"] == 0
 
 
-async def test_clicks_count_once_per_client_per_day(share):
-    first = (await share.post("/share/api/click", json={"id": 1})).json()
-    again = (await share.post("/share/api/click", json={"id": 1})).json()
-    assert first["counted"] is True and again == {"id": 1, "counted": False, "clicks": first["clicks"]}
+async def test_clicks_count_once_per_client_per_day(share, tmp_path):
+    with samples_seeded(tmp_path):
+        ident = (await share.get("/share/api/new")).json()["shares"][0]["id"]
+        first = (await share.post("/share/api/click", json={"id": ident})).json()
+        again = (await share.post("/share/api/click", json={"id": ident})).json()
+        assert first["counted"] is True and again == {"id": ident, "counted": False, "clicks": first["clicks"]}
 
 
 @pytest.mark.parametrize(
@@ -190,7 +194,7 @@ async def test_paid_routes_ask_for_payment_on_two_networks(fresh_store):
     from for_sale import put_on_sale
 
     db_url = fresh_store
-    put_on_sale(db_url)  # the shipped sample shares are not sold: these stand for real ones
+    put_on_sale(db_url)  # an empty store is not sold: these stand for real shares
     supported = {
         "kinds": [
             {"x402Version": 2, "scheme": "exact", "network": "eip155:8453"},
@@ -230,16 +234,17 @@ async def test_paid_routes_ask_for_payment_on_two_networks(fresh_store):
                 assert {a["amount"] for a in accepts} == {amount}
 
 
-def test_paid_answers_directly():
+def test_paid_answers_directly(tmp_path):
     from twlookup.services.share import operations
     from twlookup.services.share.schemas import TrendQuery
 
-    trend = operations.trend(TrendQuery(period="year"))
-    assert trend.count == len(trend.top) and sum(trend.platforms.values()) == trend.count and trend.sample
-    export = operations.export()
-    assert all(i.sample for i in export.shares) and "著作權屬於原作者" in export.notice
-    pack = operations.pack()
-    assert pack.markdown.startswith("# twlookup share") and "範例資料（sample）" in pack.markdown
+    with samples_seeded(tmp_path):
+        trend = operations.trend(TrendQuery(period="year"))
+        assert trend.count == len(trend.top) and sum(trend.platforms.values()) == trend.count and trend.sample
+        export = operations.export()
+        assert all(i.sample for i in export.shares) and "著作權屬於原作者" in export.notice
+        pack = operations.pack()
+        assert pack.markdown.startswith("# twlookup share") and "範例資料（sample）" in pack.markdown
 
 
 async def test_sixty_calls_per_ip_per_minute(db_url):
@@ -334,38 +339,77 @@ async def test_sixty_per_minute_across_two_processes_sharing_redis(db_url):
             await c.aclose()
 
 
-async def test_samples_are_marked_in_every_answer_and_can_be_dropped(share, monkeypatch, tmp_path):
-    from pathlib import Path
+SAMPLES = Path(__file__).parent / "fixtures"  # test-only illustrations: share/sample.yaml with three 範例 rows
+SHIPPED = Path(__file__).resolve().parents[3] / "data"
 
+
+@contextmanager
+def samples_seeded(folder: Path):
+    """The operator lists the three test illustrations in share/sample.yaml (under `folder`) and re-seeds;
+    afterwards the shipped (empty) seed again."""
+    from twlookup.services.share import operations
+
+    (folder / "share").mkdir(parents=True)
+    (folder / "share" / "sample.yaml").write_text((SAMPLES / "sample.yaml").read_text(encoding="utf-8"), "utf-8")
+    try:
+        with store_engine.session() as s, s.begin():
+            assert operations.seed_share(s, folder) == 3
+        yield
+    finally:
+        with store_engine.session() as s, s.begin():
+            assert operations.seed_share(s, SHIPPED) == 0
+
+
+def test_the_shipped_seed_holds_no_invented_share():
+    from twlookup.platform.store.seed import load_yaml
+
+    assert load_yaml(SHIPPED / "share" / "sample.yaml")["shares"] == []
+    with store_engine.session() as s:
+        assert s.query(ShareRow).filter(ShareRow.sample.is_(True)).count() == 0
+
+
+async def test_the_empty_state_says_how_to_contribute(share):
+    for path in ("/share/api/rankings?period=month", "/share/api/new", "/share/api/search?q=夜市", "/share/api/stats"):
+        body = (await share.get(path)).json()
+        assert body["sample"] is False and "POST /share/api/shares" in body["note"], path
+        assert "operator approves" in body["note"] and "reviewed" in body["note"], path
+
+
+async def test_the_paid_export_of_an_empty_store_is_not_sold(share):
+    r = await share.get("/share/api/pro/export")
+    assert r.status_code == 503 and int(r.headers["retry-after"]) >= 60
+    assert "share_share holds no rows" in r.json()["detail"] and "payment-required" not in r.headers
+
+
+async def test_samples_are_marked_in_every_answer_and_can_be_dropped(share, monkeypatch, tmp_path):
     from twlookup.services.share import operations
 
     monkeypatch.setattr(operations, "now_utc", lambda: datetime(2026, 11, 23, 12, 0, tzinfo=UTC))
-    for path in (
-        "/share/api/rankings?period=month",
-        "/share/api/new",
-        "/share/api/search?q=範例",
-    ):
-        body = (await share.get(path)).json()
-        assert body["sample"] is True and body["shares"], path
-        assert all(s["sample"] and "範例" in s["title"] for s in body["shares"]), path
-    stats = (await share.get("/share/api/stats")).json()
-    assert stats["sample"] is True and stats["shares"] == 3
-    first = (await share.get("/share/api/new")).json()["shares"][0]["id"]
-    assert (await share.get(f"/share/api/shares/{first}")).json()["share"]["sample"] is True
+    with samples_seeded(tmp_path / "seeded"):
+        for path in (
+            "/share/api/rankings?period=month",
+            "/share/api/new",
+            "/share/api/search?q=範例",
+        ):
+            body = (await share.get(path)).json()
+            assert body["sample"] is True and body["shares"] and body["note"] is None, path
+            assert all(s["sample"] and "範例" in s["title"] for s in body["shares"]), path
+        stats = (await share.get("/share/api/stats")).json()
+        assert stats["sample"] is True and stats["shares"] == 3
+        first = (await share.get("/share/api/new")).json()["shares"][0]["id"]
+        assert (await share.get(f"/share/api/shares/{first}")).json()["share"]["sample"] is True
+        r = await share.get("/share/api/pro/export")  # never sold while a sample row is stored
+        assert r.status_code == 503 and "3 sample rows" in r.json()["detail"]
 
-    # the operator drops the samples: an empty list in sample.yaml and a re-seed
-    (tmp_path / "share").mkdir()
-    (tmp_path / "share" / "sample.yaml").write_text("shares: []\n", encoding="utf-8")
-    try:
+        # the operator drops the samples: an empty list in sample.yaml and a re-seed
+        (tmp_path / "share").mkdir()
+        (tmp_path / "share" / "sample.yaml").write_text("shares: []\n", encoding="utf-8")
         with store_engine.session() as s, s.begin():
             assert operations.seed_share(s, tmp_path) == 0
         stats = (await share.get("/share/api/stats")).json()
         assert stats["shares"] == 0 and stats["sample"] is False
         new = (await share.get("/share/api/new")).json()
         assert (new["count"], new["shares"], new["sample"]) == (0, [], False)
-    finally:  # back to the shipped samples for the other tests
-        with store_engine.session() as s, s.begin():
-            operations.seed_share(s, Path(__file__).resolve().parents[3] / "data")
 
 
 @pytest.mark.parametrize("path", ["/share/api/vote", "/share/api/comment", "/share/api/click"])

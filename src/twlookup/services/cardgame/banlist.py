@@ -9,9 +9,16 @@ month in each language:
         "card_name": "...", ...}, ...]}, {"card_list_name": "Limited (AE)", ...},
         {"card_list_name": "Semi-Limited (AE)", ...}, {"card_list_name": "Released (AE)", ...}]}]}}
 
-The same page also carries the Japanese OCG lists (names without "(AE)"), which are skipped.
-A list takes effect on the first day of its month. Pure: bytes in, lists out; ValueError names
-what is wrong.
+The same page also carries the Japanese OCG lists (names without "(AE)"); they are not AE lists,
+but their entries print each card's English name in capitals beside `japanese_card_name`, which
+gives the AE cards their Japanese names. A list takes effect on the first day of its month.
+
+Duplicates: the page sometimes prints one card on two lists of the same month (Jul-26: Vanquish
+Soul Hollie Sue on Limited, marked "Semi-Limited-to-limited", and again on Semi-Limited; Oct-25:
+Fiendsmith's Tract on Limited and Semi-Limited). Such entries are merged, not dropped: the card is
+kept once, on the strictest list it appears on (a deck that follows the stricter reading is legal
+under either), with the other lists named in `also_listed` and Konami's change marker kept.
+Pure: bytes in, lists out; ValueError names what is wrong.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ MONTHS = {
     m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)
 }
 LISTS = {"forbidden": "forbidden", "limited": "limited", "semi-limited": "semi_limited", "released": "released"}
+STRICTNESS = ("forbidden", "limited", "semi_limited", "released")  # strictest first
 EMBED = re.compile(r"const\s+cardData\s*=\s*")
 
 
@@ -56,12 +64,57 @@ def extract(raw: bytes) -> dict:
         raise ValueError("not Konami's F&L page (no 'const cardData = ') nor its cardData JSON") from None
 
 
+MANGLED = re.compile(r"(?:Monster|Spell|Trap)/")  # the page's English card-type words pasted into a Japanese name
+
+
+def japanese_names(entries: list) -> dict[str, str]:
+    """English name (case-folded) -> Japanese name, from the OCG lists' entries. A name the page has mangled
+    (e.g. 烙印Monster/Fusion for 烙印融合: a card-type translation applied inside the name) is left out, not
+    repaired."""
+    out: dict[str, str] = {}
+    for entry in entries:
+        for card_list in (entry.get("card_lists") or []) if isinstance(entry, dict) else []:
+            for card in card_list.get("cards") or []:
+                if not isinstance(card, dict):
+                    continue
+                en, ja = card.get("card_name"), card.get("japanese_card_name")
+                if not (isinstance(en, str) and isinstance(ja, str)) or MANGLED.search(ja):
+                    continue
+                if en.strip() not in ("", "‐", "-") and ja.strip():
+                    out.setdefault(en.strip().casefold(), ja.strip())
+    return out
+
+
+def merge_duplicates(lists: dict[str, list[BanCard]]) -> dict[str, list[BanCard]]:
+    """One entry per card name: on the strictest list it appears on, the others named in also_listed."""
+    seen: dict[str, tuple[str, int]] = {}
+    out: dict[str, list[BanCard]] = {k: [] for k in lists}
+    for kind in sorted(lists, key=STRICTNESS.index):
+        for card in lists[kind]:
+            key = card.name.casefold()
+            if key not in seen:
+                seen[key] = (kind, len(out[kind]))
+                out[kind].append(card)
+                continue
+            first_kind, i = seen[key]
+            kept = out[first_kind][i]
+            out[first_kind][i] = kept.model_copy(
+                update={
+                    "also_listed": sorted({*kept.also_listed, kind} - {first_kind}, key=STRICTNESS.index),
+                    "remarks": kept.remarks or card.remarks,
+                    "card_type": kept.card_type or card.card_type,
+                }
+            )
+    return out
+
+
 def parse(raw: bytes, checked: date, source: str = PAGE_URL) -> list[BanList]:
     data = extract(raw)
     try:
         entries = data["en"]["effective_dates"]
     except (KeyError, TypeError):
         raise ValueError("cardData has no en.effective_dates") from None
+    ja = japanese_names(entries)
     out: dict[date, BanList] = {}
     for entry in entries:
         name = entry.get("effective_date_name") if isinstance(entry, dict) else None
@@ -82,10 +135,19 @@ def parse(raw: bytes, checked: date, source: str = PAGE_URL) -> list[BanList]:
                 card_name = card.get("card_name") if isinstance(card, dict) else None
                 if not isinstance(card_name, str) or not card_name.strip():
                     raise ValueError(f"{name} {label}: a card has no card_name")
-                cards.append(BanCard(name=card_name.strip(), card_type=card.get("card_type")))
+                remarks = card.get("remarks")
+                cards.append(
+                    BanCard(
+                        name=card_name.strip(),
+                        card_type=card.get("card_type"),
+                        japanese_name=ja.get(card_name.strip().casefold()),
+                        remarks=remarks if isinstance(remarks, str) and remarks.strip() else None,
+                    )
+                )
             lists.setdefault(LISTS[kind], []).extend(cards)
         if not lists:
             continue  # a month with only Japanese OCG lists
+        lists = merge_duplicates(lists)
         when = effective_date(name)
         out[when] = BanList(
             effective=when,

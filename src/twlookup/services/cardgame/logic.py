@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from twlookup.domain import search
-from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqItem
+from twlookup.services.cardgame.records import BanCard, BanList, CardTerm, Chapter, FaqItem
 
 HEADING = re.compile(r"^## +(.+)$", re.MULTILINE)
 
@@ -53,6 +53,33 @@ def status_of(ban: BanList) -> dict[str, int]:
     out.update({c.name: 1 for c in ban.limited})
     out.update({c.name: 2 for c in ban.semi_limited})
     return out
+
+
+STATUS = {0: "forbidden", 1: "limited", 2: "semi-limited", 3: "unlimited"}
+LIST_COPIES = {"forbidden": 0, "limited": 1, "semi_limited": 2, "released": 3}
+
+
+def find_card(lists: list[BanList], query: str) -> BanCard | None:
+    """The card whose English or Japanese name equals the query (case, width and punctuation folded), as the
+    newest stored list that prints it has it; None when no stored list prints it."""
+    want = search.compact(query)
+    if not want:
+        return None
+    for ban in sorted(lists, key=lambda b: b.effective, reverse=True):
+        for kind in LIST_COPIES:
+            for card in getattr(ban, kind):
+                if want in (search.compact(card.name), search.compact(card.japanese_name or "")):
+                    return card
+    return None
+
+
+def card_on(ban: BanList, name: str) -> tuple[int, str | None, BanCard | None]:
+    """(copies allowed, the list that prints the card or None, its entry) under one list; 3 when unlisted."""
+    for kind, copies in LIST_COPIES.items():
+        for card in getattr(ban, kind):
+            if card.name.casefold() == name.casefold():
+                return copies, kind, card
+    return 3, None, None
 
 
 def changes(current: BanList, previous: BanList) -> list[tuple[str, int, int]]:

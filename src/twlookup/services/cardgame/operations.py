@@ -13,6 +13,9 @@ from twlookup.services.cardgame.schemas import (
     GAME,
     RIGHTS,
     BanListOut,
+    CardOut,
+    CardQuery,
+    CardStatus,
     Change,
     ChapterBrief,
     ChapterList,
@@ -141,11 +144,7 @@ def lookup_term(p: GlossaryQuery) -> GlossaryResult:
     return GlossaryResult(query=p.q, count=len(terms), terms=terms)
 
 
-@SERVICE.operation("GET", "/api/banlist", tool="get_banlist")
-def get_banlist() -> BanListOut:
-    """The Forbidden & Limited list in force today for Asian-English cards, as Konami Asia published it,
-    with its effective date, the previous list's date and what changed."""
-    guide, today = GUIDE.get(), today_taipei()
+def _in_force(guide: logic.Guide, today):
     current, previous, upcoming = logic.lists_in_force(guide.banlists, today)
     if current is None:
         raise Problem(
@@ -153,6 +152,11 @@ def get_banlist() -> BanListOut:
             "No Forbidden & Limited list in the store takes effect on or before today.",
             headers={"Retry-After": "3600"},
         )
+    return current, previous, upcoming
+
+
+def _freshness(current, upcoming, today):
+    """(the quarterly date a newer list was due, whether it is overdue, the warning to show)."""
     due = logic.next_expected(current.effective)
     outdated = today >= due and upcoming is None
     warning = (
@@ -163,6 +167,16 @@ def get_banlist() -> BanListOut:
         if outdated
         else None
     )
+    return due, outdated, warning
+
+
+@SERVICE.operation("GET", "/api/banlist", tool="get_banlist")
+def get_banlist() -> BanListOut:
+    """The Forbidden & Limited list in force today for Asian-English cards, as Konami Asia published it,
+    with its effective date, the previous list's date and what changed."""
+    guide, today = GUIDE.get(), today_taipei()
+    current, previous, upcoming = _in_force(guide, today)
+    due, outdated, warning = _freshness(current, upcoming, today)
     return BanListOut(
         game=GAME,
         format=current.format,
@@ -191,6 +205,62 @@ def get_banlist() -> BanListOut:
             f"page on {current.checked.isoformat()}. A newer list published since then is not here until "
             "`twlookup ingest cardgame.banlist` loads it: check the source before a tournament."
         ),
+        rights=RIGHTS,
+    )
+
+
+def _status(ban, name: str) -> CardStatus:
+    copies, kind, card = logic.card_on(ban, name)
+    return CardStatus(
+        effective=ban.effective,
+        status=logic.STATUS[copies],  # type: ignore[arg-type]
+        copies=copies,
+        listed_as=kind,
+        also_listed=list(card.also_listed) if card else [],
+        remarks=card.remarks if card else None,
+    )
+
+
+@SERVICE.operation("GET", "/api/card", tool="get_card_status")
+def get_card_status(p: CardQuery) -> CardOut:
+    """One card's status (forbidden, limited, semi-limited or unlimited) under the Forbidden & Limited list in force
+    today for Asian-English cards, under the previous list, and across every stored list."""
+    guide, today = GUIDE.get(), today_taipei()
+    current, previous, upcoming = _in_force(guide, today)
+    card = logic.find_card(guide.banlists, p.name)
+    if card is None:
+        close = [h.key.removeprefix("card:") for h in guide.index.search(p.name, limit=20) if h.key.startswith("card:")]
+        raise NotFound(
+            "card",
+            p.name,
+            (f"Closest listed cards: {', '.join(close[:5])}. " if close else "")
+            + "No stored list prints this name. A card no list names may be played at 3 copies, but check the "
+            "spelling: names are matched as Konami's AE list prints them (English), or in Japanese where the page "
+            "prints it; Chinese names are not in Konami's AE data.",
+        )
+    due, outdated, warning = _freshness(current, upcoming, today)
+    return CardOut(
+        game=GAME,
+        format=current.format,
+        query=p.name,
+        name=card.name,
+        japanese_name=card.japanese_name,
+        card_type=card.card_type,
+        as_of=today,
+        in_force=_status(current, card.name),
+        previous=_status(previous, card.name) if previous else None,
+        upcoming=_status(upcoming, card.name) if upcoming else None,
+        history=[_status(b, card.name) for b in sorted(guide.banlists, key=lambda b: b.effective)],
+        next_expected=logic.next_expected(today),
+        missing_since=due if outdated else None,
+        may_be_outdated=outdated,
+        warning=warning,
+        note=(
+            "The list in force is chosen for today from the stored lists' effective dates. Where Konami's page prints "
+            "a card on two lists of one month, the entries are merged and the stricter list applies (also_listed "
+            "names the other)."
+        ),
+        source=current.source_ref,
         rights=RIGHTS,
     )
 

@@ -41,6 +41,17 @@ class FaqItem(Record):
 class BanCard(Record):
     name: str = Field(description="Card name as the rules owner's list prints it")
     card_type: str | None = None
+    japanese_name: str | None = Field(
+        None, description="The card's Japanese name, where the same page's OCG lists print it beside the English name"
+    )
+    remarks: str | None = Field(
+        None, description="Konami's change marker for the card on this list, e.g. Semi-Limited-to-limited"
+    )
+    also_listed: list[str] = Field(
+        default_factory=list,
+        description="Other lists of the same month on which the page also prints this card (a duplicate entry, "
+        "merged here: the card is kept once, on the strictest list it appears on)",
+    )
 
 
 class BanList(SourcedRecord):

@@ -134,3 +134,46 @@ class FaqOut(FaqItem):
 class FaqResult(BaseModel):
     count: int
     faq: list[FaqOut]
+
+
+class CardQuery(Params):
+    name: str = Field(
+        min_length=1,
+        max_length=120,
+        description="Card name in English as Konami's AE list prints it (case and punctuation ignored), or its "
+        "Japanese name where the page prints one",
+    )
+
+
+class CardStatus(BaseModel):
+    effective: date = Field(description="The list's effective date")
+    status: Literal["forbidden", "limited", "semi-limited", "unlimited"]
+    copies: int = Field(ge=0, le=3, description="Copies allowed in a deck under this list")
+    listed_as: str | None = Field(
+        description="The list that prints the card (forbidden, limited, semi_limited, released); null when unlisted"
+    )
+    also_listed: list[str] = Field(
+        default_factory=list, description="Other lists of the same month that also print it (a merged duplicate)"
+    )
+    remarks: str | None = Field(None, description="Konami's change marker, when the page gives one")
+
+
+class CardOut(BaseModel):
+    game: str
+    format: str
+    query: str
+    name: str = Field(description="The card's name as Konami's AE list prints it")
+    japanese_name: str | None
+    card_type: str | None
+    as_of: date = Field(description="The day (Asia/Taipei) the list in force was chosen for")
+    in_force: CardStatus = Field(description="Under the list in force on as_of")
+    previous: CardStatus | None = Field(description="Under the list before it")
+    upcoming: CardStatus | None = Field(description="Under an announced later list, if the store has one")
+    history: list[CardStatus] = Field(description="Under every stored list, oldest first")
+    next_expected: date
+    missing_since: date | None
+    may_be_outdated: bool
+    warning: str | None
+    note: str
+    source: Source
+    rights: str

@@ -5,8 +5,9 @@ URL, so there is nothing to refresh on a schedule; the service also asks the two
 from __future__ import annotations
 
 from twlookup.platform.feeds import Feed
-from twlookup.services.opinions.data import import_hn, import_posts, import_stackexchange
+from twlookup.services.opinions.data import import_dcard, import_hn, import_posts, import_ptt, import_stackexchange
 from twlookup.services.opinions.feeds import HN_LICENCE
+from twlookup.services.opinions.feeds_tw import DCARD_LICENCE, PTT_LICENCE
 
 HN = Feed(
     service="opinions",
@@ -48,4 +49,32 @@ POSTS = Feed(
     ingest_hint="posts.yaml",
 )
 
-FEEDS = (HN, STACKEXCHANGE, POSTS)
+PTT = Feed(
+    service="opinions",
+    name="ptt",
+    title="PTT article pages (Taiwan), one board article per file",
+    publisher="PTT (批踢踢實業坊), the articles' authors",
+    format="HTML article page (https://www.ptt.cc/bbs/<board>/M.<id>.A.<x>.html), #main-content and push lines",
+    licence=PTT_LICENCE,
+    page="https://www.ptt.cc/bbs/index.html",
+    changes="continuously",
+    importer=import_ptt,
+    manual="an article page an editor saves, one per review thread chosen per topic",
+    ingest_hint="M.1700000000.A.123.html",
+)
+
+DCARD = Feed(
+    service="opinions",
+    name="dcard",
+    title="Dcard posts (Taiwan) through its public post API",
+    publisher="Dcard, the posts' authors",
+    format="JSON post object or list (https://www.dcard.tw/service/api/v2/posts/<id>)",
+    licence=DCARD_LICENCE,
+    page="https://www.dcard.tw/f",
+    changes="continuously",
+    importer=import_dcard,
+    manual="a post's JSON an editor saves, per review thread chosen per topic",
+    ingest_hint="dcard-post.json",
+)
+
+FEEDS = (HN, STACKEXCHANGE, PTT, DCARD, POSTS)

@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
 from twlookup.services.opinions import aicheck
 
-# ChatGPT's public release, 2022-11-30, taken at 00:00 UTC (unix 1669766400): discussion created
-# before it cannot have been written with a public AI chat assistant.
+# ChatGPT's public release, 2022-11-30, taken at 00:00 UTC (unix 1669766400). Used only by the `before`
+# filter a user may ask for; it is not a credibility part (a post is not more credible for being old).
 AI_CUTOFF = datetime(2022, 11, 30, tzinfo=UTC)
 AI_CUTOFF_DATE = AI_CUTOFF.date()
+
+# Specificity: measurable, checkable detail in the post's own words.
+_NUMBER_UNIT = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:%|mAh|mm|cm|kg|g|W|Hz|dB|GB|TB|小時|分鐘|天|週|個月|年|公斤|公克|公分|元|塊|hours?|days?|"
+    r"weeks?|months?|years?|NT\$?|\$)",
+    re.IGNORECASE,
+)
+_MODEL = re.compile(r"\b[A-Za-z]{1,6}-?\d{2,5}[A-Za-z]?\b")
+# Disclosure of sponsorship or a free product, in the post's own words (Taiwan forum usage and English).
+DISCLOSURE = re.compile(
+    r"業配|廠商(?:提供|贊助|邀請)|贊助|合作文|公關品|試用品|#ad\b|sponsored|paid partnership|"
+    r"(?:provided|sent) (?:to me )?(?:free )?by the (?:maker|manufacturer|brand)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -22,19 +37,27 @@ class Part:
     why: str
 
 
-def credibility(
-    created: date, today: date, score: int | None, comments: int | None, text: str, missing: str = "site post"
-) -> tuple[float, str, list[Part]]:
-    """Sum of five parts (maximum 1.0):
+def specificity(text: str) -> tuple[int, str]:
+    """How many concrete details (numbers with a unit, model numbers) the text holds."""
+    units = _NUMBER_UNIT.findall(text)
+    models = _MODEL.findall(text)
+    return len(units) + len(models), f"{len(units)} measured values, {len(models)} model numbers in the post"
 
-    community  0.30 x min(1, log10(1 + score) / 3)      (1000 points or votes = full)
-    replies    0.25 x min(1, log10(1 + comments) / 2.5) (about 316 comments = full)
-    pre_ai     0.20 when created before 2022-11-30 (UTC), else 0
-    age        0.15 when at most 3 years old, 0.10 up to 6 years, 0.05 older (opinions date)
-    ai_check   0.10 when the AI-text check labels the item's text likely-human, 0.05 uncertain, 0 likely-ai
-    Label: high >= 0.60, medium >= 0.35, low otherwise. Site posts have no community score or
-    replies yet, and some outside threads were read from a copy that shows neither (`missing` says
-    which): those parts are then 0, never guessed.
+
+def credibility(
+    score: int | None, comments: int | None, own_text: str | None, missing: str = "site post"
+) -> tuple[float, str, list[Part]]:
+    """Sum of five parts (maximum 1.0), none of which depends on the item's age or date:
+
+    community   0.35 x min(1, log10(1 + score) / 3)      (1000 points, votes or likes = full)
+    replies     0.25 x min(1, log10(1 + comments) / 2.5) (about 316 comments or pushes = full)
+    specificity 0.15 x min(1, details / 5), details = numbers with a unit + model numbers in the post's own text
+    disclosure  0.15 when the post's own text declares no sponsorship, 0 when it says it is sponsored
+                (業配, 廠商提供, sponsored, ...): a declared sponsorship is honest but not independent
+    ai_check    0.10 when the AI-text check on the post's own text says likely-human, 0.05 uncertain, 0 likely-ai
+    Label: high >= 0.60, medium >= 0.35, low otherwise. A part whose input is unknown is 0, never guessed:
+    a count the copy read does not show (`missing` says why), or a post whose own text is not stored
+    (then specificity, disclosure and the AI check are not applied: this site never checks its own summary).
     """
     parts: list[Part] = []
     s = max(score or 0, 0)
@@ -42,8 +65,8 @@ def credibility(
     parts.append(
         Part(
             "community",
-            round(0.30 * min(1.0, math.log10(1 + s) / 3), 4),
-            0.30,
+            round(0.35 * min(1.0, math.log10(1 + s) / 3), 4),
+            0.35,
             f"score {score}" if score is not None else f"no community score ({missing})",
         )
     )
@@ -55,24 +78,31 @@ def credibility(
             f"{comments} comments or answers" if comments is not None else f"no reply count ({missing})",
         )
     )
-    before = created < AI_CUTOFF_DATE
-    parts.append(
-        Part(
-            "pre_ai",
-            0.20 if before else 0.0,
-            0.20,
-            "before 2022-11-30" if before else "on or after 2022-11-30, when AI chat assistants were public",
-        )
-    )
-    years = (today - created).days / 365.25
-    age = 0.15 if years <= 3 else 0.10 if years <= 6 else 0.05
-    parts.append(Part("age", age, 0.15, f"{years:.1f} years old"))
-    check = aicheck.check(text) if text.strip() else None
-    if check is None:
-        parts.append(Part("ai_check", 0.05, 0.10, "no text to check"))
+    text = (own_text or "").strip()
+    if not text:
+        why = "the post's own text is not stored; not checked"
+        parts += [
+            Part("specificity", 0.0, 0.15, why),
+            Part("disclosure", 0.0, 0.15, why),
+            Part("ai_check", 0.0, 0.10, why),
+        ]
     else:
+        n, why = specificity(text)
+        parts.append(Part("specificity", round(0.15 * min(1.0, n / 5), 4), 0.15, why))
+        found = DISCLOSURE.search(text)
+        parts.append(
+            Part(
+                "disclosure",
+                0.0 if found else 0.15,
+                0.15,
+                f"declares sponsorship ({found.group(0)!r})" if found else "no sponsorship declared in the post",
+            )
+        )
+        check = aicheck.check(text)
         pts = {"likely-human": 0.10, "uncertain": 0.05, "likely-ai": 0.0}[check.label]
-        parts.append(Part("ai_check", pts, 0.10, f"AI-text check: {check.label} ({check.score})"))
+        parts.append(
+            Part("ai_check", pts, 0.10, f"AI-text check on the post's own text: {check.label} ({check.score})")
+        )
     total = round(sum(p.points for p in parts), 4)
     label = "high" if total >= 0.60 else "medium" if total >= 0.35 else "low"
     return total, label, parts

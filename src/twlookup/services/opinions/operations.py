@@ -21,6 +21,7 @@ from twlookup.services.opinions.schemas import (
     Credibility,
     Digest,
     DigestQuery,
+    ErrorRate,
     Export,
     ExportPost,
     Item,
@@ -44,8 +45,9 @@ SERVICE = Service(
     name="opinions",
     title="Human-written product opinions",
     description=(
-        "Real discussions from Hacker News, Stack Exchange, GitHub issue threads and V2EX (title, a summary "
-        "written here, link, score where shown, licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
+        "Real discussions from Hacker News, Stack Exchange, GitHub issue threads, V2EX and, once imported, the "
+        "Taiwan forums PTT and Dcard (title, the author's handle and own words where imported, a summary written "
+        "here, link, score where shown, licence) and Taiwan posts received from their authors (CC BY 4.0), each with a credibility value built "
         "by a stated rule, plus a transparent AI-text check. Nothing here is written by the site and passed off "
         "as someone's opinion."
     ),
@@ -57,18 +59,27 @@ for _feed in FEEDS:  # file feeds: editors' search answers and authors' posts (t
 add_status_route(SERVICE)
 
 RULE = (
-    "community 0.30 x min(1, log10(1+score)/3) + replies 0.25 x min(1, log10(1+comments)/2.5) + pre_ai 0.20 "
-    "(before 2022-11-30 UTC) + age 0.15/0.10/0.05 (<=3, <=6, older years) + ai_check 0.10/0.05/0 (likely-human, "
-    "uncertain, likely-ai); high >= 0.60, medium >= 0.35"
+    "community 0.35 x min(1, log10(1+score)/3) + replies 0.25 x min(1, log10(1+comments)/2.5) + specificity "
+    "0.15 x min(1, details/5) + disclosure 0.15 (0 when the post declares sponsorship) + ai_check 0.10/0.05/0 "
+    "(likely-human, uncertain, likely-ai); the last three on the post's own text only; no part depends on age; "
+    "high >= 0.60, medium >= 0.35"
 )
 SITE_SOURCE = "https://twlookup.dev/opinions"
+ERROR_RATE = ErrorRate(
+    measured_on=aicheck.CALIBRATION,
+    human_texts=aicheck.CALIBRATION_HUMAN,
+    ai_texts=aicheck.CALIBRATION_AI,
+    false_positive_rate=round(aicheck.FALSE_POSITIVES / aicheck.CALIBRATION_HUMAN, 4),
+    human_uncertain_rate=round(aicheck.HUMAN_UNCERTAIN / aicheck.CALIBRATION_HUMAN, 4),
+    false_negative_rate=round(aicheck.FALSE_NEGATIVES / aicheck.CALIBRATION_AI, 4),
+    in_sample=True,
+    limits=list(aicheck.LIMITS),
+)
 EMPTY = "No discussion or post is stored for this yet. The site does not fill topics with opinions it wrote itself."
 
 
-def _cred(
-    created: date, today: date, score: int | None, comments: int | None, text: str, missing: str = "site post"
-) -> Credibility:
-    value, label, parts = logic.credibility(created, today, score, comments, text, missing)
+def _cred(score: int | None, comments: int | None, own_text: str | None, missing: str = "site post") -> Credibility:
+    value, label, parts = logic.credibility(score, comments, own_text, missing)
     return Credibility(
         value=value,
         label=label,
@@ -97,14 +108,9 @@ def thread_item(t: Thread, today: date) -> Item:
         stance=t.stance,
         topics=list(t.topics),
         licence=t.licence or "",
-        credibility=_cred(
-            created.date(),
-            today,
-            t.score,
-            t.comments,
-            t.title + ". " + (t.summary or ""),
-            missing="not shown in the copy read",
-        ),
+        author=t.author,
+        quote=t.quote,
+        credibility=_cred(t.score, t.comments, t.quote, missing="not shown in the copy read"),
         source=t.source_ref,
     )
 
@@ -128,7 +134,7 @@ def post_item(p: Post, today: date) -> Item:
         stance=p.stance,
         topics=[p.topic],
         licence=p.licence,
-        credibility=_cred(p.published, today, None, None, p.body),
+        credibility=_cred(None, None, p.body),
         source=Source(
             url=f"{SITE_SOURCE}/api/posts/{p.id}", title=_attribution(p), checked=p.published, licence=p.licence
         ),
@@ -141,7 +147,7 @@ def post_out(p: Post, today: date) -> PostOut:
         **p.model_dump(),
         attribution=_attribution(p),
         ai_check=AiCheckBrief(score=check.score, label=check.label),
-        credibility=_cred(p.published, today, None, None, p.body),
+        credibility=_cred(None, None, p.body),
     )
 
 
@@ -282,13 +288,15 @@ def post(p: PostQuery) -> PostOut:
 @SERVICE.operation("POST", "/api/ai-check", tool="check_ai_text")
 def ai_check(p: AiCheckBody) -> AiCheckResult:
     """Estimate (0 to 1) how likely a text is AI-written, from documented signals: typical phrases (each with its
-    weight and source, matched with positions), sentence-length uniformity and repetition. An estimate, not a
-    conclusion."""
+    weight and source, matched with positions), sentence-length uniformity and repetition, with the check's measured
+    error rate and limits. A weak heuristic: a hint, never a verdict."""
     r = aicheck.check(p.text)
     return AiCheckResult(
         score=r.score,
         label=r.label,
         note=AI_NOTE,  # type: ignore[arg-type]
+        checked_text="the text sent, as sent (for a stored item, check its own text: a post's body or a thread's quote)",
+        error_rate=ERROR_RATE,
         signals={
             "phrase_points": r.phrase_points,
             "phrase_signal": r.phrase_signal,

@@ -18,7 +18,7 @@ from pydantic import Field, field_validator
 from twlookup.platform.records import Record, SourcedRecord
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-Community = Literal["hackernews", "stackexchange", "github", "v2ex"]
+Community = Literal["hackernews", "stackexchange", "github", "v2ex", "ptt", "dcard", "mobile01"]
 Stance = Literal["recommend", "not-recommend", "mixed", "unrated"]
 
 
@@ -63,6 +63,17 @@ class Thread(SourcedRecord):
         default_factory=list, description="Points against raised in the thread, in this site's words"
     )
     topics: list[str] = Field(default_factory=list)
+    author: str | None = Field(
+        None,
+        max_length=80,
+        description="The author's handle as the community shows it (PTT id, Dcard nickname or school)",
+    )
+    quote: str | None = Field(
+        None,
+        max_length=2000,
+        description="The opening of the post in its author's own words, as the community shows it (imported from "
+        "the post itself; the credibility's text checks run on this, never on this site's summary)",
+    )
 
     @field_validator("created")
     @classmethod

@@ -12,7 +12,10 @@ from twlookup.platform.schemas import Source
 from twlookup.services.opinions.aicheck import MAX_CHARS
 
 SITE_LICENCE = "CC BY 4.0"
-AI_NOTE = "This is an estimate from documented signals, not a conclusion: it can be wrong both ways."
+AI_NOTE = (
+    "A hint from documented heuristic signals, never a verdict: heuristic checks are weak and it can be wrong both "
+    "ways (see error_rate)."
+)
 Flag = Field(
     None, ge=0, le=1, description="1: only discussion from before 2022-11-30, when AI chat assistants became public"
 )
@@ -50,6 +53,8 @@ class Item(BaseModel):
     )
     topics: list[str]
     licence: str
+    author: str | None = Field(None, description="The author's handle as the community shows it, where stored")
+    quote: str | None = Field(None, description="The opening of the post in its author's own words, where stored")
     credibility: Credibility
     source: Source
 
@@ -152,10 +157,23 @@ class PhraseMatch(BaseModel):
     source: str
 
 
+class ErrorRate(BaseModel):
+    measured_on: str
+    human_texts: int
+    ai_texts: int
+    false_positive_rate: float = Field(description="Share of the human texts labelled likely-ai")
+    human_uncertain_rate: float = Field(description="Share of the human texts labelled uncertain")
+    false_negative_rate: float = Field(description="Share of the AI texts labelled likely-human")
+    in_sample: bool = Field(description="True: the check was tuned on these texts, so the rates are optimistic")
+    limits: list[str]
+
+
 class AiCheckResult(BaseModel):
     score: float = Field(ge=0, le=1)
     label: Literal["likely-ai", "uncertain", "likely-human"]
     note: str
+    checked_text: str = Field(description="What was checked: the text sent, as sent")
+    error_rate: ErrorRate
     signals: dict[str, float | int | None]
     matches: list[PhraseMatch]
     method: str

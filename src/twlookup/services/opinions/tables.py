@@ -37,6 +37,8 @@ class ThreadRow(Provenance, Base):
     pros: Mapped[list[str]] = mapped_column(JSON, default=list)
     cons: Mapped[list[str]] = mapped_column(JSON, default=list)
     topics: Mapped[list[str]] = mapped_column(JSON, default=list)
+    author: Mapped[str | None] = mapped_column(String(80), default=None)
+    quote: Mapped[str | None] = mapped_column(Text, default=None)
 
 
 class PostRow(Base):

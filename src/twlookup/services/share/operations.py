@@ -68,11 +68,25 @@ def now_utc() -> datetime:
     return datetime.now(UTC)
 
 
+CONTRIBUTE = (
+    "Shares come only from the public, and every one is reviewed before it is shown: submit a link with "
+    'POST /share/api/shares {"url", "description", "category", "title"?} (YouTube, TikTok, Instagram, Facebook, X, '
+    "Threads, Twitch, Vimeo, Dailymotion or bilibili); it waits as submitted until an operator approves it "
+    "(POST /share/api/review/decide), then it is public and ranked. Votes (POST /share/api/vote) and comments "
+    "(POST /share/api/comment) are reviewed the same way. The site writes no share, vote or comment itself."
+)
+
+
+def _empty_note(count: int, what: str) -> str | None:
+    return None if count else f"{what} {CONTRIBUTE}"
+
+
 # ------------------------------------------------------------------ sample seed
 
 
 def seed_share(session: Session, data_dir: Path) -> int:
-    """Sample shares (sample: true) from data/share/sample.yaml; real shares are never touched."""
+    """Shares listed in data/share/sample.yaml (shipped empty: the site ships only what is real), stored with
+    sample: true; sample rows no longer listed there are deleted; real shares are never touched."""
     doc = load_yaml(data_dir / "share" / "sample.yaml")
     wanted = {}
     for item in doc["shares"]:
@@ -245,6 +259,7 @@ def rankings(p: RankingsQuery) -> Rankings:
         count=len(ranked),
         shares=ranked,
         sample=any(r.sample for r in ranked),
+        note=_empty_note(len(ranked), "No public share was published in this period yet."),
     )
 
 
@@ -256,7 +271,12 @@ def new(p: NewQuery) -> ShareList:
         if p.platform:
             query = query.where(ShareRow.platform == p.platform)
         rows = [share_out(r) for r in session.scalars(query)]
-    return ShareList(count=len(rows), shares=rows, sample=any(r.sample for r in rows))
+    return ShareList(
+        count=len(rows),
+        shares=rows,
+        sample=any(r.sample for r in rows),
+        note=_empty_note(len(rows), "No public share yet."),
+    )
 
 
 @SERVICE.operation("GET", "/api/search", tool="search_shares", blocking=True)
@@ -270,7 +290,12 @@ def search(p: SearchQuery) -> ShareList:
                 or_(ShareRow.title.ilike(pattern, escape="\\"), ShareRow.description.ilike(pattern, escape="\\"))
             )
         rows = [share_out(r) for r in session.scalars(query.order_by(ShareRow.published_at.desc()).limit(SEARCH_LIMIT))]
-    return ShareList(count=len(rows), shares=rows, sample=any(r.sample for r in rows))
+    return ShareList(
+        count=len(rows),
+        shares=rows,
+        sample=any(r.sample for r in rows),
+        note=_empty_note(len(rows), "No public share matches."),
+    )
 
 
 @SERVICE.operation("GET", "/api/shares/{id}", tool="get_share", blocking=True)
@@ -301,6 +326,7 @@ def stats() -> Stats:
         clicks=sum(r.clicks for r in rows),
         waiting_for_review=waiting,
         sample=any(r.sample for r in rows),
+        note=_empty_note(len(rows), "No share is public yet."),
     )
 
 

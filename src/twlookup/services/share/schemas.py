@@ -137,6 +137,7 @@ class Rankings(BaseModel):
     count: int
     shares: list[Ranked]
     sample: bool
+    note: str | None = Field(None, description="When nothing is listed: why, and how to contribute a share")
     notice: str = COPYRIGHT
 
 
@@ -144,6 +145,7 @@ class ShareList(BaseModel):
     count: int
     shares: list[ShareOut]
     sample: bool
+    note: str | None = Field(None, description="When nothing is listed: why, and how to contribute a share")
     notice: str = COPYRIGHT
 
 
@@ -169,6 +171,7 @@ class Stats(BaseModel):
     clicks: int
     waiting_for_review: int = Field(description="Submissions not yet reviewed (not public, not counted above)")
     sample: bool
+    note: str | None = Field(None, description="When no share is public yet: how to contribute one")
 
 
 class Trend(BaseModel):
