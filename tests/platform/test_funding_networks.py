@@ -4,7 +4,6 @@ and how to fund it, over REST (the x402 SDK's httpx client) and over MCP; and th
 funding commands fund every network a paid route is priced on."""
 
 import re
-from pathlib import Path
 
 import httpx
 from eth_account import Account
@@ -13,10 +12,9 @@ from x402.http.clients.httpx import x402AsyncTransport
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
 from x402.mechanisms.evm.signers import EthAccountSigner
 
+from tests.docs_text import all_docs
 from twlookup.platform.payments.ledger import Ledger
 from twlookup.services import load_services
-
-README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _payer_on(network: str):
@@ -55,7 +53,7 @@ async def test_an_unfunded_network_is_named_over_mcp(client, settings):
 
 def test_the_readme_funds_every_network_the_paid_routes_are_priced_on(settings):
     networks = {settings.evm_testnet if s.network == "testnet" else settings.evm_mainnet for s in load_services()}
-    text = README.read_text()
+    text = all_docs()  # the README and docs/
     funded = set()
     for line in re.findall(r"^.*twlookup ledger fund .*$", text, flags=re.M):
         named = re.search(r"--network (\S+)", line)

@@ -4,9 +4,10 @@ through `--data-urlencode`, not into the URL."""
 
 import re
 import shlex
-from pathlib import Path
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+from tests.docs_text import all_docs
+
+README = all_docs()  # the README and docs/, where the examples now live
 
 
 def test_curl_urls_in_the_readme_are_ascii():

@@ -20,7 +20,7 @@ shorter than its Content-Length is waited on forever. Here, per connection:
 
 Each refusal closes the connection (reading and dropping what still arrives for two seconds, so
 that the answer is not lost to a reset). A reverse proxy in front should hold the same bounds (see
-deploy/nginx.conf and the README's "HTTP server bounds").
+deploy/nginx.conf and docs/configuration.md, "HTTP server bounds").
 """
 
 from __future__ import annotations

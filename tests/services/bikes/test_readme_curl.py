@@ -1,20 +1,19 @@
-"""The README's curl examples of food, share and bikes answer as documented (GETs 200; the POSTs
+"""The curl examples of the food, share and bikes docs (docs/services/) answer as documented (GETs 200; the POSTs
 are accepted for review)."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 import service_examples
 
-README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+from tests.docs_text import ROOT
 
 
 def _examples(section: str) -> list[str]:
-    body = README.split(f"### {section}\n", 1)[1].split("\n### ", 1)[0]
+    body = (ROOT / "docs" / "services" / f"{section}.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```sh\n(.*?)```", body, re.S)
     return [
         c.strip() for block in blocks for c in block.replace("\\\n", " ").splitlines() if c.strip().startswith("curl")

@@ -3,11 +3,12 @@
 import json
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+from tests.docs_text import all_docs
+
+README = all_docs()  # the README and docs/, where the examples now live
 COMMANDS = list(re.findall(r"^curl (.+?)(?<!\\)$", README.replace("\\\n", " "), re.MULTILINE))
 OURS = [c for c in COMMANDS if re.search(r"localhost:8000/(glossary|cardgame|opinions)/", c)]
 

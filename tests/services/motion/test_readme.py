@@ -1,15 +1,14 @@
-"""The README's example requests of the motion and creator sections answer as documented."""
+"""The example requests of the motion and creator docs (docs/services/) answer as documented."""
 
 import re
-from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+from tests.docs_text import ROOT
 
 
 def examples(service):
-    section = README.split(f"\n### {service}\n", 1)[1].split("\n### ", 1)[0]
+    section = (ROOT / "docs" / "services" / f"{service}.md").read_text(encoding="utf-8")
     out = []
     for line in section.splitlines():
         m = re.match(rf"\| GET \| `(/{service}/api/[^`]+)`", line)

@@ -1,17 +1,15 @@
-"""The README's curl examples for sports, movie and games answer as the README says."""
+"""The curl examples of the release-tracker doc (sports, movie, games) answer as it says."""
 
 import re
 import shlex
-from pathlib import Path
 from urllib.parse import urlsplit
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+from tests.docs_text import ROOT
 
 
 def _examples() -> list[tuple[str, dict[str, str]]]:
     """(URL, the --data-urlencode parameters) of each curl line of the section."""
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### sports, movie and games") : text.index("## Calling the three kinds of endpoint")]
+    section = (ROOT / "docs" / "services" / "release-trackers.md").read_text(encoding="utf-8")
     out = []
     for line in section.splitlines():
         if line.startswith("curl "):

@@ -1,4 +1,4 @@
-"""Live feeds: each importer's official source, refreshed on a schedule (see README, "Live feeds").
+"""Live feeds: each importer's official source, refreshed on a schedule (see docs/feeds.md).
 
 - `declare`: what a feed is (`Feed`, `Part`, `Stamp`).
 - `download`: the bounded download client (timeout, retries with back-off, size cap, conditional GET).

@@ -13,7 +13,7 @@ Three documented signals, each reported with its parts:
 
 score = 0.60 x phrases + 0.25 x uniformity + 0.15 x repetition (without uniformity: 0.75 and 0.25).
 Labels: >= 0.50 likely-ai, >= 0.25 uncertain, else likely-human. Weights and thresholds were set
-on the labelled set in tests/services/opinions/calibration.py; its accuracy is in the README.
+on the labelled set in tests/services/opinions/calibration.py; its accuracy is in docs/services/opinions.md.
 OpenAI withdrew its own AI-text classifier in 2023 for low accuracy: treat every answer here as a
 hint to look closer, never as proof.
 """

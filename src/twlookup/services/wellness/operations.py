@@ -1,7 +1,7 @@
 """The wellness service's operations: thin adapters from parameters to logic and results.
 
 Self-assessment answers travel in POST JSON bodies, never in the URL, and no operation keeps,
-logs or counts them (see README, "wellness").
+logs or counts them (see docs/services/wellness.md).
 """
 
 from __future__ import annotations
