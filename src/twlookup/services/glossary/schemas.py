@@ -35,6 +35,9 @@ class TermOut(BaseModel):
     name_zh: str = Field(description="Taiwan Traditional Chinese name")
     name_en: str
     aliases: list[str]
+    mainland: list[str] = Field(description="Names used in mainland China (Simplified Chinese)")
+    abbreviations: list[str]
+    misspellings: list[str] = Field(description="Common misspellings that search also finds")
     category: str
     category_name: str
     definition: str = Field(description="Written for this service, in Traditional Chinese (Taiwan usage)")
@@ -49,6 +52,8 @@ class TermBrief(BaseModel):
     name_zh: str
     name_en: str
     category: str
+    source: Source | None = Field(description="Where the definition was checked and when; null if the term has none")
+    citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
 
 
 class Reason(BaseModel):
@@ -83,7 +88,7 @@ class SearchHit(BaseModel):
     title: str
     score: float = Field(description="Sum of the reasons' points (see reasons)")
     reasons: list[Reason]
-    source: Source
+    source: Source | None = Field(description="Where the item was checked and when; null if it has none")
     citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
 
 
