@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from twlookup.domain import search
 from twlookup.platform.errors import InvalidParameter, NotFound
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.glossary import logic
+from twlookup.services.glossary import logic, model_advice
 from twlookup.services.glossary.data import CATALOG, seed_glossary
 from twlookup.services.glossary.records import CATEGORY_NAMES, Comparison, Difference, HowTo, Term
 from twlookup.services.glossary.schemas import (
@@ -22,6 +24,7 @@ from twlookup.services.glossary.schemas import (
     HowToQuery,
     IntentOut,
     IntentQuery,
+    ModelCheck,
     Reason,
     SearchHit,
     SearchQuery,
@@ -35,6 +38,7 @@ from twlookup.services.glossary.schemas import (
     Topic,
     UsageCheck,
 )
+from twlookup.services.models.data import CATALOG as MODELS
 
 SERVICE = Service(
     name="glossary",
@@ -146,14 +150,39 @@ def _find(catalog: logic.Catalog, text: str, param: str) -> tuple[Term, search.H
     return found
 
 
+def model_check(a: model_advice.ModelAdvice, today: date) -> ModelCheck:
+    m = a.model
+    if a.state == "active":
+        note = f"{m.id} 目前仍可使用（{today.isoformat()}）。"
+    elif a.use_instead:
+        when = f"將於 {m.retirement_date.isoformat()} 停用" if a.state == "scheduled" and m.retirement_date else ""
+        when = when or (f"已於 {m.retirement_date.isoformat()} 停用" if m.retirement_date else "已被宣告淘汰")
+        note = f"{m.provider} 宣布 {m.id} {when}；本答案的程式碼改用 {a.use_instead}。"
+    else:
+        note = f"{m.provider} 宣布淘汰 {m.id}，但沒有指名仍可用的替代模型；請改用該供應商目前的模型。"
+    return ModelCheck(
+        written=a.written,
+        model=m.id,
+        provider=m.provider,
+        state=a.state,
+        retirement_date=m.retirement_date,
+        used_instead=a.use_instead,
+        note=note,
+        source=m.source_ref,
+    )
+
+
 def howto_out(h: HowTo, catalog: logic.Catalog) -> HowToOut:
+    today = today_taipei()
+    advice = model_advice.advise(h, MODELS.get(), today)
     return HowToOut(
         id=h.id,
         title=h.title,
         summary=h.summary,
         terms=[brief(catalog.terms[t], catalog) for t in h.terms],
         steps=list(h.steps),
-        code=list(h.code),
+        code=model_advice.rewrite(list(h.code), advice),
+        models=[model_check(a, today) for a in advice],
         source=h.source_ref,
         citation=citation_check(h.source, catalog),
     )

@@ -145,13 +145,27 @@ class HowToQuery(Params):
     id: str = Field(min_length=1, max_length=80, description="How-to id, e.g. cosine-similarity")
 
 
+class ModelCheck(BaseModel):
+    written: str = Field(description="The model name as the how-to's text or code writes it")
+    model: str = Field(description="The retirement record it resolves to (models service)")
+    provider: str
+    state: str = Field(description="scheduled, retired, deprecated or active, computed for today")
+    retirement_date: date | None
+    used_instead: str | None = Field(description="What this answer's code uses instead; null when unchanged")
+    note: str
+    source: Source = Field(description="The provider's deprecation notice the record was read from")
+
+
 class HowToOut(BaseModel):
     id: str
     title: str
     summary: str
     terms: list[TermBrief]
     steps: list[str]
-    code: list[CodeBlock]
+    code: list[CodeBlock] = Field(description="Code; a model its provider is retiring is swapped for its replacement")
+    models: list[ModelCheck] = Field(
+        description="Models the how-to names that have a deprecation record, with their state today"
+    )
     source: Source
     citation: CitationCheck
 
