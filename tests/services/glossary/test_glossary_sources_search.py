@@ -154,3 +154,20 @@ def test_token_characters_for_chinese_are_tokenizer_dependent():
     assert "一到兩個字一個詞元" not in t.definition  # the review's wrong claim
     assert "0.6" in t.definition and "分詞器" in t.definition
     assert t.source == "https://platform.deepseek.com/api-docs/quick_start/token_usage"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("q", "expected"),
+    [
+        ("SGD", "stochastic-gradient-descent"),  # was an alias of gradient-descent, which tied and won by id
+        ("ReLU", "relu"),  # was an alias of activation-function
+        ("逻辑回归", "logistic-regression"),
+        ("kmeans", "k-means"),
+        ("sigmod", "sigmoid-function"),
+        ("dense layer", "fully-connected-layer"),
+    ],
+)
+async def test_added_terms_are_found_first(client, q, expected):
+    body = (await client.get(f"{G}/search", params={"q": q, "limit": 3})).json()
+    assert body["results"][0]["id"] == expected, body["results"]
