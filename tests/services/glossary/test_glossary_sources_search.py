@@ -171,3 +171,18 @@ def test_token_characters_for_chinese_are_tokenizer_dependent():
 async def test_added_terms_are_found_first(client, q, expected):
     body = (await client.get(f"{G}/search", params={"q": q, "limit": 3})).json()
     assert body["results"][0]["id"] == expected, body["results"]
+
+
+def test_name_kinds_are_recorded_apart():
+    """Simplified-script names sit in `mainland` (not mixed into aliases), so an answer can say which
+    kind of name matched; counts as of 2026-11-26."""
+    terms = DATA.terms
+    assert len(terms) >= 208
+    assert sum(1 for t in terms if t.mainland) >= 100
+    assert sum(1 for t in terms if t.abbreviations) >= 14
+    assert sum(1 for t in terms if t.misspellings) >= 8
+    from twlookup.domain.search import _S2T
+
+    for t in terms:
+        for alias in t.aliases:
+            assert not any(_S2T.get(ord(ch), ch) != ch for ch in alias), (t.id, alias)
