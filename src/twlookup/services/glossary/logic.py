@@ -67,12 +67,22 @@ class Catalog:
         return [u for u in self.usage if name_zh in u.names]
 
 
+# A misspelling finds its term, a shade below the same text spelled right in another term's names.
+NAME_WEIGHTS = {"misspelling": 0.95}
+
+
 def term_document(t: Term) -> search.Document:
-    return search.Document(
-        f"term:{t.id}",
-        {"id": [t.id], "name_zh": [t.name_zh], "name_en": [t.name_en], "alias": list(t.aliases)},
-        t.definition,
-    )
+    """A term as the store-side search sees it: every kind of name is a whole-word name field."""
+    names = {
+        "id": [t.id],
+        "name_zh": [t.name_zh],
+        "name_en": [t.name_en],
+        "mainland": list(t.mainland),
+        "abbreviation": list(t.abbreviations),
+        "alias": list(t.aliases),
+        "misspelling": list(t.misspellings),
+    }
+    return search.Document(f"term:{t.id}", names, t.definition, dict(NAME_WEIGHTS))
 
 
 def derived_differences(a: Term, b: Term) -> list[tuple[str, str, str]]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from twlookup.domain import search
 from twlookup.platform.errors import InvalidParameter, NotFound
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.glossary import logic
+from twlookup.services.glossary import logic, model_advice
 from twlookup.services.glossary.data import CATALOG, seed_glossary
 from twlookup.services.glossary.records import CATEGORY_NAMES, Comparison, Difference, HowTo, Term
 from twlookup.services.glossary.schemas import (
@@ -22,6 +24,7 @@ from twlookup.services.glossary.schemas import (
     HowToQuery,
     IntentOut,
     IntentQuery,
+    ModelCheck,
     Reason,
     SearchHit,
     SearchQuery,
@@ -35,6 +38,7 @@ from twlookup.services.glossary.schemas import (
     Topic,
     UsageCheck,
 )
+from twlookup.services.models.data import CATALOG as MODELS
 
 SERVICE = Service(
     name="glossary",
@@ -99,6 +103,9 @@ def term_out(t: Term, catalog: logic.Catalog) -> TermOut:
         name_zh=t.name_zh,
         name_en=t.name_en,
         aliases=list(t.aliases),
+        mainland=list(t.mainland),
+        abbreviations=list(t.abbreviations),
+        misspellings=list(t.misspellings),
         category=t.category,
         category_name=CATEGORY_NAMES[t.category],
         definition=t.definition,
@@ -109,8 +116,24 @@ def term_out(t: Term, catalog: logic.Catalog) -> TermOut:
     )
 
 
-def brief(t: Term) -> TermBrief:
-    return TermBrief(id=t.id, name_zh=t.name_zh, name_en=t.name_en, category=t.category)
+def source_of(rec: Term | Comparison | HowTo, catalog: logic.Catalog) -> tuple[Source | None, bool]:
+    """A record's source as answers carry it, and whether its citation was verified; a record
+    without a source says so (null, not verified) rather than borrowing one."""
+    if not rec.source:
+        return None, False
+    return rec.source_ref, citation_check(rec.source, catalog).verified
+
+
+def brief(t: Term, catalog: logic.Catalog) -> TermBrief:
+    source, verified = source_of(t, catalog)
+    return TermBrief(
+        id=t.id,
+        name_zh=t.name_zh,
+        name_en=t.name_en,
+        category=t.category,
+        source=source,
+        citation_verified=verified,
+    )
 
 
 def reasons(hit: search.Hit) -> list[Reason]:
@@ -127,14 +150,39 @@ def _find(catalog: logic.Catalog, text: str, param: str) -> tuple[Term, search.H
     return found
 
 
+def model_check(a: model_advice.ModelAdvice, today: date) -> ModelCheck:
+    m = a.model
+    if a.state == "active":
+        note = f"{m.id} 目前仍可使用（{today.isoformat()}）。"
+    elif a.use_instead:
+        when = f"將於 {m.retirement_date.isoformat()} 停用" if a.state == "scheduled" and m.retirement_date else ""
+        when = when or (f"已於 {m.retirement_date.isoformat()} 停用" if m.retirement_date else "已被宣告淘汰")
+        note = f"{m.provider} 宣布 {m.id} {when}；本答案的程式碼改用 {a.use_instead}。"
+    else:
+        note = f"{m.provider} 宣布淘汰 {m.id}，但沒有指名仍可用的替代模型；請改用該供應商目前的模型。"
+    return ModelCheck(
+        written=a.written,
+        model=m.id,
+        provider=m.provider,
+        state=a.state,
+        retirement_date=m.retirement_date,
+        used_instead=a.use_instead,
+        note=note,
+        source=m.source_ref,
+    )
+
+
 def howto_out(h: HowTo, catalog: logic.Catalog) -> HowToOut:
+    today = today_taipei()
+    advice = model_advice.advise(h, MODELS.get(), today)
     return HowToOut(
         id=h.id,
         title=h.title,
         summary=h.summary,
-        terms=[brief(catalog.terms[t]) for t in h.terms],
+        terms=[brief(catalog.terms[t], catalog) for t in h.terms],
         steps=list(h.steps),
-        code=list(h.code),
+        code=model_advice.rewrite(list(h.code), advice),
+        models=[model_check(a, today) for a in advice],
         source=h.source_ref,
         citation=citation_check(h.source, catalog),
     )
@@ -174,7 +222,7 @@ def explain_term(p: TermQuery) -> TermDetail:
         query=text,
         matched=reasons(hit),
         term=term_out(term, catalog),
-        related=[brief(catalog.terms[r]) for r in term.related],
+        related=[brief(catalog.terms[r], catalog) for r in term.related],
         comparisons=[c.id for c in catalog.comparisons_of(term.id)],
         howtos=[h.id for h in catalog.howtos_of(term.id)],
     )
@@ -187,16 +235,17 @@ def search_glossary(p: SearchQuery) -> SearchResult:
     results: list[SearchHit] = []
     for hit in catalog.all_index.search(p.q, limit=p.limit):
         kind, _, ident = hit.key.partition(":")
+        rec: Term | Comparison | HowTo
         if kind == "term":
-            t = catalog.terms[ident]
-            title, source = f"{t.name_zh}（{t.name_en}）", t.source_ref
+            rec = catalog.terms[ident]
+            title = f"{rec.name_zh}（{rec.name_en}）"
         elif kind == "comparison":
-            c = catalog.comparisons[ident]
-            title, source = c.title, c.source_ref
+            rec = catalog.comparisons[ident]
+            title = rec.title
         else:
-            h = catalog.howtos[ident]
-            title, source = h.title, h.source_ref
-        verified = citation_check(source.url, catalog).verified
+            rec = catalog.howtos[ident]
+            title = rec.title
+        source, verified = source_of(rec, catalog)
         results.append(
             SearchHit(
                 kind=kind,  # type: ignore[arg-type]
@@ -219,7 +268,7 @@ def list_terms(p: TermsQuery) -> TermList:
     for t in catalog.terms.values():
         counts[t.category] = counts.get(t.category, 0) + 1
     topics = [Topic(category=c, name=n, count=counts.get(c, 0)) for c, n in CATEGORY_NAMES.items()]
-    terms = [brief(t) for t in catalog.terms.values() if p.category is None or t.category == p.category]
+    terms = [brief(t, catalog) for t in catalog.terms.values() if p.category is None or t.category == p.category]
     return TermList(
         category=p.category,
         topics=topics,

@@ -46,13 +46,17 @@ SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
 
 class Term(SourcedRecord):
-    """One AI term: Taiwan Chinese name, English name, aliases, category, a definition written
-    for this service, related term ids, and the source the definition was checked against."""
+    """One AI term: Taiwan Chinese name, English name, the other names people search it by
+    (aliases; mainland Chinese names; abbreviations; common misspellings), category, a definition
+    written for this service, related term ids, and the source the definition was checked against."""
 
     id: str = Field(pattern=SLUG, max_length=80)
     name_zh: str
     name_en: str
     aliases: list[str] = Field(default_factory=list)
+    mainland: list[str] = Field(default_factory=list, description="Names used in mainland China (Simplified)")
+    abbreviations: list[str] = Field(default_factory=list, description="Abbreviations, e.g. NLP")
+    misspellings: list[str] = Field(default_factory=list, description="Common misspellings people type")
     category: Category
     definition: str = Field(min_length=20)
     related: list[str] = Field(default_factory=list)

@@ -35,6 +35,9 @@ class TermOut(BaseModel):
     name_zh: str = Field(description="Taiwan Traditional Chinese name")
     name_en: str
     aliases: list[str]
+    mainland: list[str] = Field(description="Names used in mainland China (Simplified Chinese)")
+    abbreviations: list[str]
+    misspellings: list[str] = Field(description="Common misspellings that search also finds")
     category: str
     category_name: str
     definition: str = Field(description="Written for this service, in Traditional Chinese (Taiwan usage)")
@@ -49,6 +52,8 @@ class TermBrief(BaseModel):
     name_zh: str
     name_en: str
     category: str
+    source: Source | None = Field(description="Where the definition was checked and when; null if the term has none")
+    citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
 
 
 class Reason(BaseModel):
@@ -83,7 +88,7 @@ class SearchHit(BaseModel):
     title: str
     score: float = Field(description="Sum of the reasons' points (see reasons)")
     reasons: list[Reason]
-    source: Source
+    source: Source | None = Field(description="Where the item was checked and when; null if it has none")
     citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
 
 
@@ -140,13 +145,27 @@ class HowToQuery(Params):
     id: str = Field(min_length=1, max_length=80, description="How-to id, e.g. cosine-similarity")
 
 
+class ModelCheck(BaseModel):
+    written: str = Field(description="The model name as the how-to's text or code writes it")
+    model: str = Field(description="The retirement record it resolves to (models service)")
+    provider: str
+    state: str = Field(description="scheduled, retired, deprecated or active, computed for today")
+    retirement_date: date | None
+    used_instead: str | None = Field(description="What this answer's code uses instead; null when unchanged")
+    note: str
+    source: Source = Field(description="The provider's deprecation notice the record was read from")
+
+
 class HowToOut(BaseModel):
     id: str
     title: str
     summary: str
     terms: list[TermBrief]
     steps: list[str]
-    code: list[CodeBlock]
+    code: list[CodeBlock] = Field(description="Code; a model its provider is retiring is swapped for its replacement")
+    models: list[ModelCheck] = Field(
+        description="Models the how-to names that have a deprecation record, with their state today"
+    )
     source: Source
     citation: CitationCheck
 
