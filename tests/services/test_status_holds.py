@@ -3,7 +3,10 @@ been checked against the source, and `stale` alone told a user nothing about wha
 
 from datetime import date
 
+import httpx
 import pytest
+
+from twlookup.app import create_app
 
 pytestmark = pytest.mark.asyncio
 TODAY = date(2026, 11, 26)
@@ -12,6 +15,14 @@ TODAY = date(2026, 11, 26)
 @pytest.fixture
 def pinned(monkeypatch):
     monkeypatch.setattr("twlookup.platform.feeds.status.today_taipei", lambda: TODAY)
+
+
+@pytest.fixture
+async def client(settings, fresh_store):
+    """A store of the test's own, as seeded: other tests import feed files into the shared one."""
+    app = create_app(settings.model_copy(update={"database_url": fresh_store}))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
+        yield c
 
 
 async def _feed(client, path, name):
