@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,7 +33,8 @@ from sqlalchemy.orm import Session
 from twlookup.domain.release_dates import fold
 from twlookup.domain.release_tables import ImportedRelease
 from twlookup.domain.release_tracker import TrackedItem
-from twlookup.platform.feeds import Fetched, Part, Stamp
+from twlookup.platform import clock
+from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
 
 ENDPOINT = "https://query.wikidata.org/sparql"
 ENTITY = "http://www.wikidata.org/entity/"
@@ -235,3 +236,41 @@ def sparql_part(service: str, query: str, day: date) -> Part:
 
 def imported_day(path: Path, fallback: date) -> date:
     return day_of(path.name) or fallback
+
+
+def wikidata_feed(
+    service: str,
+    what: str,
+    query: Callable[[date], str],
+    records: Callable[[bytes, date], Iterable[tuple[str, TrackedItem]]],
+) -> Feed:
+    """The `<service>.wikidata` feed of a release tracker: `query(today)` asked daily of the SPARQL
+    endpoint, `records(answer, day)` the items it imports (replacing the service's imported ones);
+    `what` names the items in the feed's title and URL."""
+
+    def importer(session: Session, path: Path) -> int:
+        day = imported_day(path, clock.today())
+        return store_imported(session, service, records(path.read_bytes(), day), day)
+
+    def parts(ctx: PartsContext) -> list[Part]:
+        return [sparql_part(service, query(ctx.today), ctx.today)]
+
+    return Feed(
+        service=service,
+        name="wikidata",
+        title=f"{what.capitalize()} with a publication date in the coming 13 months (Wikidata, P577 with P291)",
+        publisher="Wikidata (Wikimedia Foundation), Wikidata Query Service",
+        format="SPARQL 1.1 Query Results JSON (application/sparql-results+json)",
+        licence="CC0 1.0 (Wikidata's structured data)",
+        page="https://www.wikidata.org/wiki/Wikidata:SPARQL_query_service",
+        changes="continuously (anyone may edit Wikidata)",
+        importer=importer,
+        stamp=stamp_for(service),
+        parts=parts,
+        urls=(f"{ENDPOINT}?query=<{what}, P577 from today-60 to today+400 days>&format=json",),
+        every=timedelta(days=1),
+        stale_after=timedelta(days=14),
+        stale_by="check",
+        default_part="sparql",
+        ingest_hint=f"wikidata-{service}-YYYY-MM-DD.json  (a SPARQL JSON answer to the feed's query; the day from the name)",
+    )

@@ -13,26 +13,17 @@ wins over an imported item with the same name (domain.release_import.merge).
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from twlookup.domain.release_import import (
-    ENDPOINT,
     LICENCE,
     bindings,
     entity_page,
-    imported_day,
     publications,
     slug,
     source_title,
-    sparql_part,
-    stamp_for,
-    store_imported,
+    wikidata_feed,
 )
-from twlookup.platform.feeds import Feed, PartsContext
-from twlookup.platform.schemas import today_taipei
 from twlookup.services.movie.schemas import Title, TitleType
 
 BEFORE, AHEAD = timedelta(days=60), timedelta(days=400)
@@ -109,32 +100,4 @@ def titles(raw: bytes, imported: date) -> list[tuple[str, Title]]:
     return out
 
 
-def import_wikidata(session: Session, path: Path) -> int:
-    """`twlookup ingest movie.wikidata FILE`: a SPARQL JSON answer to `query`; replaces the imported titles."""
-    day = imported_day(path, today_taipei())
-    return store_imported(session, "movie", titles(path.read_bytes(), day), day)
-
-
-def wikidata_parts(ctx: PartsContext):  # type: ignore[no-untyped-def]
-    return [sparql_part("movie", query(ctx.today), ctx.today)]
-
-
-WIKIDATA = Feed(
-    service="movie",
-    name="wikidata",
-    title="Films and series with a publication date in the coming 13 months (Wikidata, P577 with P291)",
-    publisher="Wikidata (Wikimedia Foundation), Wikidata Query Service",
-    format="SPARQL 1.1 Query Results JSON (application/sparql-results+json)",
-    licence="CC0 1.0 (Wikidata's structured data)",
-    page="https://www.wikidata.org/wiki/Wikidata:SPARQL_query_service",
-    changes="continuously (anyone may edit Wikidata)",
-    importer=import_wikidata,
-    stamp=stamp_for("movie"),
-    parts=wikidata_parts,
-    urls=(f"{ENDPOINT}?query=<films and series, P577 from today-60 to today+400 days>&format=json",),
-    every=timedelta(days=1),
-    stale_after=timedelta(days=14),
-    stale_by="check",
-    default_part="sparql",
-    ingest_hint="wikidata-movie-YYYY-MM-DD.json  (a SPARQL JSON answer to the feed's query; the day from the name)",
-)
+WIKIDATA = wikidata_feed("movie", "films and series", query, titles)
