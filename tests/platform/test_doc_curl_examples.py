@@ -47,3 +47,13 @@ async def test_a_documented_get_answers(client, doc, url):
         assert r.headers.get("retry-after"), (doc, url, r.text[:300])
     else:
         assert r.status_code in (200, 402), (doc, url, r.status_code, r.text[:300])
+
+
+def test_the_services_table_counts_each_services_free_tools():
+    from twlookup.services import load_services
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for service in load_services():
+        row = re.search(rf"^\| \[{service.name}\]\(docs/services/{service.name}\.md\):.*\| (\d+) \|$", readme, re.M)
+        assert row, f"{service.name} has no row in the README's services table"
+        assert int(row.group(1)) == sum(1 for op in service.operations if op.tool), service.name
