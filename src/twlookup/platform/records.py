@@ -9,10 +9,11 @@ and the field when a value is wrong; `to_row` turns a record into its table row 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from twlookup.platform.schemas import Source
 
 R = TypeVar("R", bound="Record")
+A = TypeVar("A", bound=BaseModel)
 
 
 class DataFileError(ValueError):
@@ -47,6 +49,11 @@ class SourcedRecord(Record):
         return Source(
             url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample
         )
+
+    def cite(self, url: str, title: str | None = None) -> Source:
+        """A further page this record rests on, cited with the record's check date and sample flag
+        (a sample record's every citation says so)."""
+        return Source(url=url, title=title, checked=self.checked, sample=self.sample)
 
 
 class Citation(Record):
@@ -138,15 +145,80 @@ def to_row(record: Record, table: type[Any], **extra: Any) -> Any:
 PROVENANCE_FIELDS = frozenset({"source", "source_title", "checked", "licence", "sample"})
 
 
-def answer_model(model: type[SourcedRecord]) -> type[BaseModel]:
-    """The answer shape of a sourced record: its own fields, with provenance nested as `source`
-    (url, title, checked, licence, sample) the way every answer carries it."""
-    from pydantic import create_model
+# Every answer model derived from a record, with the fields it leaves out: tests check that the
+# answer carries every other field of its record.
+ANSWERS: list[tuple[type[Record], type[BaseModel], frozenset[str]]] = []
 
-    fields: dict[str, Any] = {n: (f.annotation, f) for n, f in model.model_fields.items() if n not in PROVENANCE_FIELDS}
-    return create_model(f"{model.__name__}Answer", __base__=BaseModel, source=(Source, ...), **fields)
+if TYPE_CHECKING:  # pydantic does not export its metaclass; this is the class `type(BaseModel)` is
+    from pydantic._internal._model_construction import ModelMetaclass as _ModelMeta
+else:
+    _ModelMeta = type(BaseModel)
 
 
-def as_answer(record: SourcedRecord, answer: type[BaseModel]) -> Any:
-    """`record` in its answer shape (see `answer_model`)."""
-    return answer.model_validate({**record.model_dump(exclude=set(PROVENANCE_FIELDS)), "source": record.source_ref})
+class _AnswerMeta(_ModelMeta):
+    """Puts a record's fields into an answer class before pydantic builds it (see RecordAnswer)."""
+
+    def __new__(
+        mcs,
+        name: str,
+        bases: tuple[type, ...],
+        namespace: dict[str, Any],
+        record: type[Record] | None = None,
+        exclude: Iterable[str] = (),
+        **kwargs: Any,
+    ) -> type:
+        left_out = frozenset(exclude)
+        if record is not None:
+            unknown = left_out - set(record.model_fields)
+            if unknown:
+                raise TypeError(f"{name}: cannot exclude {sorted(unknown)}, not fields of {record.__name__}")
+            sourced = issubclass(record, SourcedRecord)
+            own = dict(namespace.get("__annotations__", {}))
+            skip = left_out | (PROVENANCE_FIELDS if sourced else frozenset()) | set(own)
+            derived: dict[str, Any] = {}
+            for field_name, field in record.model_fields.items():
+                if field_name not in skip:
+                    derived[field_name] = field.annotation
+                    namespace[field_name] = copy.copy(field)
+            if sourced and "source" not in own:
+                derived["source"] = Source
+            namespace["__annotations__"] = {**derived, **own}
+        cls = super().__new__(mcs, name, bases, namespace, **kwargs)
+        if record is not None:
+            ANSWERS.append((record, cls, left_out))
+        return cls
+
+    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any) -> None:
+        kwargs.pop("record", None)
+        kwargs.pop("exclude", None)
+        super().__init__(name, bases, namespace, **kwargs)
+
+
+class RecordAnswer(BaseModel, metaclass=_AnswerMeta):
+    """Base of an answer that shows a record: `class ShopOut(RecordAnswer, record=Shop,
+    exclude=("amenity",))` has every field of `Shop` (with its description and constraints) but
+    those excluded, a sourced record's provenance nested as `source` (url, title, checked, licence,
+    sample), and the fields the class itself adds (computed values: `open_now`, `distance_m`).
+    Build one with `as_answer(record, ShopOut, open_now=...)`."""
+
+    def __init_subclass__(cls, record: type[Record] | None = None, exclude: Iterable[str] = (), **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+
+
+def answer_model(model: type[Record], *, exclude: Iterable[str] = (), name: str | None = None) -> type[BaseModel]:
+    """`RecordAnswer` for `model` with nothing added, made without a class statement."""
+    return _AnswerMeta(
+        name or f"{model.__name__}Answer",
+        (RecordAnswer,),
+        {"__module__": model.__module__},
+        record=model,
+        exclude=exclude,
+    )
+
+
+def as_answer(record: Record, answer: type[A], **added: Any) -> A:
+    """`record` in its answer shape (a `RecordAnswer`), with the values of the fields it adds."""
+    values = {k: v for k, v in record.model_dump().items() if k in answer.model_fields}
+    if isinstance(record, SourcedRecord):
+        values["source"] = record.source_ref
+    return answer.model_validate({**values, **added})

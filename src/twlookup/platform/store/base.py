@@ -7,6 +7,8 @@ from datetime import date
 from sqlalchemy import MetaData, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from twlookup.platform.schemas import Source
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -28,6 +30,13 @@ class Provenance:
     checked: Mapped[date]
     licence: Mapped[str | None] = mapped_column(String(100), default=None)
     sample: Mapped[bool] = mapped_column(default=False)
+
+    @property
+    def source_ref(self) -> Source:
+        """The row's provenance as the `Source` object answers carry (licence and sample included)."""
+        return Source(
+            url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample
+        )
 
     def provenance(self) -> dict[str, object]:
         out: dict[str, object] = {"source": self.source, "checked": self.checked.isoformat()}

@@ -10,6 +10,7 @@ from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform import clock
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import TAIPEI, Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.food import logic
@@ -132,19 +133,13 @@ def poem_out(p: Poem) -> PoemOut:
 
 
 def shop_out(s: Shop, state: logic.HoursState, distance: float | None = None) -> ShopOut:
-    return ShopOut(
-        id=s.id,
-        name=s.name,
-        lat=s.lat,
-        lon=s.lon,
-        category=s.category,
-        cuisine=s.cuisine,
-        opening_hours=s.opening_hours,
+    return as_answer(
+        s,
+        ShopOut,
         open_now=state,
         distance_m=round(distance) if distance is not None else None,
         osm_url=None if s.sample else f"https://www.openstreetmap.org/{s.id}",
         sample=s.sample,
-        source=s.source_ref,
     )
 
 

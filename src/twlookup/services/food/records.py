@@ -65,14 +65,18 @@ class Poem(SourcedRecord):
 class Shop(SourcedRecord):
     """A place to eat from OpenStreetMap (id like node/123), or a sample shop (`sample: true`)."""
 
-    id: str = Field(pattern=r"^(node|way|relation|sample)/\d+$")
-    name: str
+    id: str = Field(
+        pattern=r"^(node|way|relation|sample)/\d+$",
+        max_length=40,
+        description="OpenStreetMap id (node/123, way/456) or sample/N for sample shops",
+    )
+    name: str = Field(max_length=200)
     lat: float = Field(ge=-90, le=90)
     lon: float = Field(ge=-180, le=180)
-    category: str
-    amenity: str | None = None
-    cuisine: str | None = None
-    opening_hours: str | None = None
+    category: str = Field(max_length=32)
+    amenity: str | None = Field(None, max_length=40, description="OpenStreetMap amenity tag")
+    cuisine: str | None = Field(None, max_length=200, description="OpenStreetMap cuisine tag")
+    opening_hours: str | None = Field(None, max_length=500, description="OpenStreetMap opening_hours as mapped")
 
 
 class Sponsor(Record):

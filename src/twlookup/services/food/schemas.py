@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field, model_validator
 
 from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.food.records import MealId
+from twlookup.services.food.records import MealId, Shop
 
 DeityId = Literal[
     "tudigong", "wenchang", "zaojun", "guanyin", "yuhuang", "mazu", "yuelao", "caishen", "taizi", "guangong"
@@ -194,19 +195,11 @@ class PoemOut(BaseModel):
     source: Source
 
 
-class ShopOut(BaseModel):
-    id: str = Field(description="OpenStreetMap id (node/123, way/456) or sample/N for sample shops")
-    name: str
-    lat: float
-    lon: float
-    category: str
-    cuisine: str | None
-    opening_hours: str | None = Field(description="OpenStreetMap opening_hours as mapped")
+class ShopOut(RecordAnswer, record=Shop, exclude=("amenity",)):
     open_now: Literal["open", "closed", "unknown"]
     distance_m: int | None = None
     osm_url: str | None = None
     sample: bool = Field(description="True: a sample shop, not real map data")
-    source: Source
 
 
 class Draw(BaseModel):

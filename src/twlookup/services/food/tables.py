@@ -1,4 +1,5 @@
-"""The food service's tables, mirroring the records in records.py."""
+"""The food service's tables, mirroring the records in records.py (`record_table` derives a table
+from its record; the older ones are still written out column by column)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from sqlalchemy import JSON, Date, Float, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from twlookup.platform.store.base import Base, Provenance
+from twlookup.platform.store.record_tables import record_table
+from twlookup.services.food.records import Shop
 
 
 class DeityRow(Base):
@@ -53,17 +56,7 @@ class PoemRow(Provenance, Base):
     note: Mapped[str | None] = mapped_column(Text, default=None)
 
 
-class ShopRow(Provenance, Base):
-    __tablename__ = "food_shop"
-
-    id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
-    lat: Mapped[float] = mapped_column(Float, index=True)
-    lon: Mapped[float] = mapped_column(Float)
-    category: Mapped[str] = mapped_column(String(32), index=True)
-    amenity: Mapped[str | None] = mapped_column(String(40), default=None)
-    cuisine: Mapped[str | None] = mapped_column(String(200), default=None)
-    opening_hours: Mapped[str | None] = mapped_column(String(500), default=None)
+ShopRow = record_table(Shop, "food_shop", index=("lat", "category"))
 
 
 class SponsorRow(Base):

@@ -1,0 +1,113 @@
+"""Tables derived from records (`platform/store/record_tables.py`): each field becomes the column
+its annotation calls for, and every derived table of every service holds all its record's fields."""
+
+from datetime import date, datetime
+from typing import Literal
+
+import pytest
+from pydantic import Field
+from sqlalchemy import JSON, Boolean, Date, DateTime, Float, Integer, MetaData, String, Text, create_engine
+from sqlalchemy.orm import DeclarativeBase, Session, mapped_column
+
+from twlookup.platform.records import Citation, Record, SourcedRecord
+from twlookup.platform.store.record_tables import DERIVED, RecordTableError, record_table
+from twlookup.services import load_tables
+
+
+class LocalBase(DeclarativeBase):
+    metadata = MetaData()
+
+
+class Gadget(SourcedRecord):
+    id: str = Field(max_length=40)
+    name: str
+    kind: Literal["tool", "toy"]
+    count: int = 3
+    weight: float | None = None
+    fragile: bool = False
+    made: date | None = None
+    seen: datetime | None = None
+    tags: list[str] = Field(default_factory=list)
+    refs: tuple[Citation, ...] = ()
+
+
+def test_columns_follow_the_annotations():
+    table = record_table(Gadget, "t_gadget", index=("kind",), base=LocalBase).__table__
+    c = table.columns
+    assert isinstance(c["id"].type, String) and c["id"].type.length == 40 and c["id"].primary_key
+    assert isinstance(c["name"].type, Text) and not c["name"].nullable
+    assert isinstance(c["kind"].type, String) and c["kind"].type.length == 4 and c["kind"].index
+    assert isinstance(c["count"].type, Integer) and c["count"].default.arg == 3
+    assert isinstance(c["weight"].type, Float) and c["weight"].nullable
+    assert isinstance(c["fragile"].type, Boolean) and c["fragile"].default.arg is False
+    assert isinstance(c["made"].type, Date) and isinstance(c["seen"].type, DateTime) and c["seen"].type.timezone
+    assert isinstance(c["tags"].type, JSON) and isinstance(c["refs"].type, JSON)
+    # provenance comes from the shared mixin, with the same lengths every sourced table has
+    assert c["source"].type.length == 500 and c["licence"].type.length == 100 and not c["sample"].nullable
+
+
+def test_a_row_round_trips_to_the_record_and_cites_with_licence_and_sample():
+    cls = record_table(
+        Gadget, "t_gadget2", extra={"position": mapped_column(Integer)}, name="GadgetTwo", base=LocalBase
+    )
+    engine = create_engine("sqlite://")
+    LocalBase.metadata.create_all(engine)
+    g = Gadget(
+        id="g1",
+        name="Pliers",
+        kind="tool",
+        source="https://example.org/p",
+        checked=date(2026, 11, 1),
+        licence="CC BY 4.0",
+        sample=True,
+        tags=["a"],
+        refs=(Citation(title="t", url="https://example.org/r"),),
+    )
+    with Session(engine) as s:
+        s.add(cls(**g.model_dump(), position=1))
+        s.commit()
+        row = s.get(cls, "g1")
+        assert Gadget.model_validate(row) == g
+        assert row.source_ref.licence == "CC BY 4.0" and row.source_ref.sample is True
+    assert g.cite("https://example.org/r").sample is True
+    assert g.cite("https://example.org/r").checked == date(2026, 11, 1)
+
+
+def test_mistakes_are_named():
+    class Odd(Record):
+        id: str
+        blob: object
+
+    with pytest.raises(RecordTableError, match="blob"):
+        record_table(Odd, "t_odd", base=LocalBase)
+    with pytest.raises(RecordTableError, match="nope"):
+        record_table(Gadget, "t_g3", key="nope", base=LocalBase)
+    with pytest.raises(RecordTableError, match="override"):
+        record_table(Gadget, "t_g4", extra={"name": mapped_column(Text)}, base=LocalBase)
+
+
+def test_every_derived_table_holds_every_field_of_its_record():
+    load_tables()
+    assert all(d.table.__table__.metadata is not LocalBase.metadata for d in DERIVED)
+    for d in DERIVED:
+        columns = set(d.table.__table__.columns.keys())
+        assert set(d.record.model_fields) <= columns, f"{d.table.__tablename__} lacks record fields"
+        assert columns - set(d.record.model_fields) == set(d.extra), f"{d.table.__tablename__}: undeclared columns"
+
+
+def test_every_answer_of_a_record_carries_its_fields_and_every_derived_record_is_answered():
+    from twlookup.platform.records import ANSWERS, PROVENANCE_FIELDS, SourcedRecord
+
+    load_tables()
+    import twlookup.services as services
+
+    for name in services.IMPLEMENTED:
+        __import__(f"twlookup.services.{name}.schemas")
+    for record, answer, left_out in ANSWERS:
+        expected = set(record.model_fields) - left_out
+        if issubclass(record, SourcedRecord):
+            expected = (expected - PROVENANCE_FIELDS) | {"source"}
+        assert expected <= set(answer.model_fields), f"{answer.__name__} lacks fields of {record.__name__}"
+    answered = {record for record, _, _ in ANSWERS}
+    unanswered = [d.record.__name__ for d in DERIVED if d.record not in answered]
+    assert unanswered == [], "derived records with no RecordAnswer"
