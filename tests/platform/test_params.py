@@ -50,3 +50,21 @@ async def test_a_blank_search_is_refused_as_its_schema_says(client, q):
     assert not re.search(param["schema"]["pattern"], q)
     assert_problem(await client.get("/share/api/search", params={"q": q}), 422, "q")
     assert (await client.get("/share/api/search", params={"q": f"{q}x"})).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "parameter"),
+    [
+        ("/sports/api/today", {"date": "2026-02-30"}, "date"),
+        ("/holiday/api/crowd", {"country": "JP", "start": "2027-02-30", "end": "2027-03-02"}, "start"),
+        ("/holiday/api/crowd", {"country": "JP", "start": "2027-01-01", "end": "2027/01/02"}, "end"),
+        ("/sports/api/today", {"date": "1999-12-31"}, "date"),
+    ],
+)
+async def test_one_date_parameter_type_says_the_same_thing_everywhere(client, path, params, parameter):
+    """Every date parameter is `platform.schemas.IsoDate`: its error names the parameter, the form
+    and the range, and says what was wrong with the value (one text in every service)."""
+    body = assert_problem(await client.get(path, params=params), 422, parameter)
+    message = body["errors"][0]["message"]
+    assert message.startswith(f"{parameter} must be a date written YYYY-MM-DD, from 2000-01-01 to 2099-12-31; ")
+    assert message.endswith(("is not a day of the calendar", "is not written that way", "is outside that range"))

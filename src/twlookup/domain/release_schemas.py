@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, Field, WithJsonSchema
+from pydantic import BaseModel, Field
 
 from twlookup.domain.knowledge_base import KnowledgeResult
 from twlookup.domain.release_dates import Precision
@@ -17,27 +16,6 @@ WATCHLIST_LIMIT = 30  # spec document 1, Limits: at most 30 events / titles / ga
 MONTH_PATTERN = r"^(19|20|21)\d{2}-(0[1-9]|1[0-2])$"
 MatchedAs = Literal["id", "name", "alias", "partial"]
 RecordOrigin = Literal["curated", "imported"]  # a data file's record, or one a feed imported
-
-
-def _iso_day(value: Any) -> date:
-    if isinstance(value, date):
-        return value
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise ValueError("must be a date written YYYY-MM-DD")
-    try:
-        day = date.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{value} is not a calendar date") from None
-    if not date(2000, 1, 1) <= day <= date(2099, 12, 31):
-        raise ValueError("must be between 2000-01-01 and 2099-12-31")
-    return day
-
-
-IsoDay = Annotated[
-    date,
-    BeforeValidator(_iso_day),
-    WithJsonSchema({"type": "string", "format": "date", "pattern": r"^20\d{2}-\d{2}-\d{2}$"}),
-]
 
 
 class NameQuery(Params):

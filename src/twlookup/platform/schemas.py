@@ -1,10 +1,14 @@
-"""Response pieces every service uses: provenance of a record, the not-advice notice."""
+"""Response pieces every service uses: provenance of a record, the not-advice notice; and the
+parameter types services share (a date written YYYY-MM-DD, a non-blank text)."""
 
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import date, datetime
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from twlookup.platform import clock
 from twlookup.platform.clock import TAIPEI as TAIPEI  # re-exported: services import it from here
@@ -24,6 +28,50 @@ def today_taipei() -> date:
     """Today's date in Taiwan, which is what dates in these services are relative to (the one
     clock, `platform/clock.py`: TWLOOKUP_TODAY fixes it)."""
     return clock.today()
+
+
+# The days a date parameter may name: enough for any date these services answer about, and a bound
+# that keeps a typo (0202-01-01, 20277-01-01) from reaching the logic.
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(2099, 12, 31)
+DATE_FORM = f"a date written YYYY-MM-DD, from {FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}"
+_DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _refuse(parameter: str, value: str, why: str) -> PydanticCustomError:
+    return PydanticCustomError(
+        "date_form",
+        "{parameter} must be {form}; {value} {why}",
+        {"parameter": parameter, "form": DATE_FORM, "value": value, "why": why},
+    )
+
+
+def _parameter_date(value: Any, info: ValidationInfo) -> date:
+    """A date parameter's value as a `date`; a wrong one is refused with one text that names the
+    parameter, the form it takes and what was wrong with the value."""
+    name = info.field_name or "date"
+    if isinstance(value, date) and not isinstance(value, datetime):
+        day = value
+    elif not isinstance(value, str) or not _DAY_TEXT.fullmatch(value):
+        shown = repr(value)
+        raise _refuse(name, shown if len(shown) <= 40 else shown[:39] + "…", "is not written that way")
+    else:
+        try:
+            day = date.fromisoformat(value)
+        except ValueError:
+            raise _refuse(name, value, "is not a day of the calendar") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise _refuse(name, day.isoformat(), "is outside that range")
+    return day
+
+
+# The one date parameter type: `start: IsoDate = Field(description=...)`. Its JSON schema says the
+# form (a string, format date, a 20xx year); a wrong value is a 422 naming the parameter.
+IsoDate = Annotated[
+    date,
+    BeforeValidator(_parameter_date),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": r"^20\d{2}-\d{2}-\d{2}$"}),
+]
 
 
 # A text parameter with something besides whitespace in it, as a JSON Schema `pattern` (unanchored:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from typing import Annotated, Any, Literal
 
 import holidays
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, Field
 
 from twlookup.platform.operations import Params
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import IsoDate, Source
 
 YEAR = 2027
 DEFAULT_PLANS = 8
@@ -50,25 +49,6 @@ def normalize_country(value: str) -> str:
     return code
 
 
-def _iso_date(value: object) -> object:
-    if isinstance(value, date):
-        return value
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise ValueError("use the form YYYY-MM-DD")
-    try:
-        day = date.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{value} is not a calendar date") from None
-    if not date(2000, 1, 1) <= day <= date(2099, 12, 31):
-        raise ValueError("must be between 2000-01-01 and 2099-12-31")
-    return day
-
-
-IsoDate = Annotated[
-    date,
-    BeforeValidator(_iso_date),
-    WithJsonSchema({"type": "string", "format": "date", "pattern": r"^20\d{2}-\d{2}-\d{2}$"}),
-]
 CountryCode = Annotated[
     str,
     AfterValidator(normalize_country),

@@ -7,11 +7,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from twlookup.domain.release_schemas import CountdownOut, DelayOut, IsoDay
+from twlookup.domain.release_schemas import CountdownOut, DelayOut
 from twlookup.domain.release_tracker import Delay, TrackedItem
 from twlookup.platform.operations import Params
 from twlookup.platform.records import Record, SourcedRecord
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import IsoDate, Source
 
 Sport = Literal[
     "baseball", "basketball", "multi", "badminton", "running", "football", "soccer", "tennis", "golf", "esports"
@@ -138,7 +138,7 @@ class Calendar(BaseModel):
 
 
 class TodayQuery(Params):
-    date: IsoDay | None = Field(
+    date: IsoDate | None = Field(
         None, description="Day to look from (YYYY-MM-DD, 2000 to 2099); default today in Taiwan"
     )
     days: int = Field(7, ge=0, le=90, description="Look this many days ahead (0 to 90; default 7)")
