@@ -17,7 +17,8 @@ from twlookup.domain.release_import import ENDPOINT
 from twlookup.platform.feeds.download import Bounds
 from twlookup.platform.feeds.run import Refresher, Store
 from twlookup.platform.store import engine as store_engine
-from twlookup.services.games.parsers import WIKIDATA, games, platform
+from twlookup.services.games.feeds import WIKIDATA
+from twlookup.services.games.parsers import games, platform
 from twlookup.settings import Settings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "wikidata-games-2026-11-26.json"

@@ -19,7 +19,8 @@ from twlookup.domain.release_import import ENDPOINT
 from twlookup.platform.feeds.download import Bounds
 from twlookup.platform.feeds.run import Refresher, Store
 from twlookup.platform.store import engine as store_engine
-from twlookup.services.movie.parsers import WIKIDATA, query, titles
+from twlookup.services.movie.feeds import WIKIDATA, query
+from twlookup.services.movie.parsers import titles
 from twlookup.settings import Settings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "wikidata-movie-2026-11-26.json"

@@ -25,7 +25,7 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.games import logic
 from twlookup.services.games.data import CATALOGUE, seed_games
-from twlookup.services.games.parsers import WIKIDATA
+from twlookup.services.games.feeds import WIKIDATA
 from twlookup.services.games.schemas import (
     Calendar,
     CalendarEntry,

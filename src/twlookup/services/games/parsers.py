@@ -1,18 +1,15 @@
-"""The games service's live feed: video games with a publication date in the coming 13 months, from
-Wikidata's SPARQL endpoint (games.wikidata).
+"""Reading the games feed's upstream format: a Wikidata SPARQL JSON answer (feeds.QUERY) into
+`Game` records.
 
-The query asks for items that are a video game (Q7889, checked as noted in operations.DOMAIN) with
-a publication date (P577) from 60 days before today to 400 days after, each date with its place
-of publication (P291), and the item's platforms (P400), developer (P178), publisher (P123) and
-Taiwan Chinese label. The release is the Taiwan (Q865) date where Wikidata has one, else the
-origin's (the earliest date with no place). Platforms are read from their English labels onto the
-five this service tracks; an item on none of them is left out. A curated record of
-data/games/games.yaml wins over an imported item with the same name (domain.release_import.merge).
+The release is the Taiwan (Q865) date where Wikidata has one, else the origin's (the earliest date
+with no place). Platforms are read from their English labels onto the five this service tracks; an
+item on none of them is left out. A curated record of data/games/games.yaml wins over an imported
+item with the same name (domain.release_import.merge).
 """
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from twlookup.domain.release_import import (
@@ -22,11 +19,9 @@ from twlookup.domain.release_import import (
     publications,
     slug,
     source_title,
-    wikidata_feed,
 )
 from twlookup.services.games.schemas import Game, Platform
 
-BEFORE, AHEAD = timedelta(days=60), timedelta(days=400)
 # English labels of Wikidata's platform items, onto the platforms tracked here (an exact label,
 # or a prefix ending in a space)
 PLATFORMS: dict[str, Platform] = {
@@ -43,26 +38,6 @@ PLATFORMS: dict[str, Platform] = {
     "iPadOS": "mobile",
 }
 ORDER: tuple[Platform, ...] = ("ps5", "xbox", "pc", "switch2", "mobile")
-
-QUERY = """SELECT ?item ?itemLabel ?zh ?date ?precision ?place ?platformLabel ?developerLabel ?publisherLabel WHERE {{
-  ?item wdt:P31 wd:Q7889 ;
-        p:P577 ?statement .
-  ?statement psv:P577 ?value .
-  ?value wikibase:timeValue ?date ;
-         wikibase:timePrecision ?precision .
-  FILTER(?date >= "{first}T00:00:00Z"^^xsd:dateTime && ?date <= "{last}T00:00:00Z"^^xsd:dateTime)
-  OPTIONAL {{ ?statement pq:P291 ?place . }}
-  OPTIONAL {{ ?item wdt:P400 ?platform . }}
-  OPTIONAL {{ ?item wdt:P178 ?developer . }}
-  OPTIONAL {{ ?item wdt:P123 ?publisher . }}
-  OPTIONAL {{ ?item rdfs:label ?zh . FILTER(LANG(?zh) = "zh-tw") }}
-  SERVICE wikibase:label {{ bd:serviceParam wikibase:language "en". }}
-}}
-LIMIT 10000"""
-
-
-def query(today: date) -> str:
-    return QUERY.format(first=(today - BEFORE).isoformat(), last=(today + AHEAD).isoformat())
 
 
 def platform(label: str) -> Platform | None:
@@ -103,6 +78,3 @@ def games(raw: bytes, imported: date) -> list[tuple[str, Game]]:
         )
         out.append((pub.qid, game))
     return out
-
-
-WIKIDATA = wikidata_feed("games", "video games", query, games)

@@ -24,7 +24,7 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.movie import logic
 from twlookup.services.movie.data import CATALOGUE, seed_titles
-from twlookup.services.movie.parsers import WIKIDATA
+from twlookup.services.movie.feeds import WIKIDATA
 from twlookup.services.movie.schemas import (
     Calendar,
     CalendarRelease,

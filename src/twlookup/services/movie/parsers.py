@@ -1,18 +1,15 @@
-"""The movie service's live feed: films and series with a publication date in the coming 13 months,
-from Wikidata's SPARQL endpoint (movie.wikidata).
+"""Reading the movie feed's upstream format: a Wikidata SPARQL JSON answer (feeds.QUERY) into
+`Title` records.
 
-The query asks for items of the film and series classes the knowledge-base lookup prefers (ids
-checked as noted in operations.DOMAIN) with a publication date (P577) from 60 days before today
-to 400 days after, each date with its place of publication (P291), and the item's country of
-origin as an ISO code (P495, P297), original broadcaster (P449) and Taiwan Chinese label. The
-Taiwan (Q865) date becomes `taiwan_release` where it differs from the origin's. An item without
-an English label or a country of origin is left out. A curated record of data/movie/titles.yaml
-wins over an imported item with the same name (domain.release_import.merge).
+An item's type is read from its classes (the more specific wins); the Taiwan (Q865) date becomes
+`taiwan_release` where it differs from the origin's. An item without an English label or a country
+of origin is left out. A curated record of data/movie/titles.yaml wins over an imported item with
+the same name (domain.release_import.merge).
 """
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from twlookup.domain.release_import import (
@@ -22,11 +19,9 @@ from twlookup.domain.release_import import (
     publications,
     slug,
     source_title,
-    wikidata_feed,
 )
 from twlookup.services.movie.schemas import Title, TitleType
 
-BEFORE, AHEAD = timedelta(days=60), timedelta(days=400)
 # class -> title type; the more specific type wins where an item has several classes
 CLASSES: dict[str, TitleType] = {
     "Q11424": "film",  # film
@@ -38,27 +33,6 @@ CLASSES: dict[str, TitleType] = {
     "Q63952888": "anime-series",  # anime television series
 }
 RANK: dict[TitleType, int] = {"anime-series": 0, "anime-film": 1, "series": 2, "film": 3}
-
-QUERY = """SELECT ?item ?itemLabel ?zh ?date ?precision ?place ?class ?iso ?networkLabel WHERE {{
-  VALUES ?class {{ {classes} }}
-  ?item wdt:P31 ?class ;
-        p:P577 ?statement .
-  ?statement psv:P577 ?value .
-  ?value wikibase:timeValue ?date ;
-         wikibase:timePrecision ?precision .
-  FILTER(?date >= "{first}T00:00:00Z"^^xsd:dateTime && ?date <= "{last}T00:00:00Z"^^xsd:dateTime)
-  OPTIONAL {{ ?statement pq:P291 ?place . }}
-  OPTIONAL {{ ?item wdt:P495 ?country . ?country wdt:P297 ?iso . }}
-  OPTIONAL {{ ?item wdt:P449 ?network . }}
-  OPTIONAL {{ ?item rdfs:label ?zh . FILTER(LANG(?zh) = "zh-tw") }}
-  SERVICE wikibase:label {{ bd:serviceParam wikibase:language "en". }}
-}}
-LIMIT 10000"""
-
-
-def query(today: date) -> str:
-    classes = " ".join(f"wd:{c}" for c in CLASSES)
-    return QUERY.format(classes=classes, first=(today - BEFORE).isoformat(), last=(today + AHEAD).isoformat())
 
 
 def _first(values: dict[str, set[str]], key: str) -> str | None:
@@ -98,6 +72,3 @@ def titles(raw: bytes, imported: date) -> list[tuple[str, Title]]:
         )
         out.append((pub.qid, title))
     return out
-
-
-WIKIDATA = wikidata_feed("movie", "films and series", query, titles)
