@@ -10,9 +10,9 @@ import pytest
 from twlookup.domain.release_dates import parse_when
 from twlookup.platform import clock
 from twlookup.platform.records import load_records
-from twlookup.services.games.schemas import Game
-from twlookup.services.movie.schemas import Title
-from twlookup.services.sports.schemas import Event
+from twlookup.services.games.records import Game
+from twlookup.services.movie.records import Title
+from twlookup.services.sports.records import Event
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 TODAY = date(2026, 11, 26)

@@ -1,18 +1,21 @@
-"""Answer builders the release trackers share: find an item or 404, countdowns, delays, the
-knowledge-base lookup beside the catalogue, and the paid watchlist."""
+"""Answer builders the release trackers share: find an item or 404, countdowns, delays, an item's
+release answer, the knowledge-base lookup beside the catalogue and the paid watchlist; `Tracker`
+bundles what a tracker's operations need, so each operation is its declaration and a line or two."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 import anyio
+from anyio import to_thread
 from pydantic import BaseModel
 
 from twlookup.domain import knowledge_base
 from twlookup.domain.knowledge_base import Domain, KnowledgeResult
-from twlookup.domain.release_dates import When, countdown
+from twlookup.domain.release_dates import When, countdown, passed_since_check
 from twlookup.domain.release_schemas import (
     CatalogueMatch,
     CountdownOut,
@@ -23,11 +26,14 @@ from twlookup.domain.release_schemas import (
     WatchEntry,
     Watchlist,
 )
-from twlookup.domain.release_tracker import Catalogue, Delay, MatchedAs, TrackedItem
+from twlookup.domain.release_state import release_state
+from twlookup.domain.release_tracker import Catalogue, Delay, MatchedAs, TrackedItem, TrackedRecord
 from twlookup.platform.errors import NotFound, Problem
-from twlookup.platform.schemas import Source
+from twlookup.platform.records import SourcedRecord, as_answer
+from twlookup.platform.store.reference import Reference
 
 ItemT = TypeVar("ItemT", bound=TrackedItem)
+RecT = TypeVar("RecT", bound=TrackedRecord)
 OutT = TypeVar("OutT", bound=BaseModel)
 PARALLEL_LOOKUPS = 4
 
@@ -62,20 +68,53 @@ def countdown_out(when: When, today: date, counts_to: str) -> CountdownOut:
     )
 
 
-def delay_out(delay: Delay, checked: date) -> DelayOut:
-    return DelayOut(
-        old=delay.old,
-        new=delay.new,
-        announced=delay.announced,
-        note=delay.note,
-        source=Source(url=delay.source, title=delay.source_title, checked=checked),
+def delay_out(delay: Delay, item: SourcedRecord) -> DelayOut:
+    """A change of `item`'s date, its announcement cited with the item's check date and sample flag."""
+    return as_answer(delay, DelayOut, source=item.cite(delay.source, delay.source_title))
+
+
+def release_answer(
+    item: RecT,
+    when: When,
+    today: date,
+    answer: type[OutT],
+    *,
+    delays: Iterable[Delay],
+    confirmed_by: str | None,
+    **added: Any,
+) -> OutT:
+    """`item` in its answer shape with what its announced release (`when`) means today: its state's
+    basis and day counts, the window's bounds, its `delays` cited, and a note when the date passed
+    after the record was checked with no page confirming the release (`confirmed_by`); `added` are
+    the service's own computed fields."""
+    state = release_state(when, today, confirmed_by)
+    return as_answer(
+        item,
+        answer,
+        delays=[delay_out(d, item) for d in delays],
+        upcoming=state.upcoming,
+        basis=state.basis,
+        precision=when.precision,
+        earliest=when.earliest,
+        latest=when.latest,
+        days_until=state.days_until,
+        days_since=state.days_since,
+        check_note=passed_since_check(when, item.checked, today, confirmed=confirmed_by is not None),
+        **added,
     )
 
 
-def delay_history(catalogue: Catalogue[ItemT], today: date) -> Delays:
+def delay_history(catalogue: Catalogue[RecT], today: date) -> Delays:
     """Every recorded change of an item's announced date, newest announcement first."""
     entries = [
-        DelayEntry(**delay_out(d, item.checked).model_dump(), id=item.id, name=item.name, name_zh=item.name_zh)
+        as_answer(
+            d,
+            DelayEntry,
+            source=item.cite(d.source, d.source_title),
+            id=item.id,
+            name=item.name,
+            name_zh=item.name_zh,
+        )
         for item in catalogue.items.values()
         for d in getattr(item, "delays", ())
     ]
@@ -153,3 +192,43 @@ async def watchlist(
             )
         )
     return Watchlist[OutT](as_of=today, count=len(entries), entries=entries)
+
+
+@dataclass(frozen=True)
+class Tracker(Generic[RecT, OutT]):
+    """What a release tracker's operations share: its catalogue, its knowledge-base domain, the
+    noun its 404s name (game, title, event), how an item is shown (`item_out`) and counted down to
+    (`countdown`), and the catalogue's order. The operations pass today in (from their module's
+    clock), so that tests can pin it."""
+
+    catalogue: Reference[Catalogue[RecT]]
+    domain: Domain
+    noun: str
+    item_out: Callable[[RecT, date], OutT]
+    countdown: Callable[[RecT, date], CountdownOut]
+    order: Callable[[RecT], Any]
+
+    def find(self, q: str) -> tuple[RecT, MatchedAs]:
+        return find(self.catalogue.get(), q, self.noun)
+
+    def items(self) -> list[RecT]:
+        """Every item, in the catalogue's order."""
+        return sorted(self.catalogue.get().items.values(), key=self.order)
+
+    def answers(self, items: list[RecT], today: date) -> list[OutT]:
+        return [self.item_out(item, today) for item in items]
+
+    async def lookup(self, q: str, today: date) -> LookupOut:
+        catalogue = await to_thread.run_sync(self.catalogue.get)  # a store read: off the event loop
+        return await lookup_answer(catalogue, q, self.domain, today)
+
+    async def watchlist(self, ids: list[str], today: date) -> Watchlist[OutT]:
+        catalogue = await to_thread.run_sync(self.catalogue.get)  # a store read: off the event loop
+        return await watchlist(
+            catalogue,
+            ids,
+            self.domain,
+            today,
+            lambda item: self.item_out(item, today),
+            lambda item: self.countdown(item, today),
+        )

@@ -9,13 +9,14 @@ from pydantic import BaseModel, Field
 
 from twlookup.domain.knowledge_base import KnowledgeResult
 from twlookup.domain.release_dates import Precision
+from twlookup.domain.release_tracker import Delay
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
 
 WATCHLIST_LIMIT = 30  # spec document 1, Limits: at most 30 events / titles / games per call
 MONTH_PATTERN = r"^(19|20|21)\d{2}-(0[1-9]|1[0-2])$"
 MatchedAs = Literal["id", "name", "alias", "partial"]
-RecordOrigin = Literal["curated", "imported"]  # a data file's record, or one a feed imported
 
 
 class NameQuery(Params):
@@ -46,11 +47,8 @@ class WatchlistBody(Params):
     )
 
 
-class DelayOut(BaseModel):
-    old: str = Field(description="Date or window announced before")
-    new: str = Field(description="Date or window announced by the change")
-    announced: date
-    note: str | None = None
+# A change of an announced date; its announcement is cited with its item's provenance (`item.cite`).
+class DelayOut(RecordAnswer, record=Delay, exclude=("source", "source_title")):
     source: Source
 
 

@@ -1,8 +1,8 @@
 """The shape the release trackers share (sports, movie, games): sourced items with names that
 match forgivingly, delay records, and the catalogue that finds an item by id or by any name.
 
-Each service declares its own item record (an event, a title, a game) on `TrackedItem`; this
-module knows none of them.
+Each service declares its own item record (an event, a title, a game) on `TrackedRecord` in its
+records.py; this module knows none of them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from typing import Generic, Literal, TypeVar
 from pydantic import Field
 
 from twlookup.domain.release_dates import WhenText, fold
-from twlookup.platform.records import Record
+from twlookup.platform.records import Record, SourcedRecord
+
+RecordOrigin = Literal["curated", "imported"]  # a data file's record, or one a feed imported
 
 
 class Delay(Record):
@@ -31,18 +33,23 @@ class Delay(Record):
 
 
 class TrackedItem(Record):
-    """The fields every tracked item has (an id, an English and a Chinese name, other names),
-    without provenance: a service declares `Fields(TrackedItem)` with its own fields, the stored
-    record as `Item(Fields, SourcedRecord)` and its answer as `ItemOut(Fields)` plus a `Source`."""
+    """The fields every tracked item has (an id, an English and a Chinese name, other names): what
+    the catalogue matches names on."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{1,79}$", description="Stable id, e.g. gta-6")
-    name: str = Field(min_length=1, description="Name in English (or the original name)")
-    name_zh: str | None = Field(None, description="Name in Traditional Chinese as used in Taiwan")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{1,79}$", max_length=80, description="Stable id, e.g. gta-6")
+    name: str = Field(min_length=1, max_length=300, description="Name in English (or the original name)")
+    name_zh: str | None = Field(None, max_length=300, description="Name in Traditional Chinese as used in Taiwan")
     aliases: list[str] = Field(default_factory=list, description="Other names it is searched by")
     note: str | None = None
 
     def names(self) -> list[str]:
         return [self.id, self.name, *([self.name_zh] if self.name_zh else []), *self.aliases]
+
+
+class TrackedRecord(TrackedItem, SourcedRecord):
+    """A tracked item as a service stores it, with its provenance: a service declares its record
+    (`Game(TrackedRecord)` with its own fields) in records.py, its table with `record_table` and its
+    answer as a `RecordAnswer` of it."""
 
 
 ItemT = TypeVar("ItemT", bound=TrackedItem)

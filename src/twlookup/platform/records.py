@@ -50,10 +50,11 @@ class SourcedRecord(Record):
             url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample
         )
 
-    def cite(self, url: str, title: str | None = None) -> Source:
-        """A further page this record rests on, cited with the record's check date and sample flag
-        (a sample record's every citation says so)."""
-        return Source(url=url, title=title, checked=self.checked, sample=self.sample)
+    def cite(self, url: str, title: str | None = None, checked: date | None = None) -> Source:
+        """A further page this record rests on, cited with the record's check date (or the page's
+        own, `checked`, where the data gives one) and its sample flag (a sample record's every
+        citation says so)."""
+        return Source(url=url, title=title, checked=checked or self.checked, sample=self.sample)
 
 
 class Citation(Record):

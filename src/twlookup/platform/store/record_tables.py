@@ -11,14 +11,16 @@ columns are the record's fields, typed from their annotations:
 | `Literal["a", "bc"]` of strings | `String(longest value)` |
 | `int` / `float` / `bool` | `Integer` / `Float` / `Boolean` |
 | `date` / `datetime` | `Date` / `DateTime(timezone=True)` |
-| lists, tuples, dicts, nested models | `JSON` |
+| lists, tuples, dicts, nested models | `RecordJSON` (JSON; nested records' dates stored as ISO text) |
 
 A field that admits `None` is a nullable column; a scalar default is the column's default. A
 `SourcedRecord`'s provenance (source, source_title, checked, licence, sample) comes from the
 `Provenance` mixin, so every sourced table stores it the same way and rows give `source_ref`.
 Columns a record does not hold (the seed `position`, a stored search form) are passed in `extra`;
 `override` replaces the derived column of a field whose stored form differs (say a longer
-`String`). Each derived table is listed in `DERIVED`, which tests read to check that every field
+`String`); `unique` names fields whose column is unique; `provenance=True` stores the `Provenance`
+columns beside a record that does not carry them itself (the logic reads only its facts, the row
+keeps where it came from). Each derived table is listed in `DERIVED`, which tests read to check that every field
 has its column.
 """
 
@@ -33,10 +35,10 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined
+from pydantic_core import PydanticUndefined, to_jsonable_python
 from sqlalchemy import JSON, Boolean, Date, DateTime, Float, Integer, String, Text
 from sqlalchemy.orm import mapped_column
-from sqlalchemy.types import TypeEngine
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from twlookup.platform.records import PROVENANCE_FIELDS, Record, SourcedRecord
 from twlookup.platform.store.base import Base, Provenance
@@ -48,6 +50,17 @@ SCALARS: dict[type, TypeEngine[Any]] = {
     date: Date(),
     datetime: DateTime(timezone=True),
 }
+
+
+class RecordJSON(TypeDecorator[Any]):
+    """JSON holding nested records (a list of delays, of dated entries): dates and models are
+    stored as their JSON form, and the record model reads them back (`Model.model_validate(row)`)."""
+
+    impl = JSON
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> Any:
+        return to_jsonable_python(value)
 
 
 class RecordTableError(TypeError):
@@ -105,13 +118,15 @@ def column_type(name: str, field: FieldInfo) -> tuple[TypeEngine[Any], bool]:
     if get_origin(base) in (list, tuple, dict, set, frozenset) or (
         isinstance(base, type) and issubclass(base, BaseModel)
     ):
-        return JSON(), optional
+        return RecordJSON(), optional
     raise RecordTableError(f"field {name!r}: no column type for {field.annotation!r}; give one in override")
 
 
-def _column(name: str, field: FieldInfo, primary: bool, indexed: bool) -> Any:
+def _column(name: str, field: FieldInfo, primary: bool, indexed: bool, unique: bool = False) -> Any:
     kind, nullable = column_type(name, field)
     options: dict[str, Any] = {"nullable": nullable and not primary, "index": indexed or None}
+    if unique:
+        options["unique"] = True
     if primary:
         options["primary_key"] = True
         if isinstance(kind, Integer):
@@ -128,13 +143,15 @@ def record_table(
     *,
     key: str | Iterable[str] = "id",
     index: Iterable[str] = (),
+    unique: Iterable[str] = (),
     extra: Mapping[str, Any] | None = None,
     override: Mapping[str, Any] | None = None,
     name: str | None = None,
     base: type[Any] = Base,
+    provenance: bool = False,
 ) -> Any:
     """The mapped table class mirroring `record` (see the module's notes). `key` names the primary
-    key field(s); `index` the fields to index; `extra` maps added column names to `mapped_column`s;
+    key field(s); `index` the fields to index; `unique` the fields whose values are unique; `extra` maps added column names to `mapped_column`s;
     `override` maps field names to the `mapped_column` to use instead of the derived one; `base` is
     the declarative base (the store's own unless a test gives another; only the store's are listed
     in `DERIVED`).
@@ -143,11 +160,12 @@ def record_table(
     cannot see them as attributes (queries on it are checked by the tests instead)."""
     keys = {key} if isinstance(key, str) else set(key)
     indexed = set(index)
+    uniques = set(unique)
     extra = dict(extra or {})
     override = dict(override or {})
     sourced = issubclass(record, SourcedRecord)
     fields = {n: f for n, f in record.model_fields.items() if not (sourced and n in PROVENANCE_FIELDS)}
-    unknown = (keys | indexed | set(override)) - set(fields)
+    unknown = (keys | indexed | uniques | set(override)) - set(fields)
     if unknown:
         raise RecordTableError(f"{record.__name__}: {sorted(unknown)} are not fields of the record")
     clash = set(extra) & set(record.model_fields)
@@ -156,11 +174,12 @@ def record_table(
     namespace: dict[str, Any] = {"__tablename__": table, "__module__": record.__module__}
     for field_name, field in fields.items():
         namespace[field_name] = override.get(field_name) or _column(
-            field_name, field, field_name in keys, field_name in indexed
+            field_name, field, field_name in keys, field_name in indexed, field_name in uniques
         )
     namespace.update(extra)
-    bases: tuple[type, ...] = (Provenance, base) if sourced else (base,)
+    bases: tuple[type, ...] = (Provenance, base) if sourced or provenance else (base,)
     cls = type(name or f"{record.__name__}Row", bases, namespace)
     if base is Base:
-        DERIVED.append(Derived(record=record, table=cls, extra=frozenset(extra)))
+        added = set(extra) | (PROVENANCE_FIELDS - set(record.model_fields) if provenance and not sourced else set())
+        DERIVED.append(Derived(record=record, table=cls, extra=frozenset(added)))
     return cls

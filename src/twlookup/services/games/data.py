@@ -12,18 +12,18 @@ from twlookup.domain.release_tracker import Catalogue
 from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.games.schemas import Game
-from twlookup.services.games.tables import GameRecord
+from twlookup.services.games.records import Game
+from twlookup.services.games.tables import GameRow
 
 
 def seed_games(session: Session, data_dir: Path) -> int:
     games = load_records(data_dir / "games" / "games.yaml", Game, "games")
-    return replace_rows(session, GameRecord, [to_row(g, GameRecord) for g in games])
+    return replace_rows(session, GameRow, [to_row(g, GameRow) for g in games])
 
 
 def _load(session: Session) -> Catalogue[Game]:
     """The curated games, then those the Wikidata feed imported that no curated record has."""
-    curated = [Game.model_validate(row) for row in session.scalars(select(GameRecord))]
+    curated = [Game.model_validate(row) for row in session.scalars(select(GameRow))]
     return Catalogue(merge(curated, load_imported(session, "games", Game.model_validate)))
 
 

@@ -6,7 +6,8 @@ from datetime import date
 
 from twlookup.domain.release_dates import When, parse_when
 from twlookup.domain.release_state import ReleaseState, release_state
-from twlookup.services.games.schemas import Game, Status
+from twlookup.services.games.records import Game
+from twlookup.services.games.schemas import Status
 
 
 def state(game: Game, today: date) -> ReleaseState:

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
-from anyio import to_thread
-
 from twlookup.domain import release_ops
 from twlookup.domain.knowledge_base import Domain
-from twlookup.domain.release_dates import month_bounds, parse_when, passed_since_check
-from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
+from twlookup.domain.release_dates import month_bounds, parse_when
+from twlookup.domain.release_ops import Tracker, countdown_out, release_answer
 from twlookup.domain.release_schemas import (
     Delays,
     LookupOut,
@@ -26,11 +24,11 @@ from twlookup.platform.service import Service
 from twlookup.services.games import logic
 from twlookup.services.games.data import CATALOGUE, seed_games
 from twlookup.services.games.feeds import WIKIDATA
+from twlookup.services.games.records import Game
 from twlookup.services.games.schemas import (
     Calendar,
     CalendarEntry,
     Export,
-    Game,
     GameCountdown,
     GameDetail,
     GameList,
@@ -70,21 +68,14 @@ DOMAIN = Domain(
 
 
 def game_out(game: Game, today: date) -> GameOut:
-    when = parse_when(game.release)
-    state = logic.state(game, today)
-    return GameOut(
-        **game.model_dump(include=set(GameOut.model_fields) - {"delays", "source"}),
-        delays=[delay_out(d, game.checked) for d in game.delays],
+    return release_answer(
+        game,
+        parse_when(game.release),
+        today,
+        GameOut,
+        delays=game.delays,
+        confirmed_by=game.release_confirmed_by,
         status=logic.status(game, today),
-        upcoming=state.upcoming,
-        basis=state.basis,
-        precision=when.precision,
-        earliest=when.earliest,
-        latest=when.latest,
-        days_until=state.days_until,
-        days_since=state.days_since,
-        check_note=passed_since_check(when, game.checked, today, confirmed=game.release_confirmed_by is not None),
-        source=game.source_ref,
     )
 
 
@@ -95,14 +86,24 @@ def _countdown(game: Game, today: date) -> GameCountdown:
     )
 
 
+TRACKER = Tracker(
+    CATALOGUE,
+    DOMAIN,
+    "game",
+    game_out,
+    lambda game, today: countdown_out(parse_when(game.release), today, "release"),
+    logic.release_sort_key,
+)
+
+
 @SERVICE.operation("GET", "/api/games", tool="list_games")
 def list_games(p: ListQuery) -> GameList:
     """List games by release date, filtered by platform, status (from today's date: confirmed, window,
     tba, released, overdue) and upcoming (still to come)."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     games = [
         g
-        for g in sorted(catalogue.items.values(), key=logic.release_sort_key)
+        for g in TRACKER.items()
         if (p.platform is None or p.platform in g.platforms)
         and (p.status is None or logic.status(g, today) == p.status)
         and (not p.upcoming or logic.state(g, today).upcoming)
@@ -111,15 +112,15 @@ def list_games(p: ListQuery) -> GameList:
         as_of=today,
         count=len(games),
         counts_by_status=dict(Counter(logic.status(g, today) for g in games)),
-        games=[game_out(g, today) for g in games],
+        games=TRACKER.answers(games, today),
     )
 
 
 @SERVICE.operation("GET", "/api/game", tool="get_game")
 def get_game(p: NameQuery) -> GameDetail:
     """One game by id or name (English or Chinese): platforms, release, delays, source, countdown."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    game, how = find(catalogue, p.q, "game")
+    today = today_taipei()
+    game, how = TRACKER.find(p.q)
     return GameDetail(
         as_of=today, query=p.q, matched_as=how, game=game_out(game, today), countdown=_countdown(game, today)
     )
@@ -128,11 +129,11 @@ def get_game(p: NameQuery) -> GameDetail:
 @SERVICE.operation("GET", "/api/calendar", tool="release_calendar")
 def release_calendar(p: MonthQuery) -> Calendar:
     """Games released in one month (YYYY-MM) by day, and games announced for a window overlapping it."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     first, last = month_bounds(p.month)
     days: dict[date, list[GameOut]] = {}
     windows: list[GameOut] = []
-    for game in sorted(catalogue.items.values(), key=logic.release_sort_key):
+    for game in TRACKER.items():
         when = parse_when(game.release)
         if when.exact and when.earliest and first <= when.earliest <= last:
             days.setdefault(when.earliest, []).append(game_out(game, today))
@@ -157,9 +158,8 @@ def delay_history() -> Delays:
 def release_countdown(p: NameQuery) -> GameCountdown:
     """Whole days (Asia/Taipei) to a game's release; a window counts to its earliest day; tba has none,
     and a passed date none either (the days since it instead)."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    game, _how = find(catalogue, p.q, "game")
-    return _countdown(game, today)
+    game, _how = TRACKER.find(p.q)
+    return _countdown(game, today_taipei())
 
 
 @SERVICE.operation("GET", "/api/lookup", tool="lookup_any_game")
@@ -167,8 +167,7 @@ async def lookup_any_game(p: LookupQuery) -> LookupOut:
     """Look any game up in Wikidata and Wikipedia (release dates, platforms, developer, publisher,
     genre, official site), in the catalogue or not. 503 when Wikidata cannot be reached and the
     store has no cached answer."""
-    catalogue = await to_thread.run_sync(CATALOGUE.get)  # a store read: off the event loop
-    return await lookup_answer(catalogue, p.q, DOMAIN, today_taipei())
+    return await TRACKER.lookup(p.q, today_taipei())
 
 
 @SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["gta-6"]})
@@ -176,20 +175,11 @@ async def pro_watchlist(p: WatchlistBody) -> Watchlist[GameOut]:
     """Up to 30 games by id or name: the catalogue record (or none), its countdown and the
     Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
     reached for an entry it has not cached."""
-    catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
-    return await watchlist(
-        catalogue,
-        p.ids,
-        DOMAIN,
-        today,
-        lambda g: game_out(g, today),
-        lambda g: countdown_out(parse_when(g.release), today, "release"),
-    )
+    return await TRACKER.watchlist(p.ids, today_taipei())
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
 def export() -> Export:
     """Every game with its release, platforms, delay history and sources."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    games = sorted(catalogue.items.values(), key=logic.release_sort_key)
-    return Export(as_of=today, count=len(games), games=[game_out(g, today) for g in games])
+    today, games = today_taipei(), TRACKER.items()
+    return Export(as_of=today, count=len(games), games=TRACKER.answers(games, today))

@@ -20,7 +20,7 @@ from twlookup.domain.release_import import (
     slug,
     source_title,
 )
-from twlookup.services.games.schemas import Game, Platform
+from twlookup.services.games.records import Game, Platform
 
 # English labels of Wikidata's platform items, onto the platforms tracked here (an exact label,
 # or a prefix ending in a space)

@@ -1,4 +1,4 @@
-"""The games service's record (one per game), its answer shapes and parameters."""
+"""The games service's answer shapes and parameters (its record is records.Game)."""
 
 from __future__ import annotations
 
@@ -7,39 +7,17 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from twlookup.domain.release_dates import Precision, WhenText
-from twlookup.domain.release_schemas import CountdownOut, DelayOut, RecordOrigin
-from twlookup.domain.release_tracker import Delay, TrackedItem
+from twlookup.domain.release_dates import Precision
+from twlookup.domain.release_schemas import CountdownOut, DelayOut
 from twlookup.platform.operations import Params
-from twlookup.platform.records import SourcedRecord
-from twlookup.platform.schemas import Source
+from twlookup.platform.records import RecordAnswer
+from twlookup.services.games.records import Game, Platform
 
-Platform = Literal["ps5", "xbox", "pc", "switch2", "mobile"]
 Status = Literal["confirmed", "window", "tba", "released", "overdue"]
 
 
-class GameFields(TrackedItem):
-    platforms: list[Platform] = Field(min_length=1, description="Announced platforms (xbox: Xbox Series X|S)")
-    release: WhenText = Field(
-        description="Release date as announced: YYYY-MM-DD, or a window (YYYY-MM, YYYY-Q1, YYYY-H2, YYYY-spring, YYYY), or tba"
-    )
-    developer: str | None = None
-    publisher: str | None = None
-    delays: list[Delay] = Field(default_factory=list, description="Each change of the announced release date")
-    release_confirmed_by: str | None = Field(
-        None, description="A page confirming the game has been released, where one was found"
-    )
-
-
-class Game(GameFields, SourcedRecord):
-    """One game as the data file and the store hold it (data/games/games.yaml), or as the
-    Wikidata feed imported it (`record_origin: imported`, never in the data file)."""
-
-    record_origin: RecordOrigin = "curated"
-
-
-class GameOut(GameFields):
-    delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")  # type: ignore[assignment]
+class GameOut(RecordAnswer, record=Game):
+    delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")
     status: Status = Field(
         description="From the announced date and today (Asia/Taipei): confirmed: an exact date ahead (or today); "
         "window: a month, quarter, half, season or year not closed yet; tba: nothing announced; released: the "
@@ -60,14 +38,9 @@ class GameOut(GameFields):
     days_since: int | None = Field(
         ge=0, description="Whole days since the date (a window: since its last day); null until then"
     )
-    record_origin: RecordOrigin = Field(
-        description="curated: a record of data/games/games.yaml, read from its source; imported: from the "
-        "Wikidata feed (games.wikidata), where no curated record has the game"
-    )
     check_note: str | None = Field(
         description='Set when the date has passed and no source here confirms the release, e.g. "release date 2026-11-19 passed; not re-checked since 2026-11-02"'
     )
-    source: Source
 
 
 class ListQuery(Params):

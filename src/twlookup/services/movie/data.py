@@ -12,18 +12,18 @@ from twlookup.domain.release_tracker import Catalogue
 from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.movie.schemas import Title
-from twlookup.services.movie.tables import TitleRecord
+from twlookup.services.movie.records import Title
+from twlookup.services.movie.tables import TitleRow
 
 
 def seed_titles(session: Session, data_dir: Path) -> int:
     titles = load_records(data_dir / "movie" / "titles.yaml", Title, "titles")
-    return replace_rows(session, TitleRecord, [to_row(t, TitleRecord) for t in titles])
+    return replace_rows(session, TitleRow, [to_row(t, TitleRow) for t in titles])
 
 
 def _load(session: Session) -> Catalogue[Title]:
     """The curated titles, then those the Wikidata feed imported that no curated record has."""
-    curated = [Title.model_validate(row) for row in session.scalars(select(TitleRecord))]
+    curated = [Title.model_validate(row) for row in session.scalars(select(TitleRow))]
     return Catalogue(merge(curated, load_imported(session, "movie", Title.model_validate)))
 
 

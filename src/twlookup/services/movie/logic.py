@@ -6,7 +6,7 @@ from datetime import date
 
 from twlookup.domain.release_dates import When, fold, parse_when
 from twlookup.domain.release_state import ReleaseState, release_state
-from twlookup.services.movie.schemas import Title
+from twlookup.services.movie.records import Title
 
 
 def taiwan_when(title: Title) -> When:

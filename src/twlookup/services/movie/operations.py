@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from anyio import to_thread
-
 from twlookup.domain import release_ops
 from twlookup.domain.knowledge_base import Domain
-from twlookup.domain.release_dates import month_bounds, parse_when, passed_since_check
-from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
+from twlookup.domain.release_dates import month_bounds, parse_when
+from twlookup.domain.release_ops import Tracker, countdown_out, release_answer
 from twlookup.domain.release_schemas import (
     Delays,
     LookupOut,
@@ -25,12 +23,13 @@ from twlookup.platform.service import Service
 from twlookup.services.movie import logic
 from twlookup.services.movie.data import CATALOGUE, seed_titles
 from twlookup.services.movie.feeds import WIKIDATA
+from twlookup.services.movie.records import Title
 from twlookup.services.movie.schemas import (
     Calendar,
     CalendarRelease,
     Export,
     ListQuery,
-    Title,
+    Region,
     TitleCountdown,
     TitleDetail,
     TitleList,
@@ -77,21 +76,16 @@ DOMAIN = Domain(
 def title_out(title: Title, today: date) -> TitleOut:
     when = logic.taiwan_when(title)
     state = logic.state(title, today)
-    return TitleOut(
-        **title.model_dump(include=set(TitleOut.model_fields) - {"delays", "source"}),
-        delays=[delay_out(d, title.checked) for d in title.delays],
+    return release_answer(
+        title,
+        when,
+        today,
+        TitleOut,
+        delays=title.delays,
+        confirmed_by=title.release_confirmed_by,
         release_in_taiwan=when.text,
-        precision=when.precision,
-        earliest=when.earliest,
-        latest=when.latest,
         state=state.state,
         released=state.released,
-        upcoming=state.upcoming,
-        basis=state.basis,
-        days_until=state.days_until,
-        days_since=state.days_since,
-        check_note=passed_since_check(when, title.checked, today, confirmed=title.release_confirmed_by is not None),
-        source=title.source_ref,
     )
 
 
@@ -106,26 +100,36 @@ def _countdown(title: Title, today: date) -> TitleCountdown:
     )
 
 
+TRACKER = Tracker(
+    CATALOGUE,
+    DOMAIN,
+    "title",
+    title_out,
+    lambda title, today: countdown_out(logic.taiwan_when(title), today, "release"),
+    logic.sort_key,
+)
+
+
 @SERVICE.operation("GET", "/api/titles", tool="list_titles")
 def list_titles(p: ListQuery) -> TitleList:
     """List titles by the release that applies in Taiwan, filtered by type, platform keyword and upcoming;
     each says its state today (upcoming, window-open, released, overdue, tba) and why."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     titles = [
         t
-        for t in sorted(catalogue.items.values(), key=logic.sort_key)
+        for t in TRACKER.items()
         if (p.type is None or t.type == p.type)
         and (p.platform is None or logic.platform_matches(t, p.platform))
         and (not p.upcoming or logic.is_upcoming(t, today))
     ]
-    return TitleList(as_of=today, count=len(titles), titles=[title_out(t, today) for t in titles])
+    return TitleList(as_of=today, count=len(titles), titles=TRACKER.answers(titles, today))
 
 
 @SERVICE.operation("GET", "/api/title", tool="get_title")
 def get_title(p: NameQuery) -> TitleDetail:
     """One title by id or name (English or Chinese): releases, platform, delays, source, countdown."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    title, how = find(catalogue, p.q, "title")
+    today = today_taipei()
+    title, how = TRACKER.find(p.q)
     return TitleDetail(
         as_of=today, query=p.q, matched_as=how, title=title_out(title, today), countdown=_countdown(title, today)
     )
@@ -134,19 +138,20 @@ def get_title(p: NameQuery) -> TitleDetail:
 @SERVICE.operation("GET", "/api/calendar", tool="release_calendar")
 def release_calendar(p: MonthQuery) -> Calendar:
     """Releases in one month (YYYY-MM): Taiwan and origin release days, and windows overlapping it."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     first, last = month_bounds(p.month)
     releases: list[CalendarRelease] = []
     windows: list[TitleOut] = []
-    for title in sorted(catalogue.items.values(), key=logic.sort_key):
+    for title in TRACKER.items():
         out = None
-        for region, text in (("TW", title.taiwan_release), ("origin", title.release)):
+        regions: tuple[tuple[Region, str | None], ...] = (("TW", title.taiwan_release), ("origin", title.release))
+        for region, text in regions:
             if text is None:
                 continue
             when = parse_when(text)
             if when.exact and when.earliest and first <= when.earliest <= last:
                 out = out or title_out(title, today)
-                releases.append(CalendarRelease(date=when.earliest, region=region, title=out))  # type: ignore[arg-type]
+                releases.append(CalendarRelease(date=when.earliest, region=region, title=out))
             elif (
                 not when.exact and when.overlaps(first, last) and region == ("TW" if title.taiwan_release else "origin")
             ):
@@ -165,9 +170,8 @@ def schedule_changes() -> Delays:
 def release_countdown(p: NameQuery) -> TitleCountdown:
     """Whole days (Asia/Taipei) to a title's release in Taiwan (the origin's where Taiwan has none);
     once the date has passed, no countdown but the days since it."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    title, _how = find(catalogue, p.q, "title")
-    return _countdown(title, today)
+    title, _how = TRACKER.find(p.q)
+    return _countdown(title, today_taipei())
 
 
 @SERVICE.operation("GET", "/api/lookup", tool="lookup_any_title")
@@ -175,8 +179,7 @@ async def lookup_any_title(p: LookupQuery) -> LookupOut:
     """Look any film, series or anime up in Wikidata and Wikipedia (release dates, director, genre,
     broadcaster, distributor, official site), in the catalogue or not. 503 when Wikidata cannot be
     reached and the store has no cached answer."""
-    catalogue = await to_thread.run_sync(CATALOGUE.get)  # a store read: off the event loop
-    return await lookup_answer(catalogue, p.q, DOMAIN, today_taipei())
+    return await TRACKER.lookup(p.q, today_taipei())
 
 
 @SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["avengers-doomsday"]})
@@ -184,20 +187,11 @@ async def pro_watchlist(p: WatchlistBody) -> Watchlist[TitleOut]:
     """Up to 30 titles by id or name: the catalogue record (or none), its countdown and the
     Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
     reached for an entry it has not cached."""
-    catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
-    return await watchlist(
-        catalogue,
-        p.ids,
-        DOMAIN,
-        today,
-        lambda t: title_out(t, today),
-        lambda t: countdown_out(logic.taiwan_when(t), today, "release"),
-    )
+    return await TRACKER.watchlist(p.ids, today_taipei())
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
 def export() -> Export:
     """Every title with its releases, platform, delay history and sources."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    titles = sorted(catalogue.items.values(), key=logic.sort_key)
-    return Export(as_of=today, count=len(titles), titles=[title_out(t, today) for t in titles])
+    today, titles = today_taipei(), TRACKER.items()
+    return Export(as_of=today, count=len(titles), titles=TRACKER.answers(titles, today))

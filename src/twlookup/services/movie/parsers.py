@@ -20,7 +20,7 @@ from twlookup.domain.release_import import (
     slug,
     source_title,
 )
-from twlookup.services.movie.schemas import Title, TitleType
+from twlookup.services.movie.records import Title, TitleType
 
 # class -> title type; the more specific type wins where an item has several classes
 CLASSES: dict[str, TitleType] = {

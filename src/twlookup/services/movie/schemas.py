@@ -1,4 +1,4 @@
-"""The movie service's record (one per title), its answer shapes and parameters."""
+"""The movie service's answer shapes and parameters (its record is records.Title)."""
 
 from __future__ import annotations
 
@@ -7,48 +7,18 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from twlookup.domain.release_dates import Precision, WhenText
-from twlookup.domain.release_schemas import CountdownOut, DelayOut, RecordOrigin
+from twlookup.domain.release_dates import Precision
+from twlookup.domain.release_schemas import CountdownOut, DelayOut
 from twlookup.domain.release_state import State
-from twlookup.domain.release_tracker import Delay, TrackedItem
 from twlookup.platform.operations import Params
-from twlookup.platform.records import SourcedRecord
-from twlookup.platform.schemas import Source
+from twlookup.platform.records import RecordAnswer
+from twlookup.services.movie.records import Title, TitleType
 
-TitleType = Literal["film", "series", "anime-series", "anime-film"]
-
-
-class TitleFields(TrackedItem):
-    type: TitleType
-    platform: str = Field(
-        min_length=1, max_length=60, description='Where it is released: "cinema", or the streaming service'
-    )
-    origin: str = Field(
-        pattern=r"^[A-Z]{2}$", description="Country of the origin release (ISO 3166 code), e.g. US, JP, KR"
-    )
-    release: WhenText = Field(
-        description="Origin release as announced: YYYY-MM-DD, a window (YYYY-MM, YYYY-Q1, YYYY) or tba"
-    )
-    taiwan_release: WhenText | None = Field(
-        None,
-        description="Taiwan release where it differs from the origin's (same formats); null: same day or not announced",
-    )
-    studio: str | None = Field(None, description="Studio or distributor whose announcement is the source")
-    delays: list[Delay] = Field(default_factory=list, description="Each change of the announced release date")
-    release_confirmed_by: str | None = Field(
-        None, description="A page confirming the title has been released, where one was found"
-    )
+Region = Literal["TW", "origin"]  # which release: Taiwan's, or the origin country's
 
 
-class Title(TitleFields, SourcedRecord):
-    """One title as the data file and the store hold it (data/movie/titles.yaml), or as the
-    Wikidata feed imported it (`record_origin: imported`, never in the data file)."""
-
-    record_origin: RecordOrigin = "curated"
-
-
-class TitleOut(TitleFields):
-    delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")  # type: ignore[assignment]
+class TitleOut(RecordAnswer, record=Title):
+    delays: list[DelayOut] = Field(description="Each change of the announced release date, with its source")
     release_in_taiwan: str = Field(
         description="The date that applies in Taiwan: taiwan_release where given, else release"
     )
@@ -74,11 +44,6 @@ class TitleOut(TitleFields):
         ge=0, description="Whole days since the date (a window: since its last day); null until then"
     )
     check_note: str | None = Field(description="Set when the date has passed and no source here confirms the release")
-    record_origin: RecordOrigin = Field(
-        description="curated: a record of data/movie/titles.yaml, read from its source; imported: from the "
-        "Wikidata feed (movie.wikidata), where no curated record has the title"
-    )
-    source: Source
 
 
 class ListQuery(Params):
@@ -108,7 +73,7 @@ class TitleDetail(BaseModel):
 
 class CalendarRelease(BaseModel):
     date: dt.date
-    region: Literal["TW", "origin"] = Field(description="TW: the Taiwan release; origin: the origin country's")
+    region: Region = Field(description="TW: the Taiwan release; origin: the origin country's")
     title: TitleOut
 
 
@@ -124,7 +89,7 @@ class TitleCountdown(CountdownOut):
     id: str
     name: str
     name_zh: str | None
-    region: Literal["TW", "origin"] = Field(description="Which release is counted to: Taiwan's where announced")
+    region: Region = Field(description="Which release is counted to: Taiwan's where announced")
 
 
 class Export(BaseModel):

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
-from twlookup.services.sports.schemas import Event, Status
+from twlookup.platform.schemas import Source
+from twlookup.services.sports.records import Event, ImportantDate
+from twlookup.services.sports.schemas import DateKind, Status
 
 
 def status(event: Event, today: date) -> Status:
@@ -35,10 +37,15 @@ def check_note(event: Event, today: date) -> str | None:
     return None
 
 
-def dated_entries(event: Event) -> Iterator[tuple[date, str, str, str | None, str | None]]:
-    """(date, kind, label, source, source title) for the start, the end and each important date."""
-    yield event.start, "start", f"{event.name} begins", None, None
+def date_source(event: Event, day: ImportantDate) -> Source:
+    """An important date's citation: the page announcing it where the data names one, else the event's."""
+    return event.cite(day.source, day.source_title) if day.source else event.source_ref
+
+
+def dated_entries(event: Event) -> Iterator[tuple[date, DateKind, str, Source]]:
+    """(date, kind, label, source) for the start, the end and each important date."""
+    yield event.start, "start", f"{event.name} begins", event.source_ref
     for d in event.important_dates:
-        yield d.date, "important", d.label, d.source, d.source_title
+        yield d.date, "important", d.label, date_source(event, d)
     if event.end != event.start:
-        yield event.end, "end", f"{event.name} ends", None, None
+        yield event.end, "end", f"{event.name} ends", event.source_ref

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from anyio import to_thread
-
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when
-from twlookup.domain.release_ops import countdown_out, delay_out, find, lookup_answer, watchlist
+from twlookup.domain.release_ops import Tracker, countdown_out, delay_out
 from twlookup.domain.release_schemas import (
     CountdownOut,
     LookupOut,
@@ -19,16 +17,17 @@ from twlookup.domain.release_schemas import (
     WatchlistBody,
 )
 from twlookup.domain.release_state import days_since, days_until
-from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.records import as_answer
+from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.sports import logic
 from twlookup.services.sports.data import CATALOGUE, seed_events
+from twlookup.services.sports.records import Event
 from twlookup.services.sports.schemas import (
     BroadcastAnswer,
     BroadcastOut,
     Calendar,
     DateEntry,
-    Event,
     EventCountdown,
     EventDetail,
     EventList,
@@ -97,36 +96,21 @@ DOMAIN = Domain(
 
 
 def event_out(event: Event, today: date) -> EventOut:
-    return EventOut(
-        **event.model_dump(
-            include=set(EventOut.model_fields) - {"important_dates", "broadcasts", "schedule_changes", "source"}
-        ),
+    return as_answer(
+        event,
+        EventOut,
         important_dates=[
-            ImportantDateOut(
-                date=d.date,
-                label=d.label,
-                source=Source(url=d.source, title=d.source_title, checked=event.checked)
-                if d.source
-                else event.source_ref,
-            )
-            for d in event.important_dates
+            as_answer(d, ImportantDateOut, source=logic.date_source(event, d)) for d in event.important_dates
         ],
         broadcasts=[
-            BroadcastOut(
-                platform=b.platform,
-                kind=b.kind,
-                note=b.note,
-                source=Source(url=b.source, title=b.source_title, checked=b.checked),
-            )
-            for b in event.broadcasts
+            as_answer(b, BroadcastOut, source=event.cite(b.source, b.source_title, b.checked)) for b in event.broadcasts
         ],
-        schedule_changes=[delay_out(d, event.checked) for d in event.schedule_changes],
+        schedule_changes=[delay_out(d, event) for d in event.schedule_changes],
         status=logic.status(event, today),
         basis=logic.basis(event, today),
         days_until_start=days_until(event.start, today),
         days_since_end=days_since(event.end, today),
         check_note=logic.check_note(event, today),
-        source=event.source_ref,
     )
 
 
@@ -135,52 +119,49 @@ def _start_countdown(event: Event, today: date) -> CountdownOut:
 
 
 def _entries(events: list[Event], first: date, last: date, today: date) -> list[DateEntry]:
-    out = []
-    for event in events:
-        for day, kind, label, url, title in logic.dated_entries(event):
-            if first <= day <= last:
-                source = Source(url=url, title=title, checked=event.checked) if url else event.source_ref
-                out.append(
-                    DateEntry(
-                        date=day,
-                        kind=kind,
-                        label=label,
-                        upcoming=day >= today,
-                        days_until=days_until(day, today),
-                        event_id=event.id,
-                        event=event.name,  # type: ignore[arg-type]
-                        event_zh=event.name_zh,
-                        sport=event.sport,
-                        source=source,
-                    )
-                )
+    out = [
+        DateEntry(
+            date=day,
+            kind=kind,
+            label=label,
+            upcoming=day >= today,
+            days_until=days_until(day, today),
+            event_id=event.id,
+            event=event.name,
+            event_zh=event.name_zh,
+            sport=event.sport,
+            source=source,
+        )
+        for event in events
+        for day, kind, label, source in logic.dated_entries(event)
+        if first <= day <= last
+    ]
     out.sort(key=lambda e: (e.date, e.event_id, e.kind))
     return out
 
 
-def _by_start(events: object) -> list[Event]:
-    return sorted(events, key=lambda e: (e.start, e.id))  # type: ignore[call-overload]
+TRACKER = Tracker(CATALOGUE, DOMAIN, "event", event_out, _start_countdown, lambda e: (e.start, e.id))
 
 
 @SERVICE.operation("GET", "/api/events", tool="list_sports_events")
 def list_sports_events(p: ListQuery) -> EventList:
     """List events by start date, filtered by sport, status (from today's date) and Taiwan-team information."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     events = [
         e
-        for e in _by_start(catalogue.items.values())
+        for e in TRACKER.items()
         if (p.sport is None or e.sport == p.sport)
         and (p.status is None or logic.status(e, today) == p.status)
         and (not p.taiwan or e.taiwan)
     ]
-    return EventList(as_of=today, count=len(events), events=[event_out(e, today) for e in events])
+    return EventList(as_of=today, count=len(events), events=TRACKER.answers(events, today))
 
 
 @SERVICE.operation("GET", "/api/event", tool="get_sports_event")
 def get_sports_event(p: NameQuery) -> EventDetail:
     """One event by id or name (English or Chinese): dates, venue, Taiwan team, important dates, broadcasters."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    event, how = find(catalogue, p.q, "event")
+    today = today_taipei()
+    event, how = TRACKER.find(p.q)
     return EventDetail(
         as_of=today, query=p.q, matched_as=how, event=event_out(event, today), countdown=_start_countdown(event, today)
     )
@@ -189,19 +170,19 @@ def get_sports_event(p: NameQuery) -> EventDetail:
 @SERVICE.operation("GET", "/api/calendar", tool="sports_calendar")
 def sports_calendar(p: MonthQuery) -> Calendar:
     """Important dates in one month (YYYY-MM): starts, ends, draws, ticket sales, openings."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     first, last = month_bounds(p.month)
-    entries = _entries(_by_start(catalogue.items.values()), first, last, today)
+    entries = _entries(TRACKER.items(), first, last, today)
     return Calendar(as_of=today, month=p.month, count=len(entries), dates=entries)
 
 
 @SERVICE.operation("GET", "/api/today", tool="whats_on")
 def whats_on(p: TodayQuery) -> Today:
     """Events in progress on a day (default today in Taiwan) and the dates coming up in the next `days` days."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
+    today = today_taipei()
     day = p.date or today
     until = day + timedelta(days=p.days)
-    events = _by_start(catalogue.items.values())
+    events = TRACKER.items()
     return Today(
         as_of=today,
         date=day,
@@ -216,8 +197,8 @@ def whats_on(p: TodayQuery) -> Today:
 def taiwan_broadcast(p: NameQuery) -> BroadcastAnswer:
     """Who carries an event in Taiwan (TV channel, streaming service), each with its source; says
     "not known" where no source found names one, rather than guessing."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    event, _how = find(catalogue, p.q, "event")
+    today = today_taipei()
+    event, _how = TRACKER.find(p.q)
     out = event_out(event, today)
     known = bool(out.broadcasts)
     note = (
@@ -240,8 +221,8 @@ def taiwan_broadcast(p: NameQuery) -> BroadcastAnswer:
 def event_countdown(p: NameQuery) -> EventCountdown:
     """Whole days (Asia/Taipei) to an event's start, and to its end; each is null once passed, and the
     days since the end are given after it."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    event, _how = find(catalogue, p.q, "event")
+    today = today_taipei()
+    event, _how = TRACKER.find(p.q)
     c = _start_countdown(event, today)
     return EventCountdown(
         **c.model_dump(),
@@ -261,8 +242,7 @@ async def lookup_any_sports_event(p: LookupQuery) -> LookupOut:
     """Look any sports event up in Wikidata and Wikipedia (dates, venue, country, sport, organiser,
     official site), in the catalogue or not. 503 when Wikidata cannot be reached and the store has
     no cached answer."""
-    catalogue = await to_thread.run_sync(CATALOGUE.get)  # a store read: off the event loop
-    return await lookup_answer(catalogue, p.q, DOMAIN, today_taipei())
+    return await TRACKER.lookup(p.q, today_taipei())
 
 
 @SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["cpbl-2026-season"]})
@@ -270,15 +250,11 @@ async def pro_watchlist(p: WatchlistBody) -> Watchlist[EventOut]:
     """Up to 30 events by id or name: the catalogue record (or none), its countdown and the
     Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
     reached for an entry it has not cached."""
-    catalogue, today = await to_thread.run_sync(CATALOGUE.get), today_taipei()
-    return await watchlist(
-        catalogue, p.ids, DOMAIN, today, lambda e: event_out(e, today), lambda e: _start_countdown(e, today)
-    )
+    return await TRACKER.watchlist(p.ids, today_taipei())
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
 def export() -> Export:
     """Every event with its dates, Taiwan team, important dates, broadcasters, schedule changes and sources."""
-    catalogue, today = CATALOGUE.get(), today_taipei()
-    events = _by_start(catalogue.items.values())
-    return Export(as_of=today, count=len(events), events=[event_out(e, today) for e in events])
+    today, events = today_taipei(), TRACKER.items()
+    return Export(as_of=today, count=len(events), events=TRACKER.answers(events, today))

@@ -1,84 +1,34 @@
-"""The sports service's record (one per event), its answer shapes and parameters."""
+"""The sports service's answer shapes and parameters (its record is records.Event)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 from twlookup.domain.release_schemas import CountdownOut, DelayOut
-from twlookup.domain.release_tracker import Delay, TrackedItem
 from twlookup.platform.operations import Params
-from twlookup.platform.records import Record, SourcedRecord
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import IsoDate, Source
+from twlookup.services.sports.records import Broadcast, Event, ImportantDate, Sport
 
-Sport = Literal[
-    "baseball", "basketball", "multi", "badminton", "running", "football", "soccer", "tennis", "golf", "esports"
-]
 Status = Literal["upcoming", "ongoing", "completed"]
+DateKind = Literal["start", "end", "important"]
 
 
-class ImportantDate(Record):
-    date: dt.date
-    label: str = Field(min_length=1, description="What happens: draw, ticket sale, opening, final...")
-    source: str | None = Field(None, description="Where this date is announced, when not the event's own source")
-    source_title: str | None = None
-
-
-class Broadcast(Record):
-    platform: str = Field(min_length=1, description="TV channel or streaming service carrying the event in Taiwan")
-    kind: Literal["tv", "streaming"]
-    source: str
-    source_title: str | None = None
-    checked: dt.date
-    note: str | None = None
-
-
-class EventFields(TrackedItem):
-    sport: Sport = Field(
-        description="multi: multi-sport games; football: American football; soccer: association football"
-    )
-    start: dt.date
-    end: dt.date
-    venue: str = Field(min_length=1, description="Venue, or the host cities when there are many")
-    country: str = Field(description="Host country or countries")
-    organiser: str | None = None
-    taiwan: str | None = Field(
-        None, description="Taiwan-team information (the team, its group or its qualification); null when none"
-    )
-    important_dates: list[ImportantDate] = Field(default_factory=list)
-    broadcasts: list[Broadcast] = Field(default_factory=list, description="Taiwan broadcasters, each with its source")
-    schedule_changes: list[Delay] = Field(default_factory=list, description="Changes of the announced dates")
-
-    @model_validator(mode="after")
-    def _order(self) -> EventFields:
-        if self.end < self.start:
-            raise ValueError(f"end {self.end} is before start {self.start}")
-        return self
-
-
-class Event(EventFields, SourcedRecord):
-    """One event as the data file and the store hold it (data/sports/events.yaml)."""
-
-
-class ImportantDateOut(BaseModel):
-    date: dt.date
-    label: str
+class ImportantDateOut(RecordAnswer, record=ImportantDate, exclude=("source", "source_title")):
     source: Source
 
 
-class BroadcastOut(BaseModel):
-    platform: str
-    kind: Literal["tv", "streaming"]
-    note: str | None
+class BroadcastOut(RecordAnswer, record=Broadcast, exclude=("source", "source_title", "checked")):
     source: Source
 
 
-class EventOut(EventFields):
-    important_dates: list[ImportantDateOut]  # type: ignore[assignment]
-    broadcasts: list[BroadcastOut]  # type: ignore[assignment]
-    schedule_changes: list[DelayOut]  # type: ignore[assignment]
+class EventOut(RecordAnswer, record=Event):
+    important_dates: list[ImportantDateOut]
+    broadcasts: list[BroadcastOut]
+    schedule_changes: list[DelayOut]
     status: Status = Field(
         description="From the dates and today (Asia/Taipei): upcoming before the start day, ongoing from the "
         "start to the end day (a multi-day event under way), completed after the end day"
@@ -92,7 +42,6 @@ class EventOut(EventFields):
     )
     days_since_end: int | None = Field(ge=0, description="Whole days since the end day; null until it has passed")
     check_note: str | None = Field(description="Set when the dates have passed since the record was checked")
-    source: Source
 
 
 class ListQuery(Params):
@@ -119,7 +68,7 @@ class EventDetail(BaseModel):
 
 class DateEntry(BaseModel):
     date: dt.date
-    kind: Literal["start", "end", "important"]
+    kind: DateKind
     label: str
     upcoming: bool = Field(description="The date is today or later (Asia/Taipei)")
     days_until: int | None = Field(ge=0, description="Whole days from today to the date; null once it has passed")
