@@ -8,7 +8,7 @@ from sqlalchemy import text
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import load_yaml
-from twlookup.services.price.feed import parse_feed
+from twlookup.services.price.parsers import parse_feed
 from twlookup.services.price.schemas import CATEGORY_SLUGS
 
 FOLDER = DEFAULT_DATA / "price"

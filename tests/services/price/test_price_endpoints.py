@@ -12,7 +12,7 @@ from conftest import assert_problem
 from mcp import Client
 
 from twlookup.cli import DEFAULT_DATA
-from twlookup.services.price import markdown
+from twlookup.services.price.logic import markdown
 from twlookup.services.price.records import Observation, Product
 
 pytestmark = pytest.mark.asyncio

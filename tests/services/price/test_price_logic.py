@@ -9,8 +9,8 @@ from datetime import date
 import pytest
 
 from twlookup.services.price import logic
-from twlookup.services.price.feed import parse_feed, roc_date
 from twlookup.services.price.logic import DailyPrice
+from twlookup.services.price.parsers import parse_feed, roc_date
 from twlookup.services.price.records import Observation, Product
 
 AS_OF = date(2026, 11, 21)  # window start: 2026-11-21 - 89 days = 2026-08-24

@@ -18,8 +18,8 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.price.feed import FEED_LICENCE, FEED_TITLE, FEED_URL, FeedRow, parse_feed
 from twlookup.services.price.logic import Catalog, window_start
+from twlookup.services.price.parsers import FEED_LICENCE, FEED_TITLE, FEED_URL, FeedRow, parse_feed
 from twlookup.services.price.records import Category, Observation, Product
 from twlookup.services.price.tables import CategoryRecord, ObservationRecord, ProductRecord
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.price.data import import_daily
-from twlookup.services.price.feed import FEED_LICENCE, FEED_TITLE, FEED_URL, parse_feed
+from twlookup.services.price.parsers import FEED_LICENCE, FEED_TITLE, FEED_URL, parse_feed
 from twlookup.services.price.tables import ObservationRecord
 
 PAGE = 1000  # records per request

@@ -8,9 +8,10 @@ from twlookup.platform.errors import NotFound
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
-from twlookup.services.price import logic, markdown
+from twlookup.services.price import logic
 from twlookup.services.price.data import CATALOG, history, seed_price
 from twlookup.services.price.feeds import DAILY
+from twlookup.services.price.logic import markdown
 from twlookup.services.price.records import Category, CategoryFacts, Observation, Prices, Product, ProductFacts
 from twlookup.services.price.schemas import (
     DEFINITIONS,
