@@ -106,6 +106,10 @@ def release_answer(
 
 def delay_history(catalogue: Catalogue[RecT], today: date) -> Delays:
     """Every recorded change of an item's announced date, newest announcement first."""
+    changes: list[tuple[Delay, RecT]] = [
+        (d, item) for item in catalogue.items.values() for d in getattr(item, "delays", ())
+    ]
+    changes.sort(key=lambda pair: (pair[0].announced, pair[1].id), reverse=True)
     entries = [
         as_answer(
             d,
@@ -115,10 +119,8 @@ def delay_history(catalogue: Catalogue[RecT], today: date) -> Delays:
             name=item.name,
             name_zh=item.name_zh,
         )
-        for item in catalogue.items.values()
-        for d in getattr(item, "delays", ())
+        for d, item in changes
     ]
-    entries.sort(key=lambda e: (e.announced, e.id), reverse=True)
     return Delays(as_of=today, count=len(entries), delays=entries)
 
 

@@ -140,7 +140,7 @@ def release_calendar(p: MonthQuery) -> Calendar:
     """Releases in one month (YYYY-MM): Taiwan and origin release days, and windows overlapping it."""
     today = today_taipei()
     first, last = month_bounds(p.month)
-    releases: list[CalendarRelease] = []
+    releases: list[tuple[date, str, Region, TitleOut]] = []
     windows: list[TitleOut] = []
     for title in TRACKER.items():
         out = None
@@ -151,13 +151,19 @@ def release_calendar(p: MonthQuery) -> Calendar:
             when = parse_when(text)
             if when.exact and when.earliest and first <= when.earliest <= last:
                 out = out or title_out(title, today)
-                releases.append(CalendarRelease(date=when.earliest, region=region, title=out))
+                releases.append((when.earliest, title.id, region, out))
             elif (
                 not when.exact and when.overlaps(first, last) and region == ("TW" if title.taiwan_release else "origin")
             ):
                 windows.append(out or title_out(title, today))
-    releases.sort(key=lambda r: (r.date, r.title.id, r.region))
-    return Calendar(as_of=today, month=p.month, count=len(releases), releases=releases, windows=windows)
+    releases.sort(key=lambda r: r[:3])
+    return Calendar(
+        as_of=today,
+        month=p.month,
+        count=len(releases),
+        releases=[CalendarRelease(date=day, region=region, title=out) for day, _, region, out in releases],
+        windows=windows,
+    )
 
 
 @SERVICE.operation("GET", "/api/delays", tool="schedule_changes")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -21,20 +22,18 @@ from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.price.logic import Catalog, window_start
 from twlookup.services.price.parsers import FEED_LICENCE, FEED_TITLE, FEED_URL, FeedRow, parse_feed
 from twlookup.services.price.records import Category, Observation, Product
-from twlookup.services.price.tables import CategoryRecord, ObservationRecord, ProductRecord
+from twlookup.services.price.tables import CategoryRow, ObservationRow, ProductRow
 
 
 def seed_price(session: Session, data_dir: Path) -> int:
     folder = data_dir / "price"
     categories = load_records(folder / "categories.yaml", Category, "categories", label="slug")
-    count = replace_rows(
-        session, CategoryRecord, (to_row(c, CategoryRecord, position=i) for i, c in enumerate(categories))
-    )
+    count = replace_rows(session, CategoryRow, (to_row(c, CategoryRow, position=i) for i, c in enumerate(categories)))
     sample = load_yaml(folder / "sample.yaml")
     rows = parse_feed((folder / sample["file"]).read_bytes())
-    real = set(session.scalars(select(ProductRecord.id).where(ProductRecord.sample.is_(False))))
-    session.execute(delete(ObservationRecord).where(ObservationRecord.sample.is_(True)))
-    session.execute(delete(ProductRecord).where(ProductRecord.sample.is_(True)))
+    real = set(session.scalars(select(ProductRow.id).where(ProductRow.sample.is_(False))))
+    session.execute(delete(ObservationRow).where(ObservationRow.sample.is_(True)))
+    session.execute(delete(ProductRow).where(ProductRow.sample.is_(True)))
     rows = [r for r in rows if r.product_id not in real]
     provenance = {
         "source": sample["source"],
@@ -48,11 +47,11 @@ def seed_price(session: Session, data_dir: Path) -> int:
     for r in rows:
         if r.type_code not in by_code:
             raise ValueError(f"sample {r.product_id}: 種類代碼 {r.type_code!r} is not one of {sorted(by_code)}")
-        products[r.product_id] = {"id": r.product_id, "name": r.name, "category": by_code[r.type_code], **provenance}
+        products[r.product_id] = _product(r, by_code[r.type_code], provenance)
     if products:
-        session.execute(insert(ProductRecord), list(products.values()))
+        session.execute(insert(ProductRow), list(products.values()))
     if rows:
-        session.execute(insert(ObservationRecord), [_observation(r, provenance) for r in rows])
+        session.execute(insert(ObservationRow), [_observation(r, provenance) for r in rows])
     session.flush()
     return count + len(products) + len(rows)
 
@@ -63,8 +62,8 @@ def import_daily(session: Session, path: Path) -> int:
     rows = parse_feed(path.read_bytes())
     if not rows:
         raise ValueError("no trading records (only rest-day markers, or an empty list)")
-    by_code = {c.code: c.slug for c in session.scalars(select(CategoryRecord))}
-    known = {p.id: p.category for p in session.scalars(select(ProductRecord))}
+    by_code = {c.code: c.slug for c in session.scalars(select(CategoryRow))}
+    known = {p.id: p.category for p in session.scalars(select(ProductRow))}
     provenance = {
         "source": FEED_URL,
         "source_title": FEED_TITLE,
@@ -83,47 +82,42 @@ def import_daily(session: Session, path: Path) -> int:
             raise ValueError(
                 f"{r.product_id} ({r.name}) is a new product and its record has no 種類代碼 to place it in a category"
             )
-        products[r.product_id] = {"id": r.product_id, "name": r.name, "category": category, **provenance}
+        products[r.product_id] = _product(r, category, provenance)
     ids = list(products)
-    session.execute(
-        delete(ObservationRecord).where(ObservationRecord.product_id.in_(ids), ObservationRecord.sample.is_(True))
-    )
+    session.execute(delete(ObservationRow).where(ObservationRow.product_id.in_(ids), ObservationRow.sample.is_(True)))
     days: dict[date, set[str]] = {}
     for r in rows:
         days.setdefault(r.day, set()).add(r.product_id)
     for day, day_ids in days.items():
-        session.execute(
-            delete(ObservationRecord).where(ObservationRecord.day == day, ObservationRecord.product_id.in_(day_ids))
-        )
-    session.execute(delete(ProductRecord).where(ProductRecord.id.in_(ids)))
-    session.execute(insert(ProductRecord), list(products.values()))
-    session.execute(insert(ObservationRecord), [_observation(r, provenance) for r in rows])
+        session.execute(delete(ObservationRow).where(ObservationRow.day == day, ObservationRow.product_id.in_(day_ids)))
+    session.execute(delete(ProductRow).where(ProductRow.id.in_(ids)))
+    session.execute(insert(ProductRow), list(products.values()))
+    session.execute(insert(ObservationRow), [_observation(r, provenance) for r in rows])
     session.flush()
     return len(rows)
+
+
+def _product(r: FeedRow, category: str, provenance: dict[str, Any]) -> dict[str, Any]:
+    """A product's row as the feed names it, checked against its record (lengths the store takes)."""
+    return Product(id=r.product_id, name=r.name, category=category, **provenance).model_dump()
 
 
 def _observation(r: FeedRow, provenance: dict[str, object]) -> dict[str, object]:
     return {**r.model_dump(exclude={"name", "type_code"}), **provenance}
 
 
-def _to_logic(rows: Iterable[ObservationRecord]) -> list[Observation]:
+def _to_logic(rows: Iterable[Any]) -> list[Observation]:
     return [Observation.model_validate(r) for r in rows]
 
 
 def _load(session: Session) -> Catalog:
-    query = select(CategoryRecord).order_by(CategoryRecord.position)
+    query = select(CategoryRow).order_by(CategoryRow.position)
     categories = {r.slug: Category.model_validate(r) for r in session.scalars(query)}
-    products = {
-        r.id: Product.model_validate(r) for r in session.scalars(select(ProductRecord).order_by(ProductRecord.id))
-    }
-    as_of = session.scalar(select(func.max(ObservationRecord.day)))
+    products = {r.id: Product.model_validate(r) for r in session.scalars(select(ProductRow).order_by(ProductRow.id))}
+    as_of = session.scalar(select(func.max(ObservationRow.day)))
     observations: dict[str, list[Observation]] = {}
     if as_of is not None:
-        query = (
-            select(ObservationRecord)
-            .where(ObservationRecord.day >= window_start(as_of))
-            .order_by(ObservationRecord.day)
-        )
+        query = select(ObservationRow).where(ObservationRow.day >= window_start(as_of)).order_by(ObservationRow.day)
         for o in _to_logic(session.scalars(query)):
             observations.setdefault(o.product_id, []).append(o)
     return Catalog(categories, products, as_of, observations)
@@ -135,5 +129,5 @@ CATALOG: Reference[Catalog] = Reference(_load)
 def history(product_id: str) -> list[Observation]:
     """Every stored observation of one product, oldest first (the paid full history)."""
     with store_engine.session() as session:
-        query = select(ObservationRecord).where(ObservationRecord.product_id == product_id)
-        return _to_logic(session.scalars(query.order_by(ObservationRecord.day, ObservationRecord.market_code)))
+        query = select(ObservationRow).where(ObservationRow.product_id == product_id)
+        return _to_logic(session.scalars(query.order_by(ObservationRow.day, ObservationRow.market_code)))

@@ -9,6 +9,7 @@ completed later in the day, is picked up on the next refresh.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
@@ -17,16 +18,12 @@ from sqlalchemy.orm import Session
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.price.data import import_daily
-from twlookup.services.price.parsers import FEED_LICENCE, FEED_TITLE, FEED_URL, parse_feed
-from twlookup.services.price.tables import ObservationRecord
+from twlookup.services.price.parsers import FEED_LICENCE, FEED_TITLE, FEED_URL, page_records, parse_feed, roc
+from twlookup.services.price.tables import ObservationRow
 
 PAGE = 1000  # records per request
 MAX_PAGES = 40  # a bound: a day of all markets is a few thousand records
 DAYS = 4
-
-
-def roc(day: date) -> str:
-    return f"{day.year - 1911}.{day.month:02d}.{day.day:02d}"
 
 
 def daily_stamp(raw: bytes, _name: str) -> Stamp:
@@ -40,18 +37,12 @@ def daily_stamp(raw: bytes, _name: str) -> Stamp:
     )
 
 
-def _pages(start: date, end: date):  # type: ignore[no-untyped-def]
+def _pages(start: date, end: date) -> Callable[[Fetcher, Part], Fetched]:
     def fetch(fetcher: Fetcher, part: Part) -> Fetched:
-        records: list = []
+        records: list[object] = []
         for page in range(MAX_PAGES):
             params = {"$top": str(PAGE), "$skip": str(page * PAGE), "StartDate": roc(start), "EndDate": roc(end)}
-            answer = fetcher.get(FEED_URL, params=params)
-            try:
-                chunk = json.loads(answer.body) if answer.body.strip() else []
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise ValueError(f"page {page + 1}: not JSON ({exc})") from None
-            if not isinstance(chunk, list):
-                raise ValueError(f"page {page + 1}: expected a JSON list of records")
+            chunk = page_records(fetcher.get(FEED_URL, params=params).body, page + 1)
             records.extend(chunk)
             if len(chunk) < PAGE:
                 break
@@ -69,7 +60,7 @@ def daily_parts(ctx: PartsContext) -> list[Part]:
 
 
 def daily_held(session: Session) -> date | None:
-    return session.scalar(select(func.max(ObservationRecord.day)).where(ObservationRecord.sample.is_(False)))
+    return session.scalar(select(func.max(ObservationRow.day)).where(ObservationRow.sample.is_(False)))
 
 
 DAILY = Feed(

@@ -6,13 +6,14 @@ from datetime import date
 
 from twlookup.platform.errors import NotFound
 from twlookup.platform.feeds.route import add_status_route
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.services.price import logic
 from twlookup.services.price.data import CATALOG, history, seed_price
 from twlookup.services.price.feeds import DAILY
 from twlookup.services.price.logic import markdown
-from twlookup.services.price.records import Category, CategoryFacts, Observation, Prices, Product, ProductFacts
+from twlookup.services.price.records import Category, Observation, Product
 from twlookup.services.price.schemas import (
     DEFINITIONS,
     Categories,
@@ -35,7 +36,7 @@ from twlookup.services.price.schemas import (
     SearchResult,
     SummaryOut,
 )
-from twlookup.services.price.tables import ObservationRecord
+from twlookup.services.price.tables import ObservationRow
 
 SERVICE = Service(
     name="price",
@@ -53,39 +54,36 @@ add_status_route(SERVICE)
 
 
 def _category_out(catalog: logic.Catalog, c: Category) -> CategoryOut:
-    facts = c.model_dump(include=set(CategoryFacts.model_fields))
     products = catalog.in_category(c.slug)
     sample = [p for p in products if catalog.is_sample(p)]
     sources: dict[tuple[str, bool], Source] = {}
     for p in products:  # a product's prices come from its record's source (the feed, or the sample)
         ref = p.source_ref.model_copy(update={"sample": catalog.is_sample(p)})
         sources.setdefault((ref.url, ref.sample), ref)
-    return CategoryOut(
-        **facts,
+    return as_answer(
+        c,
+        CategoryOut,
         product_count=len(products),
         sample=bool(sample),
         sample_products=len(sample),
         prices_sources=list(sources.values()),
-        source=c.source_ref,
     )
 
 
 def _market(o: Observation) -> MarketPrice:
-    return MarketPrice(
-        **o.model_dump(include=set(Prices.model_fields)), market_code=o.market_code, market=o.market_name, date=o.day
-    )
+    return as_answer(o, MarketPrice, market=o.market_name, date=o.day)
 
 
 def _brief(catalog: logic.Catalog, p: Product) -> ProductBrief:
     series = catalog.series.get(p.id)
     last = series[-1] if series else None
-    return ProductBrief(
-        **p.model_dump(include=set(ProductFacts.model_fields)),
+    return as_answer(
+        p,
+        ProductBrief,
         price=logic.money(last.price) if last else None,
         price_date=last.day if last else None,
         market=last.market_name if last else None,
         sample=p.sample or bool(last and last.sample),
-        source=p.source_ref,
     )
 
 
@@ -168,10 +166,9 @@ def deals(p: DealsQuery) -> Deals:
     for d in catalog.drops(p.cat):
         item = catalog.products[d.product_id]
         drops.append(
-            DropOut(
-                id=item.id,
-                name=item.name,
-                category=item.category,
+            as_answer(
+                item,
+                DropOut,
                 date=d.day,
                 price=d.price,
                 market=d.market_name,
@@ -180,7 +177,6 @@ def deals(p: DealsQuery) -> Deals:
                 drop_amount=d.amount,
                 drop_percent=d.percent,
                 sample=d.sample,
-                source=item.source_ref,
             )
         )
     return Deals(
@@ -205,7 +201,7 @@ def _known_product(p: ProductQuery) -> None:
     check=_known_product,
     example={"id": "LA1"},
     blocking=True,
-    rests_on=(DAILY, ObservationRecord),  # not sold on the shipped sample or on a feed gone stale
+    rests_on=(DAILY, ObservationRow),  # not sold on the shipped sample or on a feed gone stale
 )
 def pro_history(p: ProductQuery) -> History:
     """The product's full daily price history: every stored trading day with each market's prices."""
@@ -228,7 +224,7 @@ def pro_history(p: ProductQuery) -> History:
 
 
 @SERVICE.operation(
-    "GET", "/api/pro/export/{slug}", price="$0.05", example={"slug": "vegetables"}, rests_on=(DAILY, ObservationRecord)
+    "GET", "/api/pro/export/{slug}", price="$0.05", example={"slug": "vegetables"}, rests_on=(DAILY, ObservationRow)
 )
 def pro_export(p: ExportQuery) -> Export:
     """The whole category: every product's current prices per market and its 90-day statistics."""

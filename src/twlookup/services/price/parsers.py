@@ -47,6 +47,23 @@ def roc_date(text: str) -> date:
         raise ValueError(f"交易日期 {text!r} is not a calendar date: {exc}") from None
 
 
+def roc(day: date) -> str:
+    """2026-11-21 -> '115.11.21', as the feed's StartDate and EndDate take it."""
+    return f"{day.year - 1911}.{day.month:02d}.{day.day:02d}"
+
+
+def page_records(body: bytes, page: int) -> list[object]:
+    """The records of one page of the feed's answer (an empty body is an empty page); ValueError
+    naming the page when it is not a JSON list."""
+    try:
+        chunk = json.loads(body) if body.strip() else []
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"page {page}: not JSON ({exc})") from None
+    if not isinstance(chunk, list):
+        raise ValueError(f"page {page}: expected a JSON list of records")
+    return chunk
+
+
 def _number(record: dict, name: str) -> float:
     value = record[name]
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):

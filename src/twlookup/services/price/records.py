@@ -1,6 +1,6 @@
 """The price service's records: a category (data/price/categories.yaml), a product and one
 product's prices at one market on one trading day (the feed, or the shipped sample). Each is
-declared once here; the store's tables mirror them and answers are built from them."""
+declared once here; the store's tables are derived from them and answers are built from them."""
 
 from __future__ import annotations
 
@@ -11,25 +11,21 @@ from pydantic import Field
 from twlookup.platform.records import Record, SourcedRecord
 
 
-class CategoryFacts(Record):
-    slug: str
-    code: str = Field(description="種類代碼 of the feed")
-    name_zh: str
-    name_en: str
-
-
-class Category(CategoryFacts, SourcedRecord):
+class Category(SourcedRecord):
     """A product kind of the feed (種類代碼), e.g. vegetables N04."""
 
+    slug: str = Field(max_length=30)
+    code: str = Field(max_length=10, description="種類代碼 of the feed")
+    name_zh: str = Field(max_length=50)
+    name_en: str = Field(max_length=50)
 
-class ProductFacts(Record):
-    id: str = Field(description="Crop code (作物代號)")
-    name: str = Field(description="Crop name as the feed writes it (作物名稱)")
-    category: str
 
-
-class Product(ProductFacts, SourcedRecord):
+class Product(SourcedRecord):
     """A crop as the feed names it."""
+
+    id: str = Field(max_length=20, description="Crop code (作物代號)")
+    name: str = Field(max_length=100, description="Crop name as the feed writes it (作物名稱)")
+    category: str = Field(max_length=30)
 
 
 class Prices(Record):
@@ -43,13 +39,14 @@ class Prices(Record):
 
 
 class Trade(Prices):
-    product_id: str
-    market_code: str
-    market_name: str
+    product_id: str = Field(max_length=20)
+    market_code: str = Field(max_length=10)
+    market_name: str = Field(max_length=50)
     day: date
 
 
 class Observation(Trade):
-    """One product's prices at one market on one trading day, as the store holds it."""
+    """One product's prices at one market on one trading day, as the logic reads it (the store's row
+    also keeps the download it came from: tables.ObservationRow)."""
 
     sample: bool = False

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import date
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
 from twlookup.services.price.logic import SummaryFigures as SummaryOut
-from twlookup.services.price.records import CategoryFacts, Prices, ProductFacts
+from twlookup.services.price.records import Category, Observation, Product
 
 CategorySlug = Literal["vegetables", "fruits"]
 CATEGORY_SLUGS = ("vegetables", "fruits")
@@ -31,7 +32,7 @@ DEFINITIONS = {
 }
 
 
-class CategoryOut(CategoryFacts):
+class CategoryOut(RecordAnswer, record=Category):
     product_count: int
     sample: bool = Field(
         description="True when the prices of any product counted (in the 90-day window) are sample data, "
@@ -45,7 +46,7 @@ class CategoryOut(CategoryFacts):
 
 
 class Categories(BaseModel):
-    as_of: date | None = Field(description="Latest trading day in the store")
+    as_of: dt.date | None = Field(description="Latest trading day in the store")
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
     count: int
@@ -55,18 +56,16 @@ class Categories(BaseModel):
     )
 
 
-class ProductBrief(ProductFacts):
+class ProductBrief(RecordAnswer, record=Product):
     price: float | None = Field(description="Current lowest average price, NT$/kg (None: no trade in the last 90 days)")
-    price_date: date | None = Field(description="Trading day of that price")
+    price_date: dt.date | None = Field(description="Trading day of that price")
     market: str | None = Field(description="Market where that lowest price was recorded")
     sample: bool
-    source: Source
 
 
-class MarketPrice(Prices):
-    market_code: str
+class MarketPrice(RecordAnswer, record=Observation, exclude=("product_id", "market_name", "day", "sample")):
     market: str
-    date: date
+    date: dt.date
 
 
 class SearchQuery(Params):
@@ -77,7 +76,7 @@ class SearchQuery(Params):
 
 
 class SearchResult(BaseModel):
-    as_of: date | None
+    as_of: dt.date | None
     q: str
     cat: str | None
     count: int = Field(description="Products that match")
@@ -92,7 +91,7 @@ class ProductQuery(Params):
 
 
 class ProductDetail(BaseModel):
-    as_of: date | None
+    as_of: dt.date | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
     product: ProductBrief
@@ -109,7 +108,7 @@ class CategoryQuery(Params):
 
 
 class CategoryPage(BaseModel):
-    as_of: date | None
+    as_of: dt.date | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
     category: CategoryOut
@@ -121,20 +120,19 @@ class DealsQuery(Params):
     cat: CategorySlug | None = Field(None, description="Only drops in this category")
 
 
-class DropOut(ProductFacts):
-    date: date
+class DropOut(RecordAnswer, record=Product):
+    date: dt.date
     price: float
     market: str
-    previous_date: date
+    previous_date: dt.date
     previous_price: float
     drop_amount: float = Field(description="previous_price - price, NT$/kg")
     drop_percent: float = Field(description="drop_amount / previous_price x 100")
     sample: bool
-    source: Source
 
 
 class Deals(BaseModel):
-    as_of: date | None = Field(description="The trading day whose drops are listed")
+    as_of: dt.date | None = Field(description="The trading day whose drops are listed")
     cat: str | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
@@ -145,7 +143,7 @@ class Deals(BaseModel):
 
 
 class HistoryDay(BaseModel):
-    date: date
+    date: dt.date
     price: float = Field(description="Lowest average price among the markets that day")
     market: str
     markets: list[MarketPrice]
@@ -171,7 +169,7 @@ class ExportItem(BaseModel):
 
 
 class Export(BaseModel):
-    as_of: date | None
+    as_of: dt.date | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
     category: CategoryOut

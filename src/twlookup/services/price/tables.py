@@ -1,48 +1,18 @@
-"""Store tables of the price service: categories, products and daily price observations."""
+"""Store tables of the price service, derived from its records: categories, products and daily
+price observations (each observation row keeps the provenance of the download it came from)."""
 
 from __future__ import annotations
 
-from datetime import date
+from sqlalchemy import Integer
+from sqlalchemy.orm import mapped_column
 
-from sqlalchemy import Date, Float, Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from twlookup.platform.store.record_tables import record_table
+from twlookup.services.price.records import Category, Observation, Product
 
-from twlookup.platform.store.base import Base, Provenance
-
-
-class CategoryRecord(Provenance, Base):
-    """A product kind of the feed (種類代碼), e.g. vegetables N04 (data/price/categories.yaml)."""
-
-    __tablename__ = "price_category"
-
-    slug: Mapped[str] = mapped_column(String(30), primary_key=True)
-    code: Mapped[str] = mapped_column(String(10), unique=True)
-    position: Mapped[int] = mapped_column(Integer)
-    name_zh: Mapped[str] = mapped_column(String(50))
-    name_en: Mapped[str] = mapped_column(String(50))
-
-
-class ProductRecord(Provenance, Base):
-    """A crop as the feed names it: 作物代號 (id) and 作物名稱 (name)."""
-
-    __tablename__ = "price_product"
-
-    id: Mapped[str] = mapped_column(String(20), primary_key=True)
-    name: Mapped[str] = mapped_column(String(100))
-    category: Mapped[str] = mapped_column(String(30), index=True)
-
-
-class ObservationRecord(Provenance, Base):
-    """One product's prices at one market on one trading day (NT$/kg; volume in kg)."""
-
-    __tablename__ = "price_observation"
-
-    product_id: Mapped[str] = mapped_column(String(20), primary_key=True)
-    market_code: Mapped[str] = mapped_column(String(10), primary_key=True)
-    day: Mapped[date] = mapped_column(Date, primary_key=True, index=True)
-    market_name: Mapped[str] = mapped_column(String(50))
-    upper: Mapped[float] = mapped_column(Float)
-    middle: Mapped[float] = mapped_column(Float)
-    lower: Mapped[float] = mapped_column(Float)
-    average: Mapped[float] = mapped_column(Float)
-    volume: Mapped[float] = mapped_column(Float)
+CategoryRow = record_table(
+    Category, "price_category", key="slug", unique=("code",), extra={"position": mapped_column(Integer, nullable=False)}
+)
+ProductRow = record_table(Product, "price_product", index=("category",))
+ObservationRow = record_table(
+    Observation, "price_observation", key=("product_id", "market_code", "day"), index=("day",), provenance=True
+)
