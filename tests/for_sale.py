@@ -27,7 +27,7 @@ def _fill(session, table) -> None:
     """Rows standing for real ones in an empty table a paid route rests on."""
     from twlookup.services.opinions.data import import_posts
     from twlookup.services.opinions.tables import PostRow
-    from twlookup.services.share import links
+    from twlookup.services.share.logic import links
     from twlookup.services.share.tables import ShareRow
 
     if table is PostRow:

@@ -22,7 +22,7 @@ PENDING_ROOMS = {
     "creator/ubn.py", "food/osm.py", "glossary/model_advice.py", "holiday/calendars.py", "life/ingest.py",
     "motion/colour.py", "motion/easing.py", "motion/ingest.py", "motion/presets.py", "motion/spring.py",
     "opinions/aicheck.py", "opinions/feeds_declared.py", "opinions/feeds_tw.py", "opinions/live.py",
-    "seo/airobots.py", "seo/dns.py", "seo/robots.py", "seo/site.py", "share/links.py",
+    "seo/airobots.py", "seo/dns.py", "seo/robots.py", "seo/site.py",
     "stocks/ingest.py", "trip/ingest.py",
 }  # fmt: skip
 

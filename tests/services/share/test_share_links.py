@@ -2,7 +2,7 @@
 
 import pytest
 
-from twlookup.services.share.links import canonical
+from twlookup.services.share.logic.links import canonical
 
 
 @pytest.mark.parametrize(

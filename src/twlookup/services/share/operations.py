@@ -22,7 +22,8 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import load_yaml
-from twlookup.services.share import links, logic
+from twlookup.services.share import logic
+from twlookup.services.share.logic import links
 from twlookup.services.share.schemas import (
     ClickBody,
     ClickOut,
