@@ -106,6 +106,31 @@ def test_unique_fields_and_provenance_kept_beside_a_record_without_it():
         assert row.source_ref.url == "https://example.org/f" and row.source_ref.sample is True
 
 
+def test_numbered_keys_and_references():
+    class Post(Record):
+        id: int
+        title: str
+
+    class Reply(Record):
+        id: int
+        post_id: int
+        body: str
+
+    posts = record_table(Post, "t_post", autoincrement=True, base=LocalBase)
+    replies = record_table(Reply, "t_reply", foreign={"post_id": "t_post.id"}, autoincrement=True, base=LocalBase)
+    (fk,) = replies.__table__.columns["post_id"].foreign_keys
+    assert fk.target_fullname == "t_post.id"
+    engine = create_engine("sqlite://")
+    LocalBase.metadata.create_all(engine)
+    with Session(engine) as s:
+        post = posts(title="first")
+        s.add(post)
+        s.flush()
+        s.add(replies(post_id=post.id, body="numbered by the store"))
+        s.commit()
+        assert [r.id for r in s.query(replies)] == [1] and post.id == 1
+
+
 def test_mistakes_are_named():
     class Odd(Record):
         id: str

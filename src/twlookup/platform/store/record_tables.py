@@ -18,7 +18,9 @@ A field that admits `None` is a nullable column; a scalar default is the column'
 `Provenance` mixin, so every sourced table stores it the same way and rows give `source_ref`.
 Columns a record does not hold (the seed `position`, a stored search form) are passed in `extra`;
 `override` replaces the derived column of a field whose stored form differs (say a longer
-`String`); `unique` names fields whose column is unique; `provenance=True` stores the `Provenance`
+`String`); `unique` names fields whose column is unique;
+`foreign` maps a field to the column it refers to ("share_share.id"); `autoincrement=True` lets the
+store number an integer key; `provenance=True` stores the `Provenance`
 columns beside a record that does not carry them itself (the logic reads only its facts, the row
 keeps where it came from). Each derived table is listed in `DERIVED`, which tests read to check that every field
 has its column.
@@ -36,7 +38,7 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, to_jsonable_python
-from sqlalchemy import JSON, Boolean, Date, DateTime, Float, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Date, DateTime, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
@@ -122,7 +124,15 @@ def column_type(name: str, field: FieldInfo) -> tuple[TypeEngine[Any], bool]:
     raise RecordTableError(f"field {name!r}: no column type for {field.annotation!r}; give one in override")
 
 
-def _column(name: str, field: FieldInfo, primary: bool, indexed: bool, unique: bool = False) -> Any:
+def _column(
+    name: str,
+    field: FieldInfo,
+    primary: bool,
+    indexed: bool,
+    unique: bool = False,
+    refers: str | None = None,
+    autoincrement: bool = False,
+) -> Any:
     kind, nullable = column_type(name, field)
     options: dict[str, Any] = {"nullable": nullable and not primary, "index": indexed or None}
     if unique:
@@ -130,7 +140,9 @@ def _column(name: str, field: FieldInfo, primary: bool, indexed: bool, unique: b
     if primary:
         options["primary_key"] = True
         if isinstance(kind, Integer):
-            options["autoincrement"] = False
+            options["autoincrement"] = autoincrement
+    if refers:
+        return mapped_column(kind, ForeignKey(refers), **options)
     default = field.default
     if default is not PydanticUndefined and (default is None or isinstance(default, str | int | float | bool)):
         options["default"] = default
@@ -144,6 +156,8 @@ def record_table(
     key: str | Iterable[str] = "id",
     index: Iterable[str] = (),
     unique: Iterable[str] = (),
+    foreign: Mapping[str, str] | None = None,
+    autoincrement: bool = False,
     extra: Mapping[str, Any] | None = None,
     override: Mapping[str, Any] | None = None,
     name: str | None = None,
@@ -151,21 +165,24 @@ def record_table(
     provenance: bool = False,
 ) -> Any:
     """The mapped table class mirroring `record` (see the module's notes). `key` names the primary
-    key field(s); `index` the fields to index; `unique` the fields whose values are unique; `extra` maps added column names to `mapped_column`s;
-    `override` maps field names to the `mapped_column` to use instead of the derived one; `base` is
-    the declarative base (the store's own unless a test gives another; only the store's are listed
-    in `DERIVED`).
+    key field(s); `index` the fields to index; `unique` the fields whose values are unique;
+    `foreign` the fields that refer to another table's column; `autoincrement` whether the store
+    numbers an integer key; `extra` maps added column names to `mapped_column`s; `override` maps
+    field names to the `mapped_column` to use instead of the derived one; `base` is the declarative
+    base (the store's own unless a test gives another; only the store's are listed in `DERIVED`);
+    `provenance` stores the Provenance columns beside a record that does not carry them.
 
     The class is returned as `Any`: its columns are made here from the record, so a type checker
     cannot see them as attributes (queries on it are checked by the tests instead)."""
     keys = {key} if isinstance(key, str) else set(key)
     indexed = set(index)
     uniques = set(unique)
+    refers = dict(foreign or {})
     extra = dict(extra or {})
     override = dict(override or {})
     sourced = issubclass(record, SourcedRecord)
     fields = {n: f for n, f in record.model_fields.items() if not (sourced and n in PROVENANCE_FIELDS)}
-    unknown = (keys | indexed | uniques | set(override)) - set(fields)
+    unknown = (keys | indexed | uniques | set(refers) | set(override)) - set(fields)
     if unknown:
         raise RecordTableError(f"{record.__name__}: {sorted(unknown)} are not fields of the record")
     clash = set(extra) & set(record.model_fields)
@@ -174,7 +191,13 @@ def record_table(
     namespace: dict[str, Any] = {"__tablename__": table, "__module__": record.__module__}
     for field_name, field in fields.items():
         namespace[field_name] = override.get(field_name) or _column(
-            field_name, field, field_name in keys, field_name in indexed, field_name in uniques
+            field_name,
+            field,
+            field_name in keys,
+            field_name in indexed,
+            field_name in uniques,
+            refers.get(field_name),
+            autoincrement,
         )
     namespace.update(extra)
     bases: tuple[type, ...] = (Provenance, base) if sourced or provenance else (base,)

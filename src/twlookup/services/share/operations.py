@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from anyio import to_thread
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform import review
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.fetch import FetchFailed, FetchRefused, fetch
+from twlookup.platform.records import as_answer
 from twlookup.platform.request import current
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
@@ -24,6 +26,7 @@ from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import load_yaml
 from twlookup.services.share import logic
 from twlookup.services.share.logic import links
+from twlookup.services.share.records import Comment, Share
 from twlookup.services.share.schemas import (
     ClickBody,
     ClickOut,
@@ -63,6 +66,7 @@ review.operator_routes(SERVICE)
 SEARCH_LIMIT = 50
 RANKING_LIMIT = 50
 TREND_LIMIT = 100
+ShareT = TypeVar("ShareT", bound=ShareOut)
 
 
 def now_utc() -> datetime:
@@ -144,23 +148,7 @@ class CommentPayload(BaseModel):
 def _publish_share(session: Session, sub: review.Submission, p: SharePayload) -> None:
     if session.scalar(select(ShareRow.id).where(ShareRow.key == p.key)) is not None:
         return  # the same link was published meanwhile: one video is one share
-    session.add(
-        ShareRow(
-            key=p.key,
-            platform=p.platform,
-            url=p.url,
-            title=p.title,
-            title_from=p.title_from,
-            description=p.description,
-            category=p.category,
-            votes=0,
-            comments=0,
-            clicks=0,
-            published_at=now_utc(),
-            submission_id=sub.id,
-            sample=False,
-        )
-    )
+    session.add(ShareRow(**p.model_dump(), published_at=now_utc(), submission_id=sub.id))
 
 
 def _publish_vote(session: Session, _sub: review.Submission, p: VotePayload) -> None:
@@ -195,21 +183,13 @@ review.register_kind(
 # ------------------------------------------------------------------ answers
 
 
-def share_out(r: ShareRow) -> ShareOut:
-    return ShareOut(
-        id=r.id,
-        platform=r.platform,
-        url=r.url,
-        title=r.title,
-        title_from=r.title_from,
-        description=r.description,
-        category=r.category,
-        votes=r.votes,
-        comments=r.comments,
-        clicks=r.clicks,
-        published_at=_aware(r.published_at),
-        sample=r.sample,
-    )
+def share_out(row: Any, answer: type[ShareT], **added: Any) -> ShareT:
+    """A share row in an answer shape (ShareOut or one that adds to it)."""
+    return as_answer(Share.model_validate(row), answer, published_at=_aware(row.published_at), **added)
+
+
+def comment_out(row: Any) -> CommentOut:
+    return as_answer(Comment.model_validate(row), CommentOut, published_at=_aware(row.published_at))
 
 
 def _aware(moment: datetime) -> datetime:
@@ -230,12 +210,10 @@ def _ranked(
         for r in session.scalars(query)
     ]
     scored.sort(key=lambda sr: (-sr[0], -sr[1].id))
-    return [
-        Ranked(**share_out(r).model_dump(), rank=i + 1, score=round(s, 6)) for i, (s, r) in enumerate(scored[:limit])
-    ]
+    return [share_out(r, Ranked, rank=i + 1, score=round(s, 6)) for i, (s, r) in enumerate(scored[:limit])]
 
 
-def _share(session: Session, ident: int) -> ShareRow:
+def _share(session: Session, ident: int) -> Any:
     row = session.get(ShareRow, ident)
     if row is None:
         raise NotFound("share", str(ident), "Only approved shares are public; see /api/new.")
@@ -271,7 +249,7 @@ def new(p: NewQuery) -> ShareList:
         query = select(ShareRow).order_by(ShareRow.published_at.desc(), ShareRow.id.desc()).limit(p.limit)
         if p.platform:
             query = query.where(ShareRow.platform == p.platform)
-        rows = [share_out(r) for r in session.scalars(query)]
+        rows = [share_out(r, ShareOut) for r in session.scalars(query)]
     return ShareList(
         count=len(rows),
         shares=rows,
@@ -290,7 +268,8 @@ def search(p: SearchQuery) -> ShareList:
             query = query.where(
                 or_(ShareRow.title.ilike(pattern, escape="\\"), ShareRow.description.ilike(pattern, escape="\\"))
             )
-        rows = [share_out(r) for r in session.scalars(query.order_by(ShareRow.published_at.desc()).limit(SEARCH_LIMIT))]
+        found = session.scalars(query.order_by(ShareRow.published_at.desc()).limit(SEARCH_LIMIT))
+        rows = [share_out(r, ShareOut) for r in found]
     return ShareList(
         count=len(rows),
         shares=rows,
@@ -305,10 +284,7 @@ def get_share(p: ShareQuery) -> ShareDetail:
     with store_engine.session() as session:
         row = _share(session, p.id)
         comments = session.scalars(select(CommentRow).where(CommentRow.share_id == row.id).order_by(CommentRow.id))
-        return ShareDetail(
-            share=share_out(row),
-            comments=[CommentOut(id=c.id, body=c.body, published_at=_aware(c.published_at)) for c in comments],
-        )
+        return ShareDetail(share=share_out(row, ShareOut), comments=[comment_out(c) for c in comments])
 
 
 @SERVICE.operation("GET", "/api/stats", tool="get_share_stats", blocking=True)
@@ -453,11 +429,9 @@ def trend(p: TrendQuery) -> Trend:
 def _export_items(session: Session) -> list[ExportItem]:
     comments: dict[int, list[CommentOut]] = {}
     for c in session.scalars(select(CommentRow).order_by(CommentRow.id)):
-        comments.setdefault(c.share_id, []).append(
-            CommentOut(id=c.id, body=c.body, published_at=_aware(c.published_at))
-        )
+        comments.setdefault(c.share_id, []).append(comment_out(c))
     return [
-        ExportItem(**share_out(r).model_dump(), comment_list=comments.get(r.id, []))
+        share_out(r, ExportItem, comment_list=comments.get(r.id, []))
         for r in session.scalars(select(ShareRow).order_by(ShareRow.id))
     ]
 

@@ -9,8 +9,10 @@ from pydantic import BaseModel, BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import NON_BLANK, WHITESPACE_CHARS
 from twlookup.services.share.logic import FORMULA, Period
+from twlookup.services.share.records import Comment, Share
 
 PlatformId = Literal[
     "youtube", "tiktok", "instagram", "facebook", "x", "threads", "twitch", "vimeo", "dailymotion", "bilibili"
@@ -107,19 +109,8 @@ class ClickBody(Params):
 # ------------------------------------------------------------------ results
 
 
-class ShareOut(BaseModel):
-    id: int
-    platform: str
-    url: str
-    title: str | None
-    title_from: str = Field(description="oembed (the platform's own title), submitter, sample or none")
-    description: str | None
-    category: str
-    votes: int
-    comments: int
-    clicks: int
-    published_at: datetime
-    sample: bool = Field(description="True: a sample share shipped with the site, not a real one")
+class ShareOut(RecordAnswer, record=Share, exclude=("key", "submission_id")):
+    pass
 
 
 class Ranked(ShareOut):
@@ -149,10 +140,8 @@ class ShareList(BaseModel):
     notice: str = COPYRIGHT
 
 
-class CommentOut(BaseModel):
-    id: int
-    body: str
-    published_at: datetime
+class CommentOut(RecordAnswer, record=Comment, exclude=("share_id", "submission_id")):
+    pass
 
 
 class ShareDetail(BaseModel):
