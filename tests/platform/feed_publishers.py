@@ -25,7 +25,7 @@ from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.ingest import INVOICE_FEED
 from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.parsers import FEED_URL as FARM_URL
-from twlookup.services.seo.airobots import RAW_URL as AI_ROBOTS_URL
+from twlookup.services.seo.parsers import RAW_URL as AI_ROBOTS_URL
 from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
 from twlookup.services.trip.feeds import BOARD_CSV
 

@@ -10,8 +10,8 @@ import pytest
 import respx
 
 from twlookup.platform import fetch as fetch_module
-from twlookup.services.seo import logic
-from twlookup.services.seo.robots import CRAWLER_TOKEN_PATTERN
+from twlookup.services.seo.logic import audit as logic
+from twlookup.services.seo.logic.robots import CRAWLER_TOKEN_PATTERN
 
 PUBLIC = "93.184.216.34"
 
@@ -261,7 +261,7 @@ class FakeResolver:
         self.ptr, self.a, self.slow, self.calls = ptr, a, slow, []
 
     async def reverse(self, ip: str) -> str:
-        from twlookup.services.seo.dns import NoName
+        from twlookup.services.seo.operations.dns import NoName
 
         self.calls.append(("PTR", ip))
         if self.slow:
@@ -271,7 +271,7 @@ class FakeResolver:
         return self.ptr[ip]
 
     async def forward(self, host: str) -> list[str]:
-        from twlookup.services.seo.dns import NoName
+        from twlookup.services.seo.operations.dns import NoName
 
         self.calls.append(("A", host))
         if host not in self.a:
@@ -281,7 +281,7 @@ class FakeResolver:
 
 @pytest.fixture
 def resolver(monkeypatch: pytest.MonkeyPatch):
-    from twlookup.services.seo import dns as dns_module
+    from twlookup.services.seo.operations import dns as dns_module
     from twlookup.settings import get_settings
 
     monkeypatch.setattr(get_settings(), "seo_verify_dns", True)
@@ -369,7 +369,7 @@ async def test_system_resolver_goes_through_the_loop(monkeypatch: pytest.MonkeyP
     import ipaddress
     import socket
 
-    from twlookup.services.seo import dns as dns_module
+    from twlookup.services.seo.operations import dns as dns_module
 
     loop = asyncio.get_running_loop()
 
@@ -588,7 +588,7 @@ async def test_instantindex_input_rules(client) -> None:
 
 
 async def test_bulk_limit_and_batches(monkeypatch) -> None:
-    from twlookup.services.seo import logic
+    from twlookup.services.seo.logic import audit as logic
     from twlookup.services.seo.schemas import BulkSubmitBody
 
     assert [len(b) for b in logic.batches([str(i) for i in range(25)], 10)] == [10, 10, 5]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from twlookup.services.seo.robots import DIFFERENCES_FROM_GOOGLE, decide, parse
+from twlookup.services.seo.logic.robots import DIFFERENCES_FROM_GOOGLE, decide, parse
 
 FOO = "user-agent: FooBot\ndisallow: /\n"
 GROUPS = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from twlookup.services.seo.robots import MAX_BYTES, crawler_token, decide, encode, parse, tokens_in
+from twlookup.services.seo.logic.robots import MAX_BYTES, crawler_token, decide, encode, parse, tokens_in
 
 # RFC 9309 section 2.2.2, the table of paths and how they are matched: (rule, path), each matching.
 SECTION_2_2_2 = [

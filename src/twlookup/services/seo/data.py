@@ -14,7 +14,7 @@ from twlookup.platform.records import load_records, to_row
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.seo import airobots
+from twlookup.services.seo import parsers as airobots
 from twlookup.services.seo.records import Crawler, Engine, IpRangeFile, MarketShare
 from twlookup.services.seo.tables import CrawlerRow, EngineRow, IpRangeRow, ShareRow
 

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
-from twlookup.services.seo import airobots
+from twlookup.services.seo import parsers as airobots
 from twlookup.services.seo.data import FILE_ALIASES, import_ip_ranges
 from twlookup.services.seo.tables import IpRangeRow
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
-from twlookup.services.seo import robots as robots_txt  # a body field is named robots
+from twlookup.services.seo.logic import robots as robots_txt  # a body field is named robots
 from twlookup.services.seo.records import Crawler, CrawlerType, EngineOperator, EngineShare, SubmitGuide
 
 FREE_SUBMIT_LIMIT = 100  # spec document 1, Limits: free URL submission

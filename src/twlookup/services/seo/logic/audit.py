@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from twlookup.services.seo.robots import decide, parse
+from twlookup.services.seo.logic.robots import decide, parse
 
 # --- robots.txt generation ---------------------------------------------------------------------
 

@@ -14,9 +14,12 @@ from twlookup.platform.fetch import fetch
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.seo import airobots, dns, logic, robots, site
+from twlookup.services.seo import parsers as airobots
 from twlookup.services.seo.data import CATALOG, seed_seo
 from twlookup.services.seo.feeds import AIROBOTS, IPRANGES
+from twlookup.services.seo.logic import audit as logic
+from twlookup.services.seo.logic import robots
+from twlookup.services.seo.operations import dns, site
 from twlookup.services.seo.schemas import (
     Audit,
     AuditItemOut,

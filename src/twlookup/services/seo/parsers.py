@@ -32,8 +32,8 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.records import Record, load_records, read_data_file, to_row
 from twlookup.platform.schemas import today_taipei
+from twlookup.services.seo.logic.robots import product_token
 from twlookup.services.seo.records import Crawler, CrawlerType
-from twlookup.services.seo.robots import product_token
 from twlookup.services.seo.tables import CrawlerRow
 
 REPO = "https://github.com/ai-robots-txt/ai.robots.txt"

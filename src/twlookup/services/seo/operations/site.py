@@ -122,7 +122,7 @@ class SiteFiles:
 
 
 def declared_sitemaps(robots: Got, limit: int) -> list[str]:
-    from twlookup.services.seo.robots import parse
+    from twlookup.services.seo.logic.robots import parse
 
     result = robots.result
     if result is None or not 200 <= result.status < 300:
