@@ -73,7 +73,7 @@ async def test_site_check_answers_its_verdict_within_one_bound_against_a_hanging
 async def test_the_paid_audit_keeps_its_bound_too(hanging, monkeypatch) -> None:
     # The page itself hangs: the audit's fetch fails as ours (503), within the bound, nothing to charge.
     from twlookup.platform.fetch import FetchFailed
-    from twlookup.services.seo.operations import seo_audit
+    from twlookup.services.seo.operations.site_check import seo_audit
     from twlookup.services.seo.schemas import UrlQuery
 
     started = time.monotonic()
