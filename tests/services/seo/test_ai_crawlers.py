@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from twlookup.services.seo.data import import_ai_robots
 from twlookup.services.seo.logic.robots import decide, parse
-from twlookup.services.seo.parsers import (
-    LIST_DOCS,
-    RAW_URL,
-    agents_from_robots_json,
-    import_ai_robots,
-)
+from twlookup.services.seo.parsers import LIST_DOCS, RAW_URL, agents_from_robots_json
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "seo"
 SNAPSHOT = yaml.safe_load((DATA / "ai-robots.yaml").read_text(encoding="utf-8"))

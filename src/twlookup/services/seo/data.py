@@ -1,21 +1,21 @@
-"""Seeding the seo tables from data/seo/, the IP-range importer, and the cached catalogue."""
+"""Seeding the seo tables from data/seo/, the importers of the IP-range files and of ai.robots.txt's
+list, and the cached catalogue."""
 
 from __future__ import annotations
 
 import ipaddress
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.records import load_records, to_row
+from twlookup.platform.records import load_records, read_data_file, to_row
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.seo import parsers as airobots
-from twlookup.services.seo.records import Crawler, Engine, IpRangeFile, MarketShare
+from twlookup.services.seo import parsers
+from twlookup.services.seo.records import AiAgent, Crawler, Engine, IpRangeFile, MarketShare
 from twlookup.services.seo.tables import CrawlerRow, EngineRow, IpRangeRow, ShareRow
 
 
@@ -34,11 +34,11 @@ def seed_seo(session: Session, data_dir: Path) -> int:
             )
     curated = {c.token.lower() for c in crawlers}
     # ai.robots.txt's list: an imported copy (the feed seo.airobots) is kept over the shipped snapshot.
-    imported_list = [r for r in airobots.list_rows(session) if r.source == airobots.RAW_URL]
+    imported_list = [r for r in list_rows(session) if r.source == parsers.RAW_URL]
     listed = (
         [r for r in imported_list if r.token.lower() not in curated]
         if imported_list
-        else [to_row(c, CrawlerRow) for c in airobots.shipped(folder, curated)]
+        else [to_row(c, CrawlerRow) for c in shipped(folder, curated)]
     )
     count = replace_rows(session, CrawlerRow, [to_row(c, CrawlerRow) for c in crawlers] + listed)
     count += replace_rows(session, EngineRow, [to_row(e, EngineRow) for e in engines])
@@ -66,24 +66,51 @@ def import_ip_ranges(session: Session, path: Path) -> int:
         known = ", ".join(session.scalars(select(IpRangeRow.id).order_by(IpRangeRow.id)))
         raise ValueError(f"{path}: no IP-range file {file_id!r}; name the file after one of: {known}")
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        entries = doc["prefixes"]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: not an IP-range file ({{'creationTime', 'prefixes': [...]}}): {exc}") from None
-    prefixes: list[str] = []
-    for index, entry in enumerate(entries):
-        value = entry.get("ipv4Prefix") or entry.get("ipv6Prefix") if isinstance(entry, dict) else None
-        if not value:
-            raise ValueError(f"{path}: prefix {index + 1} has neither ipv4Prefix nor ipv6Prefix")
-        try:
-            prefixes.append(str(ipaddress.ip_network(value, strict=False)))
-        except ValueError:
-            raise ValueError(f"{path}: prefix {index + 1} {value!r} is not a network") from None
+        doc = parsers.ip_range_doc(path.read_bytes())
+        prefixes = parsers.ip_range_prefixes(doc)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     row.prefixes = prefixes
     row.creation_time = str(doc.get("creationTime")) if doc.get("creationTime") else None
     row.sample = False
     row.checked = today_taipei()
     return len(prefixes)
+
+
+def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
+    """The snapshot in data/seo/ai-robots.yaml as catalogue crawlers."""
+    path = folder / "ai-robots.yaml"
+    doc = read_data_file(path)
+    agents = load_records(path, AiAgent, "agents", label="token")
+    return parsers.crawlers_from_agents(agents, curated, doc["source"], doc["source_title"], doc["checked"])
+
+
+def list_rows(session: Session) -> list[CrawlerRow]:
+    return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == parsers.LIST_DOCS)))
+
+
+def import_ai_robots(session: Session, path: Path) -> int:
+    """`twlookup ingest seo.airobots robots.json` (or `refresh`): the list replaces the catalogue's
+    list-derived crawlers; the curated ones stay."""
+    try:
+        agents = parsers.agents_from_robots_json(parsers.ai_robots_json(path.read_bytes()))
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    curated = {t.lower() for t in session.scalars(select(CrawlerRow.token).where(CrawlerRow.docs != parsers.LIST_DOCS))}
+    today = today_taipei()
+    crawlers = parsers.crawlers_from_agents(
+        agents,
+        curated,
+        parsers.RAW_URL,
+        f"ai.robots.txt robots.json (main branch, imported {today.isoformat()})",
+        today,
+    )
+    for row in list_rows(session):
+        session.delete(row)
+    session.flush()
+    session.add_all(to_row(c, CrawlerRow) for c in crawlers)
+    session.flush()
+    return len(crawlers)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The seo service's live feeds: the crawler operators' published IP-range files, and
-ai.robots.txt's list of AI crawlers (`seo.airobots`, see `airobots`).
+ai.robots.txt's list of AI crawlers (`seo.airobots`; the formats are read in parsers.py).
 
 Each operator's file is one part of the feed, named by its id (googlebot, bingbot, ...), fetched
 from the `source` URL its row in data/seo/ipranges.yaml names, and imported under that id. The
@@ -8,7 +8,6 @@ files carry a `creationTime`: a file older than the one imported is not imported
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import date, datetime, timedelta
 
@@ -16,18 +15,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
-from twlookup.services.seo import parsers as airobots
-from twlookup.services.seo.data import FILE_ALIASES, import_ip_ranges
+from twlookup.services.seo import parsers
+from twlookup.services.seo.data import FILE_ALIASES, import_ai_robots, import_ip_ranges, list_rows
 from twlookup.services.seo.tables import IpRangeRow
 
 
 def ipranges_stamp(raw: bytes, filename: str) -> Stamp:
     part = filename.removesuffix(".json")
     part = FILE_ALIASES.get(part, part)  # Google's common-crawlers.json is the googlebot list, and so on
-    try:
-        created = json.loads(raw.decode("utf-8")).get("creationTime")
-    except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-        raise ValueError("not an IP-range file ({'creationTime', 'prefixes': [...]})") from None
+    created = parsers.ip_range_doc(raw).get("creationTime")
     if not created:
         return Stamp(part=part)
     text = str(created).strip()
@@ -96,23 +92,20 @@ IPRANGES = Feed(
 
 def airobots_stamp(raw: bytes, filename: str) -> Stamp:
     """robots.json carries no date or version: any good file is taken (the list only grows or is corrected)."""
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError("not ai.robots.txt's robots.json (JSON)") from None
+    doc = parsers.ai_robots_json(raw)
     names = len(doc) if isinstance(doc, dict) else 0
     return Stamp(part="robots.json", label=f"{names} names")
 
 
 def airobots_held(session: Session) -> date | None:
     """The day the list held is as of: the snapshot's commit day, or the day it was imported."""
-    rows = airobots.list_rows(session)
-    days = [d for r in rows if (d := airobots.list_day(r.source_title))]
+    rows = list_rows(session)
+    days = [d for r in rows if (d := parsers.list_day(r.source_title))]
     return min(days) if days else None
 
 
 def airobots_holds(session: Session) -> str | None:
-    rows = airobots.list_rows(session)
+    rows = list_rows(session)
     if not rows:
         return None
     first = rows[0]
@@ -129,12 +122,12 @@ AIROBOTS = Feed(
     publisher="ai-robots-txt/ai.robots.txt contributors",
     format="JSON object: crawler name -> {operator, respect, function, frequency, description}",
     licence="MIT",
-    page=airobots.REPO,
+    page=parsers.REPO,
     changes="whenever a crawler is added or corrected (several times a month)",
-    importer=airobots.import_ai_robots,
+    importer=import_ai_robots,
     stamp=airobots_stamp,
-    parts=static_parts(Part("robots.json", airobots.RAW_URL, "robots.json")),
-    urls=(airobots.RAW_URL,),
+    parts=static_parts(Part("robots.json", parsers.RAW_URL, "robots.json")),
+    urls=(parsers.RAW_URL,),
     every=timedelta(days=1),
     stale_after=timedelta(days=30),
     stale_by="check",

@@ -1,5 +1,6 @@
-"""The AI-crawler list of ai-robots-txt/ai.robots.txt (`robots.json`, MIT): every name it lists
-becomes a crawler of the catalogue, so `robots/generate?mode=block_ai` blocks the whole list.
+"""The upstream formats the seo service reads: the crawler operators' IP-range files, and the
+AI-crawler list of ai-robots-txt/ai.robots.txt (`robots.json`, MIT), every name of which becomes a
+crawler of the catalogue, so `robots/generate?mode=block_ai` blocks the whole list.
 
 Shipped as `data/seo/ai-robots.yaml` (a snapshot, converted as below, with its commit and the day
 it was checked) and kept current by the feed `seo.airobots` from the raw file on GitHub.
@@ -20,21 +21,14 @@ over the list's entry for the same token. No description text of the list is cop
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 from datetime import date
-from pathlib import Path
 from typing import Any
 
-from pydantic import Field
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
-from twlookup.platform.records import Record, load_records, read_data_file, to_row
-from twlookup.platform.schemas import today_taipei
 from twlookup.services.seo.logic.robots import product_token
-from twlookup.services.seo.records import Crawler, CrawlerType
-from twlookup.services.seo.tables import CrawlerRow
+from twlookup.services.seo.records import AiAgent, Crawler, CrawlerType
 
 REPO = "https://github.com/ai-robots-txt/ai.robots.txt"
 RAW_URL = "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json"
@@ -42,14 +36,6 @@ RAW_URL = "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/ro
 LIST_DOCS = f"{REPO}/blob/main/table-of-bot-metrics.md"
 USER_FUNCTIONS = {"AI Assistants", "AI Agents", "Undocumented AI Agents", "AI Coding Agents"}
 TRAIN_FUNCTIONS = {"AI Data Scrapers", "AI Data Providers"}
-
-
-class AiAgent(Record):
-    name: str = Field(description="The name as ai.robots.txt lists it")
-    token: str = Field(description="The product token a robots.txt parser reads from the name")
-    type: CrawlerType
-    operator: str
-    honours_robots: str
 
 
 def _type(function: str) -> CrawlerType:
@@ -126,40 +112,49 @@ def crawlers_from_agents(
     ]
 
 
-def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
-    """The snapshot in data/seo/ai-robots.yaml as catalogue crawlers."""
-    path = folder / "ai-robots.yaml"
-    doc = read_data_file(path)
-    agents = load_records(path, AiAgent, "agents", label="token")
-    return crawlers_from_agents(agents, curated, doc["source"], doc["source_title"], doc["checked"])
-
-
 def list_day(source_title: str | None) -> date | None:
     """The day a list is as of, from its source title ("... commit 738c80d of 2026-08-22", "... imported 2026-11-26)")."""
     found = re.search(r"(?:of|imported) (\d{4}-\d{2}-\d{2})\)?$", source_title or "")
     return date.fromisoformat(found.group(1)) if found else None
 
 
-def list_rows(session: Session) -> list[CrawlerRow]:
-    return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == LIST_DOCS)))
-
-
-def import_ai_robots(session: Session, path: Path) -> int:
-    """`twlookup ingest seo.airobots robots.json` (or `refresh`): the list replaces the catalogue's
-    list-derived crawlers; the curated ones stay."""
+def ai_robots_json(raw: bytes) -> Any:
+    """ai.robots.txt's robots.json as JSON; ValueError when it is not JSON."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: not JSON ({exc})") from None
-    agents = agents_from_robots_json(doc)
-    curated = {t.lower() for t in session.scalars(select(CrawlerRow.token).where(CrawlerRow.docs != LIST_DOCS))}
-    today = today_taipei()
-    crawlers = crawlers_from_agents(
-        agents, curated, RAW_URL, f"ai.robots.txt robots.json (main branch, imported {today.isoformat()})", today
-    )
-    for row in list_rows(session):
-        session.delete(row)
-    session.flush()
-    session.add_all(to_row(c, CrawlerRow) for c in crawlers)
-    session.flush()
-    return len(crawlers)
+        raise ValueError(f"not ai.robots.txt's robots.json (JSON: {exc})") from None
+
+
+# --- the operators' IP-range files ----------------------------------------------------------------
+
+RANGE_FORMAT = "an IP-range file ({'creationTime', 'prefixes': [...]})"
+
+
+def ip_range_doc(raw: bytes) -> dict[str, Any]:
+    """An operator's IP-range file as JSON; ValueError when it is not one."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"not {RANGE_FORMAT}") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"not {RANGE_FORMAT}")
+    return doc
+
+
+def ip_range_prefixes(doc: dict[str, Any]) -> list[str]:
+    """Every prefix of a range file as a network (IPv4 and IPv6 alike); ValueError naming the first
+    that is not one."""
+    entries = doc.get("prefixes")
+    if not isinstance(entries, list):
+        raise ValueError(f"not {RANGE_FORMAT}: no list of prefixes")
+    prefixes: list[str] = []
+    for index, entry in enumerate(entries):
+        value = entry.get("ipv4Prefix") or entry.get("ipv6Prefix") if isinstance(entry, dict) else None
+        if not value:
+            raise ValueError(f"prefix {index + 1} has neither ipv4Prefix nor ipv6Prefix")
+        try:
+            prefixes.append(str(ipaddress.ip_network(value, strict=False)))
+        except ValueError:
+            raise ValueError(f"prefix {index + 1} {value!r} is not a network") from None
+    return prefixes

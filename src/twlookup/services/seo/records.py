@@ -66,3 +66,11 @@ class MarketShare(SourcedRecord):
     month: str | None
     shares: list[EngineShare]
     note: str | None = None
+
+
+class AiAgent(Record):
+    name: str = Field(description="The name as ai.robots.txt lists it")
+    token: str = Field(description="The product token a robots.txt parser reads from the name")
+    type: CrawlerType
+    operator: str
+    honours_robots: str

@@ -7,7 +7,7 @@ from typing import Any
 
 from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.schemas import Source
-from twlookup.services.seo import parsers as airobots
+from twlookup.services.seo import parsers
 from twlookup.services.seo.data import CATALOG
 from twlookup.services.seo.logic import ip_ranges, robots
 from twlookup.services.seo.logic.robots import RFC9309
@@ -51,7 +51,7 @@ def generate(p: GenerateQuery) -> Generated:
     for c in catalog.crawlers:
         d = robots.decide(parsed, c.token, "/")
         check.append(CrawlerCheck(token=c.token, type=c.type, allowed=d.allowed, reason=d.reason))
-    listed = [c for c in catalog.crawlers if c.docs == airobots.LIST_DOCS]
+    listed = [c for c in catalog.crawlers if c.docs == parsers.LIST_DOCS]
     list_source = listed[0].source_ref if listed else None
     note = (
         f"The crawler list: {len(catalog.crawlers)} crawlers, {len(catalog.crawlers) - len(listed)} from their "
