@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform.records import DataFileError, file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.holiday.calendars import holiday_span
+from twlookup.services.holiday.logic.calendars import holiday_span
 from twlookup.services.holiday.logic import HolidayData
 from twlookup.services.holiday.records import Destination, FlightNotes, FlightRule, GuideSection, Peak
 from twlookup.services.holiday.tables import FlightNoteRecord, FlightRuleRecord, GuideSectionRecord, PeakSeasonRecord

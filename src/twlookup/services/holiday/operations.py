@@ -10,7 +10,7 @@ from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.holiday import logic
-from twlookup.services.holiday.calendars import (
+from twlookup.services.holiday.logic.calendars import (
     covered_years,
     destination_holidays,
     holidays_source,
