@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, timedelta
 
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar
 from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
 from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.records import Citation, SourcedRecord, as_answer
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.holiday import logic
+from twlookup.services.holiday.data import HOLIDAY_DATA, seed_holiday
 from twlookup.services.holiday.logic.calendars import (
     covered_years,
     destination_holidays,
@@ -17,7 +20,7 @@ from twlookup.services.holiday.logic.calendars import (
     matching,
     partial_holidays_note,
 )
-from twlookup.services.holiday.data import HOLIDAY_DATA, seed_holiday
+from twlookup.services.holiday.records import FlightNotes, FlightRule, GuideSection, Peak
 from twlookup.services.holiday.schemas import (
     MAX_CROWD_DAYS,
     MAX_DEPART_AHEAD_DAYS,
@@ -93,8 +96,7 @@ def _calendar() -> TaiwanCalendar:
 
 
 def calendar_source(cal: TaiwanCalendar, year: int = YEAR) -> Source:
-    y = cal.years[year]
-    return Source(url=y.source, title=y.source_title, checked=y.checked)
+    return cal.years[year].source_ref
 
 
 def weekday(d: date) -> str:
@@ -132,20 +134,10 @@ def plan_out(p: logic.Plan, rank: int) -> PlanOut:
     )
 
 
-def peak_out(p: logic.Peak) -> PeakOut:
+def peak_out(p: Peak) -> PeakOut:
     days = destination_holidays(p.country, (p.start.year,)) if p.holidays else ()
     anchors = [dest_holiday(d, n) for d, n in matching(days, p.holidays) if p.start <= d <= p.end]
-    return PeakOut(
-        name_en=p.name_en,
-        name_zh=p.name_zh,
-        start=p.start,
-        end=p.end,
-        level=p.level,
-        why=p.why,
-        dates_from="holidays calendar" if p.holidays else "source",
-        holidays=anchors,
-        source=Source(url=p.source, checked=p.checked),
-    )
+    return as_answer(p, PeakOut, dates_from="holidays calendar" if p.holidays else "source", holidays=anchors)
 
 
 def dest_holiday(d: date, name: str) -> DestinationHoliday:
@@ -156,34 +148,31 @@ def factor_out(f: logic.CrowdFactor) -> FactorOut:
     return FactorOut(kind=f.kind, name=f.name, start=f.start, end=f.end, points=f.points)
 
 
-def rule_out(r: logic.FlightRule) -> FlightRuleOut:
-    return FlightRuleOut(
-        haul=r.haul,
-        countries=list(r.countries),
-        best_min_days=r.best_min_days,
-        best_max_days=r.best_max_days,
-        peak_min_days=r.peak_min_days,
-        explain=r.explain,
-        source=Source(url=r.source, title=r.source_title, checked=r.checked),
-        peak_source=Source(url=r.peak_source, title=r.peak_source_title, checked=r.checked),
-    )
+def peak_source(r: FlightRule) -> Source:
+    return r.cite(r.peak_source, r.peak_source_title)
 
 
-def guide_out(g: logic.GuideSection) -> GuideSectionOut:
-    return GuideSectionOut(
-        id=g.id,
-        title_zh=g.title_zh,
-        title_en=g.title_en,
-        tips_zh=list(g.tips_zh),
-        summary_en=g.summary_en,
-        sources=[Source(url=c.url, title=c.title, checked=g.checked) for c in g.sources],
-    )
+def rule_out(r: FlightRule) -> FlightRuleOut:
+    return as_answer(r, FlightRuleOut, peak_source=peak_source(r))
 
 
-def peak_sources(peaks: tuple[logic.Peak, ...]) -> list[Source]:
+def citations(record: SourcedRecord, pages: Iterable[Citation]) -> list[Source]:
+    """The pages a record cites, each with the record's check date and sample flag."""
+    return [record.cite(c.url, c.title) for c in pages]
+
+
+def guide_out(g: GuideSection) -> GuideSectionOut:
+    return as_answer(g, GuideSectionOut, sources=citations(g, g.sources))
+
+
+def notes_out(n: FlightNotes) -> FlightNotesOut:
+    return as_answer(n, FlightNotesOut, last_minute_source=n.source_ref, notes_sources=citations(n, n.notes_sources))
+
+
+def peak_sources(peaks: tuple[Peak, ...]) -> list[Source]:
     seen: dict[str, Source] = {}
     for p in peaks:
-        seen.setdefault(p.source, Source(url=p.source, checked=p.checked))
+        seen.setdefault(p.source, p.source_ref)
     return list(seen.values())
 
 
@@ -427,12 +416,7 @@ def flight_timing(p: FlightQuery) -> FlightTiming:
         last_minute_days=notes.last_minute_days,
         rule=rule_out(rule),
         notes=notes.notes,
-        sources=[
-            Source(url=rule.source, title=rule.source_title, checked=rule.checked),
-            Source(url=rule.peak_source, title=rule.peak_source_title, checked=rule.checked),
-            Source(url=notes.source, title=notes.source_title, checked=notes.checked),
-            *(Source(url=c.url, title=c.title, checked=notes.checked) for c in notes.notes_sources),
-        ],
+        sources=[rule.source_ref, peak_source(rule), notes.source_ref, *citations(notes, notes.notes_sources)],
     )
 
 
@@ -496,7 +480,7 @@ def trip_plan(p: TripPlanQuery) -> TripPlan:
         sources += peak_sources(data.peaks(cc))
         rule = data.rule_for(cc)
         if rule and not any(s.url == rule.source for s in sources):
-            sources.append(Source(url=rule.source, title=rule.source_title, checked=rule.checked))
+            sources.append(rule.source_ref)
     return TripPlan(
         as_of=today, leave=p.leave, countries=countries, crowd_rule=logic.CROWD_RULE, options=options, sources=sources
     )
@@ -512,14 +496,13 @@ def export() -> Export:
         )
         for d in sorted(data.destinations.values(), key=lambda d: d.code)
     ]
-    notes = data.flight_notes
     guide = [guide_out(g) for g in data.guide]
     rules = [rule_out(r) for r in data.rules.values()]
     sources = [calendar_source(cal)]
     seen = {sources[0].url}
     for s in [
         *(x.source for d in dests for x in d.peak_seasons),
-        *(r.source for r in rules),
+        *(r.source_ref for r in data.rules.values()),
         *(r.peak_source for r in rules),
         *(s for g in guide for s in g.sources),
     ]:
@@ -532,12 +515,7 @@ def export() -> Export:
         long_weekends=[break_out(b) for b in cal.long_weekends(YEAR)],
         destinations=dests,
         flight_rules=rules,
-        flight_notes=FlightNotesOut(
-            last_minute_days=notes.last_minute_days,
-            last_minute_source=Source(url=notes.source, title=notes.source_title, checked=notes.checked),
-            notes=notes.notes,
-            notes_sources=[Source(url=c.url, title=c.title, checked=notes.checked) for c in notes.notes_sources],
-        ),
+        flight_notes=notes_out(data.flight_notes),
         tickets_guide=guide,
         sources=sources,
     )
