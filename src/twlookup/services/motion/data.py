@@ -13,7 +13,7 @@ from twlookup.platform.records import Record, load_records, to_row
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.motion.ingest import parse_npm_latest, read_web_features
+from twlookup.services.motion.parsers import parse_npm_latest, read_web_features
 from twlookup.services.motion.records import A11yRecord, EasingRecord, LibraryRecord, SupportRecord
 from twlookup.services.motion.tables import MotionRecord
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.motion.data import import_libraries, import_support
-from twlookup.services.motion.ingest import VERSIONED_NAME
+from twlookup.services.motion.parsers import VERSIONED_NAME
 from twlookup.services.motion.tables import MotionRecord
 
 RELEASE_DATA = "https://github.com/web-platform-dx/web-features/releases/latest/download/data.json"

@@ -8,11 +8,20 @@ from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
 from twlookup.platform.service import Service
-from twlookup.services.motion import colour, logic
+from twlookup.services.motion import logic
 from twlookup.services.motion.data import CATALOGUE, Catalogue, seed_motion
-from twlookup.services.motion.easing import STEP_KEYWORDS, CubicBezier, LinearApprox, steps, to_linear
 from twlookup.services.motion.feeds import LIBRARIES, SUPPORT
-from twlookup.services.motion.presets import PRESETS
+from twlookup.services.motion.logic import colour
+from twlookup.services.motion.logic.easing import STEP_KEYWORDS, CubicBezier, LinearApprox, steps, to_linear
+from twlookup.services.motion.logic.presets import PRESETS
+from twlookup.services.motion.logic.spring import (
+    ERROR_BOUND,
+    SETTLE_TOLERANCE,
+    Spring,
+    SpringCurve,
+    SpringError,
+    spring_curve,
+)
 from twlookup.services.motion.records import EasingRecord
 from twlookup.services.motion.schemas import (
     A11yAnswer,
@@ -38,14 +47,6 @@ from twlookup.services.motion.schemas import (
     VideoAnswer,
     VideoCommand,
     VideoQuery,
-)
-from twlookup.services.motion.spring import (
-    ERROR_BOUND,
-    SETTLE_TOLERANCE,
-    Spring,
-    SpringCurve,
-    SpringError,
-    spring_curve,
 )
 
 SERVICE = Service(

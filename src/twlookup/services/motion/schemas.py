@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from twlookup.platform.operations import Params
 from twlookup.platform.records import answer_model
 from twlookup.platform.schemas import Source
-from twlookup.services.motion.presets import PRESETS
+from twlookup.services.motion.logic.presets import PRESETS
 from twlookup.services.motion.records import A11yRecord, LibraryRecord, SupportRecord
 
 SupportAnswer = answer_model(SupportRecord)

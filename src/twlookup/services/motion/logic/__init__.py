@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from twlookup.services.motion import colour
-from twlookup.services.motion.easing import fmt
-from twlookup.services.motion.presets import Preset
+from twlookup.services.motion.logic import colour
+from twlookup.services.motion.logic.easing import fmt
+from twlookup.services.motion.logic.presets import Preset
 
 REDUCED_MEDIA = "@media (prefers-reduced-motion: reduce)"
 

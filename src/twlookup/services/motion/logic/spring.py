@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from twlookup.services.motion.easing import LinearApprox, to_linear
+from twlookup.services.motion.logic.easing import LinearApprox, to_linear
 
 SETTLE_TOLERANCE = 0.001  # |1 − x| below this counts as settled (a tenth of a percent of the distance)
 LINEAR_TOLERANCE = 0.002  # RDP tolerance used to simplify the samples
