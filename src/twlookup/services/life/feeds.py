@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
 from twlookup.platform.feeds.download import DownloadError, Fetcher
-from twlookup.services.life.ingest import (
+from twlookup.services.life.parsers import (
     FUEL_NAMES,
     INVOICE_FEED,
     LOTTERY_API,

@@ -1,0 +1,5 @@
+"""The life service's operations."""
+
+from twlookup.services.life.operations.invoice import SERVICE
+
+__all__ = ["SERVICE"]
