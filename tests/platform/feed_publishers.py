@@ -22,7 +22,7 @@ import yaml
 from twlookup.services.creator.register import GCIS_COMPANY
 from twlookup.services.food.feeds import OVERPASS_SERVER
 from twlookup.services.life.feeds import FUEL_CURRENT
-from twlookup.services.life.ingest import INVOICE_FEED
+from twlookup.services.life.parsers import INVOICE_FEED
 from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.parsers import FEED_URL as FARM_URL
 from twlookup.services.seo.parsers import RAW_URL as AI_ROBOTS_URL

@@ -607,11 +607,12 @@ async def test_stale_answers_keep_saying_so_after_a_refresh(store, monkeypatch):
     from datetime import date
 
     from twlookup.app import create_app
-    from twlookup.services.life import operations as life
+    from twlookup.services.life.operations import invoice, lottery
     from twlookup.settings import Settings
 
     today = date(2026, 11, 24)
-    monkeypatch.setattr(life, "today_taipei", lambda: today)
+    for life in (invoice, lottery):
+        monkeypatch.setattr(life, "today_taipei", lambda: today)
     monkeypatch.setattr("twlookup.platform.feeds.status.today_taipei", lambda: today)
     with respx.mock as router:
         mock_publishers(router)

@@ -2,11 +2,12 @@
 its annotation calls for, and every derived table of every service holds all its record's fields."""
 
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Literal
 
 import pytest
 from pydantic import Field
-from sqlalchemy import JSON, Boolean, Date, DateTime, Float, Integer, MetaData, String, Text, create_engine
+from sqlalchemy import JSON, Boolean, Date, DateTime, Float, Integer, MetaData, Numeric, String, Text, create_engine
 from sqlalchemy.orm import DeclarativeBase, Session, mapped_column
 
 from twlookup.platform.records import Citation, Record, SourcedRecord
@@ -35,6 +36,7 @@ class Gadget(SourcedRecord):
     tags: list[str] = Field(default_factory=list)
     refs: tuple[Citation, ...] = ()
     visits: list[Visit] = Field(default_factory=list)
+    price: Decimal | None = Field(None, max_digits=8, decimal_places=2)
 
 
 def test_columns_follow_the_annotations():
@@ -52,6 +54,7 @@ def test_columns_follow_the_annotations():
         isinstance(c[n].type, RecordJSON) and c[n].type.impl_instance.__class__ is JSON
         for n in ("tags", "refs", "visits")
     )
+    assert isinstance(c["price"].type, Numeric) and (c["price"].type.precision, c["price"].type.scale) == (8, 2)
     # provenance comes from the shared mixin, with the same lengths every sourced table has
     assert c["source"].type.length == 500 and c["licence"].type.length == 100 and not c["sample"].nullable
 
@@ -71,6 +74,7 @@ def test_a_row_round_trips_to_the_record_and_cites_with_licence_and_sample():
         licence="CC BY 4.0",
         sample=True,
         tags=["a"],
+        price=Decimal("29.50"),
         refs=(Citation(title="t", url="https://example.org/r"),),
         visits=[Visit(day=date(2026, 10, 1), note="a nested record's date is stored and read back")],
     )
@@ -140,6 +144,13 @@ def test_mistakes_are_named():
         record_table(Odd, "t_odd", base=LocalBase)
     with pytest.raises(RecordTableError, match="nope"):
         record_table(Gadget, "t_g3", key="nope", base=LocalBase)
+
+    class Unbounded(Record):
+        id: str
+        amount: Decimal
+
+    with pytest.raises(RecordTableError, match="max_digits"):  # a Decimal column says its precision
+        record_table(Unbounded, "t_unbounded", base=LocalBase)
     with pytest.raises(RecordTableError, match="override"):
         record_table(Gadget, "t_g4", extra={"name": mapped_column(Text)}, base=LocalBase)
 

@@ -8,8 +8,11 @@ outside them (the law gives every weekend off; make-up Saturdays were dropped fr
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+
+from twlookup.platform.schemas import Source
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,12 @@ class LaborLawDay:
     note: str
     source: str
     source_title: str | None
-    checked: date
+    checked: dt.date  # `date` is a field of this class
+
+    @property
+    def source_ref(self) -> Source:
+        """The page this day rests on, as answers cite it."""
+        return Source(url=self.source, title=self.source_title, checked=self.checked)
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,11 @@ class YearSource:
     checked: date
     official: bool
     note: str | None = None
+
+    @property
+    def source_ref(self) -> Source:
+        """The year's official calendar, as answers cite it."""
+        return Source(url=self.source, title=self.source_title, checked=self.checked)
 
     def provenance(self) -> dict[str, object]:
         return {

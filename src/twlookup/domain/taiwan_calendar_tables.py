@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from datetime import date
 from pathlib import Path
 
@@ -37,7 +38,7 @@ class CalendarMakeupWorkday(Base):
 
     date: Mapped[date] = mapped_column(Date, primary_key=True)
     year: Mapped[int] = mapped_column(ForeignKey("calendar_year.year"))
-    pays_back: Mapped[date | None] = mapped_column(Date, default=None)
+    pays_back: Mapped[dt.date | None] = mapped_column(Date, default=None)  # `date` is a column here
 
 
 class CalendarLaborLawDay(Provenance, Base):

@@ -9,7 +9,7 @@ import yaml
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.records import DataFileError
 from twlookup.services.holiday import data as holiday_data
-from twlookup.services.holiday.calendars import destination_holidays, holiday_span
+from twlookup.services.holiday.logic.calendars import destination_holidays, holiday_span
 from twlookup.services.holiday.schemas import supported_countries
 
 FOLDER = DEFAULT_DATA / "holiday"

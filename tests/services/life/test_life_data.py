@@ -6,8 +6,9 @@ from datetime import date
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.store.seed import load_yaml
-from twlookup.services.life import logic
 from twlookup.services.life.data import GAMES
+from twlookup.services.life.logic import fuel as fuel_rules
+from twlookup.services.life.logic import invoice as invoice_rules
 
 FOLDER = DEFAULT_DATA / "life"
 
@@ -16,7 +17,7 @@ def test_invoice_periods_are_real_and_sourced():
     doc = load_yaml(FOLDER / "invoice.yaml")
     assert doc["checked"] == date(2026, 11, 22)
     for p in doc["periods"]:
-        logic.parse_period(p["period"])
+        invoice_rules.parse_period(p["period"])
         assert not p.get("sample"), "only numbers checked against the MoF announcement are shipped"
         assert p["source"].startswith("https://www.etax.nat.gov.tw/") and p["reported_by"].startswith("https://")
         assert len(p["special"]) == len(p["grand"]) == 8 and len(p["first"]) == 3
@@ -52,7 +53,7 @@ def test_fuel_weeks_are_sourced_mondays_with_all_products():
     assert [w["effective"] for w in weeks] == sorted(w["effective"] for w in weeks)
     for w in weeks:
         assert w["effective"].weekday() == 0
-        assert set(map(str, w["prices"])) == set(logic.FUEL_PRODUCTS)
+        assert set(map(str, w["prices"])) == set(fuel_rules.FUEL_PRODUCTS)
         assert w["reported_by"].startswith("https://")
         # CPC's ladder: 95 is NT$1.5 above 92 and 98 NT$2.0 above 95
         assert (

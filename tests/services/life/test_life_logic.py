@@ -10,8 +10,10 @@ import pytest
 from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.taiwan_calendar import DayOff, TaiwanCalendar, YearSource
 from twlookup.platform.store.seed import load_yaml
-from twlookup.services.life import logic
 from twlookup.services.life.data import GAMES, INVOICE_PRIZES
+from twlookup.services.life.logic import fuel as fuel_rules
+from twlookup.services.life.logic import invoice as invoice_rules
+from twlookup.services.life.logic import lottery as lottery_rules
 from twlookup.services.life.records import Draw, FuelPrice, InvoicePeriod
 
 # The MoF's published numbers of 114-11-12 (November-December 2025), drawn 2026-01-25.
@@ -65,7 +67,7 @@ def calendar_2025() -> TaiwanCalendar:
     ],
 )
 def test_invoice_prizes_114_11_12(number, prize, amount, matched):
-    result = logic.check_invoice(number, P_114_11, INVOICE_PRIZES)
+    result = invoice_rules.check_invoice(number, P_114_11, INVOICE_PRIZES)
     assert (result.prize.key if result.prize else None) == prize
     assert (result.prize.amount if result.prize else 0) == amount
     assert result.matched == matched
@@ -73,11 +75,11 @@ def test_invoice_prizes_114_11_12(number, prize, amount, matched):
 
 def test_highest_prize_wins_and_additional_sixth_prizes():
     # 29736314 is a first-prize number; a receipt matching it wins the first prize, not also the sixth.
-    assert logic.check_invoice("29736314", P_101_09, INVOICE_PRIZES).prize.key == "first"
-    assert logic.check_invoice("55555843", P_101_09, INVOICE_PRIZES).prize.key == "additional_sixth"
-    assert logic.check_invoice("55555927", P_101_09, INVOICE_PRIZES).prize.amount == 200
-    assert logic.check_invoice("55555314", P_101_09, INVOICE_PRIZES).prize.key == "sixth"
-    assert logic.check_invoice("55555844", P_101_09, INVOICE_PRIZES).prize is None
+    assert invoice_rules.check_invoice("29736314", P_101_09, INVOICE_PRIZES).prize.key == "first"
+    assert invoice_rules.check_invoice("55555843", P_101_09, INVOICE_PRIZES).prize.key == "additional_sixth"
+    assert invoice_rules.check_invoice("55555927", P_101_09, INVOICE_PRIZES).prize.amount == 200
+    assert invoice_rules.check_invoice("55555314", P_101_09, INVOICE_PRIZES).prize.key == "sixth"
+    assert invoice_rules.check_invoice("55555844", P_101_09, INVOICE_PRIZES).prize is None
 
 
 def test_prize_table_is_the_mof_table():
@@ -105,7 +107,7 @@ def test_prize_table_is_the_mof_table():
     ],
 )
 def test_draw_date_is_25th_of_the_odd_month_after(period, drawn):
-    assert logic.draw_date(period) == drawn
+    assert invoice_rules.draw_date(period) == drawn
 
 
 @pytest.mark.parametrize(
@@ -119,24 +121,24 @@ def test_draw_date_is_25th_of_the_odd_month_after(period, drawn):
     ],
 )
 def test_claim_window(period, start, end):
-    assert logic.claim_window(period, calendar_2025().is_day_off) == (start, end)
+    assert invoice_rules.claim_window(period, calendar_2025().is_day_off) == (start, end)
 
 
 def test_claim_status():
     start, end = date(2026, 2, 6), date(2026, 5, 5)
-    assert logic.claim_status(start, end, date(2026, 2, 5)) == "not yet open"
-    assert logic.claim_status(start, end, date(2026, 2, 6)) == "open"
-    assert logic.claim_status(start, end, date(2026, 5, 5)) == "open"
-    assert logic.claim_status(start, end, date(2026, 5, 6)) == "expired"
+    assert invoice_rules.claim_status(start, end, date(2026, 2, 5)) == "not yet open"
+    assert invoice_rules.claim_status(start, end, date(2026, 2, 6)) == "open"
+    assert invoice_rules.claim_status(start, end, date(2026, 5, 5)) == "open"
+    assert invoice_rules.claim_status(start, end, date(2026, 5, 6)) == "expired"
 
 
 def test_periods():
-    assert logic.parse_period("114-11-12") == (2025, 11)
-    assert logic.period_of(2026, 2) == "115-01-02" == logic.period_of(2026, 1)
-    assert logic.period_of(2025, 12) == "114-11-12"
+    assert invoice_rules.parse_period("114-11-12") == (2025, 11)
+    assert invoice_rules.period_of(2026, 2) == "115-01-02" == invoice_rules.period_of(2026, 1)
+    assert invoice_rules.period_of(2025, 12) == "114-11-12"
     for bad in ("114-02-03", "114-11", "2025-11-12", "114-13-14"):
         with pytest.raises(ValueError):
-            logic.parse_period(bad)
+            invoice_rules.parse_period(bad)
 
 
 def draw(game, numbers, second=None):
@@ -171,7 +173,7 @@ L649 = draw("lotto649", [5, 7, 9, 14, 17, 30], 47)
     ],
 )
 def test_lotto649_tiers(picks, tier, amount):
-    result = logic.check_lottery(GAMES["lotto649"], L649, picks, None)
+    result = lottery_rules.check_lottery(GAMES["lotto649"], L649, picks, None)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -197,7 +199,7 @@ SL638 = draw("superlotto638", [3, 11, 19, 24, 30, 38], 6)
     ],
 )
 def test_superlotto638_tiers(picks, second, tier, amount):
-    result = logic.check_lottery(GAMES["superlotto638"], SL638, picks, second)
+    result = lottery_rules.check_lottery(GAMES["superlotto638"], SL638, picks, second)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -213,7 +215,7 @@ def test_superlotto638_tiers(picks, second, tier, amount):
     ],
 )
 def test_daily539_tiers(picks, tier, amount):
-    result = logic.check_lottery(GAMES["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
+    result = lottery_rules.check_lottery(GAMES["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -236,7 +238,7 @@ def test_daily539_tiers(picks, tier, amount):
     ],
 )
 def test_validate_pick(game, picks, second, problems):
-    assert [p for p, _ in logic.validate_pick(GAMES[game], picks, second)] == problems
+    assert [p for p, _ in lottery_rules.validate_pick(GAMES[game], picks, second)] == problems
 
 
 @pytest.mark.parametrize(
@@ -259,7 +261,7 @@ def test_validate_pick(game, picks, second, problems):
     ],
 )
 def test_lottery_claim_until(drawn, until):
-    assert logic.lottery_claim_until(drawn, calendar_2025().is_day_off) == until
+    assert lottery_rules.lottery_claim_until(drawn, calendar_2025().is_day_off) == until
 
 
 def test_price_change():
@@ -276,12 +278,12 @@ def test_price_change():
 
     # CPC: 2025-12-29 92 unleaded up NT$0.4 from 26.4 to 26.8.
     history = [price(date(2025, 12, 29), "26.8"), price(date(2025, 12, 22), "26.4")]
-    assert str(logic.price_change(history)) == "0.4"
-    assert logic.price_change(history[:1]) is None
+    assert str(fuel_rules.price_change(history)) == "0.4"
+    assert fuel_rules.price_change(history[:1]) is None
     # a gap in the store: the week before 2026-11-16 is missing, so no weekly change is claimed
     gap = [price(date(2026, 11, 16), "27.0"), price(date(2025, 12, 29), "26.8")]
-    assert logic.price_change(gap) is None
-    assert str(logic.price_change(history + [price(date(2025, 12, 15), "26.8")], 1)) == "-0.4"
+    assert fuel_rules.price_change(gap) is None
+    assert str(fuel_rules.price_change(history + [price(date(2025, 12, 15), "26.8")], 1)) == "-0.4"
 
 
 @pytest.mark.parametrize(
@@ -295,11 +297,11 @@ def test_price_change():
     ],
 )
 def test_newest_drawn_period(today, newest):
-    assert logic.newest_drawn_period(today) == newest
+    assert invoice_rules.newest_drawn_period(today) == newest
 
 
 def test_stale_note_when_the_store_lacks_the_newest_period():
-    note = logic.stale_note("114-11-12", date(2026, 11, 22))
+    note = invoice_rules.stale_note("114-11-12", date(2026, 11, 22))
     assert note and "115-07-08" in note and "2026-09-25" in note
-    assert logic.stale_note("114-11-12", date(2026, 3, 24)) is None
-    assert logic.stale_note("115-01-02", date(2026, 3, 25)) is None
+    assert invoice_rules.stale_note("114-11-12", date(2026, 3, 24)) is None
+    assert invoice_rules.stale_note("115-01-02", date(2026, 3, 25)) is None

@@ -2,7 +2,8 @@
 
 import pytest
 
-from twlookup.services.motion import colour, logic
+from twlookup.services.motion import logic
+from twlookup.services.motion.logic import colour
 
 
 def test_parse_hex_forms():

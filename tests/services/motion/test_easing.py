@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from twlookup.services.motion.easing import (
+from twlookup.services.motion.logic.easing import (
     KEYWORDS,
     CubicBezier,
     canonical_linear,

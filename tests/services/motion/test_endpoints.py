@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from twlookup.services.motion.ingest import FEATURES, parse_web_features
+from twlookup.services.motion.parsers import FEATURES, parse_web_features
 
 pytestmark = pytest.mark.asyncio
 HERE = Path(__file__).parent

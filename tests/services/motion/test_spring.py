@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from twlookup.services.motion.spring import ERROR_BOUND, SETTLE_TOLERANCE, Spring, SpringError, spring_curve
+from twlookup.services.motion.logic.spring import ERROR_BOUND, SETTLE_TOLERANCE, Spring, SpringError, spring_curve
 
 _spec = importlib.util.spec_from_file_location("motion_reference", Path(__file__).with_name("reference.py"))
 _ref = importlib.util.module_from_spec(_spec)

@@ -10,6 +10,7 @@ columns are the record's fields, typed from their annotations:
 | `str` without a bound | `Text` |
 | `Literal["a", "bc"]` of strings | `String(longest value)` |
 | `int` / `float` / `bool` | `Integer` / `Float` / `Boolean` |
+| `Decimal` with `max_digits` and `decimal_places` | `Numeric(max_digits, decimal_places)` |
 | `date` / `datetime` | `Date` / `DateTime(timezone=True)` |
 | lists, tuples, dicts, nested models | `RecordJSON` (JSON; nested records' dates stored as ISO text) |
 
@@ -32,13 +33,14 @@ import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, to_jsonable_python
-from sqlalchemy import JSON, Boolean, Date, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Date, DateTime, Float, ForeignKey, Integer, Numeric, String, Text
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
@@ -104,6 +106,18 @@ def _max_length(field: FieldInfo, annotation: Any) -> int | None:
     return None
 
 
+def _bound(field: FieldInfo, annotation: Any, name: str) -> int | None:
+    """A numeric bound of the field (`max_digits`, `decimal_places`), from Field or Annotated."""
+    metadata = list(field.metadata)
+    if get_origin(annotation) is Annotated:
+        metadata += list(get_args(annotation)[1:])
+    for item in metadata:
+        value = getattr(item, name, None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
 def column_type(name: str, field: FieldInfo) -> tuple[TypeEngine[Any], bool]:
     """The column type for a record field, and whether the column is nullable."""
     annotation, optional = _without_none(field.annotation)
@@ -117,6 +131,11 @@ def column_type(name: str, field: FieldInfo) -> tuple[TypeEngine[Any], bool]:
             return String(max(len(v) for v in values)), optional
     if isinstance(base, type) and base in SCALARS:
         return SCALARS[base], optional
+    if base is Decimal:
+        digits, places = _bound(field, annotation, "max_digits"), _bound(field, annotation, "decimal_places")
+        if digits is None or places is None:
+            raise RecordTableError(f"field {name!r}: a Decimal column needs max_digits and decimal_places")
+        return Numeric(digits, places), optional
     if get_origin(base) in (list, tuple, dict, set, frozenset) or (
         isinstance(base, type) and issubclass(base, BaseModel)
     ):

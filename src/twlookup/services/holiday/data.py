@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 from twlookup.platform.records import DataFileError, file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.holiday.calendars import holiday_span
 from twlookup.services.holiday.logic import HolidayData
+from twlookup.services.holiday.logic.calendars import holiday_span
 from twlookup.services.holiday.records import Destination, FlightNotes, FlightRule, GuideSection, Peak
-from twlookup.services.holiday.tables import FlightNoteRecord, FlightRuleRecord, GuideSectionRecord, PeakSeasonRecord
+from twlookup.services.holiday.tables import FlightNoteRow, FlightRuleRow, GuideSectionRow, PeakSeasonRow
 
 # A day of a month written out ("6 Feb", "Feb 6", "2027-02-06"): a peak season whose dates come from
 # the holidays calendar may not repeat them in its text, where they could drift from the calendar.
@@ -47,7 +47,7 @@ def seed_holiday(session: Session, data_dir: Path) -> int:
         items = [{"country": code.upper(), **p} for p in country["peaks"]]
         items = [calendar_peak(path, code.upper(), year, p) if p.get("holidays") else p for p in items]
         for i, p in enumerate(validate_records(path, items, Peak, file_defaults(peaks_doc, Peak), label="name_en")):
-            peaks.append(to_row(p, PeakSeasonRecord, position=i, **names))
+            peaks.append(to_row(p, PeakSeasonRow, position=i, **names))
     path = folder / "flight_timing.yaml"
     flight = load_yaml(path)
     items = [{"haul": haul, **r} for haul, r in flight["rules"].items()]
@@ -63,30 +63,30 @@ def seed_holiday(session: Session, data_dir: Path) -> int:
     path = folder / "tickets_guide.yaml"
     guide_doc = load_yaml(path)
     sections = validate_records(path, guide_doc["sections"], GuideSection, file_defaults(guide_doc, GuideSection))
-    count = replace_rows(session, PeakSeasonRecord, peaks)
-    count += replace_rows(session, FlightRuleRecord, (to_row(r, FlightRuleRecord) for r in rules))
-    count += replace_rows(session, FlightNoteRecord, [to_row(note, FlightNoteRecord, key="default")])
+    count = replace_rows(session, PeakSeasonRow, peaks)
+    count += replace_rows(session, FlightRuleRow, (to_row(r, FlightRuleRow) for r in rules))
+    count += replace_rows(session, FlightNoteRow, [to_row(note, FlightNoteRow, key="default")])
     count += replace_rows(
-        session, GuideSectionRecord, (to_row(s, GuideSectionRecord, position=i) for i, s in enumerate(sections))
+        session, GuideSectionRow, (to_row(s, GuideSectionRow, position=i) for i, s in enumerate(sections))
     )
     return count
 
 
 def _load(session: Session) -> HolidayData:
     destinations: dict[str, Destination] = {}
-    grouped: dict[str, list[PeakSeasonRecord]] = {}
-    for r in session.scalars(select(PeakSeasonRecord).order_by(PeakSeasonRecord.country, PeakSeasonRecord.position)):
+    grouped: dict[str, list[PeakSeasonRow]] = {}
+    for r in session.scalars(select(PeakSeasonRow).order_by(PeakSeasonRow.country, PeakSeasonRow.position)):
         grouped.setdefault(r.country, []).append(r)
     for code, rows in grouped.items():
         peaks = tuple(Peak.model_validate(r) for r in rows)
         destinations[code] = Destination(
             code=code, name_en=rows[0].country_name_en, name_zh=rows[0].country_name_zh, peaks=peaks
         )
-    rules = {r.haul: FlightRule.model_validate(r) for r in session.scalars(select(FlightRuleRecord))}
-    n = session.get(FlightNoteRecord, "default")
+    rules = {r.haul: FlightRule.model_validate(r) for r in session.scalars(select(FlightRuleRow))}
+    n = session.get(FlightNoteRow, "default")
     if n is None:
         raise RuntimeError("the holiday flight notes are not seeded; run `twlookup seed`")
-    query = select(GuideSectionRecord).order_by(GuideSectionRecord.position)
+    query = select(GuideSectionRow).order_by(GuideSectionRow.position)
     guide = tuple(GuideSection.model_validate(g) for g in session.scalars(query))
     return HolidayData(destinations, rules, FlightNotes.model_validate(n), guide)
 

@@ -11,7 +11,9 @@ import holidays
 from pydantic import AfterValidator, BaseModel, Field
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import IsoDate, Source
+from twlookup.services.holiday.records import FlightNotes, FlightRule, GuideSection, Peak
 
 YEAR = 2027
 DEFAULT_PLANS = 8
@@ -209,13 +211,7 @@ class DestinationHoliday(BaseModel):
     name: str
 
 
-class PeakOut(BaseModel):
-    name_en: str
-    name_zh: str
-    start: date
-    end: date
-    level: str = Field(description="high or medium")
-    why: str
+class PeakOut(RecordAnswer, record=Peak, exclude=("country",)):
     dates_from: Literal["holidays calendar", "source"] = Field(
         description="'holidays calendar': a holiday break, dated by the destination's public-holiday calendar "
         "(the days off around `holidays`); 'source': a season dated by `source`"
@@ -272,15 +268,8 @@ class CrowdResult(BaseModel):
     sources: list[Source]
 
 
-class FlightRuleOut(BaseModel):
-    haul: str
-    countries: list[str]
-    best_min_days: int
-    best_max_days: int
-    peak_min_days: int
-    explain: str
-    source: Source
-    peak_source: Source
+class FlightRuleOut(RecordAnswer, record=FlightRule, exclude=("peak_source_title",)):
+    peak_source: Source = Field(description="The page the peak lead time rests on")
 
 
 class FlightTiming(BaseModel):
@@ -301,12 +290,7 @@ class FlightTiming(BaseModel):
     sources: list[Source]
 
 
-class GuideSectionOut(BaseModel):
-    id: str
-    title_zh: str
-    title_en: str
-    tips_zh: list[str]
-    summary_en: str
+class GuideSectionOut(RecordAnswer, record=GuideSection):
     sources: list[Source]
 
 
@@ -358,10 +342,8 @@ class DestinationExport(BaseModel):
     peak_seasons: list[PeakOut]
 
 
-class FlightNotesOut(BaseModel):
-    last_minute_days: int
-    last_minute_source: Source
-    notes: str
+class FlightNotesOut(RecordAnswer, record=FlightNotes):
+    last_minute_source: Source = Field(description="The page the last-minute threshold rests on (also `source`)")
     notes_sources: list[Source]
 
 

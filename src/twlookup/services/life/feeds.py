@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
 from twlookup.platform.feeds.download import DownloadError, Fetcher
-from twlookup.services.life.ingest import (
+from twlookup.services.life.logic.invoice import draw_date, period_of
+from twlookup.services.life.parsers import (
     FUEL_NAMES,
     INVOICE_FEED,
     LOTTERY_API,
@@ -32,7 +33,6 @@ from twlookup.services.life.ingest import (
     import_invoice,
     import_lottery,
 )
-from twlookup.services.life.logic import draw_date, period_of
 from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
 
 FUEL_CURRENT = "https://vipmbr.cpc.com.tw/CPCSTN/ListPriceWebService.asmx/getCPCMainProdListPrice"

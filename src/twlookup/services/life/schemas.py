@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
-from twlookup.services.life.logic import FREE_FUEL_WEEKS, PERIOD_PATTERN
+from twlookup.services.life.logic.fuel import FREE_FUEL_WEEKS
+from twlookup.services.life.logic.invoice import PERIOD_PATTERN
 from twlookup.services.life.records import DrawFacts, GameFacts, InvoiceNumbersFacts, Reported
 
 BATCH_LIMIT = 500

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import date, timedelta
+from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import func, select
@@ -22,8 +24,8 @@ from sqlalchemy.orm import Session
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.motion.data import import_libraries, import_support
-from twlookup.services.motion.ingest import VERSIONED_NAME
-from twlookup.services.motion.tables import MotionRecord
+from twlookup.services.motion.parsers import VERSIONED_NAME
+from twlookup.services.motion.tables import LibraryRow, SupportRow
 
 RELEASE_DATA = "https://github.com/web-platform-dx/web-features/releases/latest/download/data.json"
 RELEASE_TAG = re.compile(r"/releases/download/v?(\d+\.\d+\.\d+)/")
@@ -46,19 +48,19 @@ def _release(fetcher: Fetcher, part: Part) -> Fetched:
     return Fetched(body=answer.body, filename=name, url=answer.url)
 
 
-def _held(kind: str):  # type: ignore[no-untyped-def]
+def _held(table: Any) -> Callable[[Session], date | None]:
     def held(session: Session) -> date | None:
         """The newest day a record of this kind was checked against its source."""
-        return session.scalar(select(func.max(MotionRecord.checked)).where(MotionRecord.record_type == kind))
+        return session.scalar(select(func.max(table.checked)))
 
     return held
 
 
 def support_holds(session: Session) -> str | None:
-    rows = list(session.scalars(select(MotionRecord).where(MotionRecord.record_type == "support")))
+    rows = list(session.scalars(select(SupportRow)))
     if not rows:
         return None
-    versions = sorted({str(r.payload.get("data_version")) for r in rows if r.payload.get("data_version")})
+    versions = sorted({r.data_version for r in rows if r.data_version})
     return (
         f"{len(rows)} features from web-features {', '.join(versions) or '(version not recorded)'}, "
         f"checked {max(r.checked for r in rows).isoformat()}"
@@ -66,7 +68,7 @@ def support_holds(session: Session) -> str | None:
 
 
 def libraries_holds(session: Session) -> str | None:
-    rows = list(session.scalars(select(MotionRecord).where(MotionRecord.record_type == "library")))
+    rows = list(session.scalars(select(LibraryRow)))
     if not rows:
         return None
     return f"{len(rows)} libraries with their npm versions, newest check {max(r.checked for r in rows).isoformat()}"
@@ -89,12 +91,12 @@ SUPPORT = Feed(
     stale_after=timedelta(days=30),
     stale_by="check",
     ingest_hint="package/data.json  (with package.json beside it, or named web-features-vX.Y.Z-data.json)",
-    held=_held("support"),
+    held=_held(SupportRow),
     holds=support_holds,
 )
 
 
-def _libraries(names: list[str]):  # type: ignore[no-untyped-def]
+def _libraries(names: list[str]) -> Callable[[Fetcher, Part], Fetched]:
     def fetch(fetcher: Fetcher, part: Part) -> Fetched:
         docs = []
         for name in names:
@@ -112,12 +114,8 @@ def _libraries(names: list[str]):  # type: ignore[no-untyped-def]
 
 
 def libraries_parts(ctx: PartsContext) -> list[Part]:
-    rows = ctx.session.scalars(select(MotionRecord).where(MotionRecord.record_type == "library"))
-    names = sorted(
-        r.payload["name"]
-        for r in rows
-        if str(r.payload.get("source", "")).startswith(NPM_PAGE) and r.payload.get("name")
-    )
+    rows = ctx.session.scalars(select(LibraryRow))
+    names = sorted(r.name for r in rows if r.source.startswith(NPM_PAGE))
     if not names:
         return []
     return [Part("npm", NPM_LATEST.format(name="<name>"), "npm-latest.json", fetch=_libraries(names))]
@@ -140,6 +138,6 @@ LIBRARIES = Feed(
     stale_by="check",
     default_part="npm",
     ingest_hint="latest.json  (a JSON list of registry.npmjs.org/<name>/latest documents)",
-    held=_held("library"),
+    held=_held(LibraryRow),
     holds=libraries_holds,
 )

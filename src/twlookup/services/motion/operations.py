@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
+from datetime import date
+from typing import Literal
 
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.feeds.route import add_status_route
-from twlookup.platform.records import as_answer
+from twlookup.platform.records import SourcedRecord, as_answer
 from twlookup.platform.service import Service
-from twlookup.services.motion import colour, logic
+from twlookup.services.motion import logic
 from twlookup.services.motion.data import CATALOGUE, Catalogue, seed_motion
-from twlookup.services.motion.easing import STEP_KEYWORDS, CubicBezier, LinearApprox, steps, to_linear
 from twlookup.services.motion.feeds import LIBRARIES, SUPPORT
-from twlookup.services.motion.presets import PRESETS
+from twlookup.services.motion.logic import colour
+from twlookup.services.motion.logic.easing import STEP_KEYWORDS, CubicBezier, LinearApprox, steps, to_linear
+from twlookup.services.motion.logic.presets import PRESETS
+from twlookup.services.motion.logic.spring import (
+    ERROR_BOUND,
+    SETTLE_TOLERANCE,
+    Spring,
+    SpringCurve,
+    SpringError,
+    spring_curve,
+)
 from twlookup.services.motion.records import EasingRecord
 from twlookup.services.motion.schemas import (
-    A11yAnswer,
     A11yChecklist,
+    A11yRecordAnswer,
     Easing,
     EasingList,
     EasingQuery,
@@ -27,25 +39,17 @@ from twlookup.services.motion.schemas import (
     Keyframes,
     KeyframesQuery,
     Libraries,
-    LibraryAnswer,
+    LibraryRecordAnswer,
     MotionKit,
     MotionKitQuery,
     Point,
     SpringAnswer,
     SpringQuery,
-    SupportAnswer,
+    SupportRecordAnswer,
     SupportTable,
     VideoAnswer,
     VideoCommand,
     VideoQuery,
-)
-from twlookup.services.motion.spring import (
-    ERROR_BOUND,
-    SETTLE_TOLERANCE,
-    Spring,
-    SpringCurve,
-    SpringError,
-    spring_curve,
 )
 
 SERVICE = Service(
@@ -84,13 +88,17 @@ def _spring_curve(spring: Spring) -> SpringCurve:
 
 
 def _bezier_answer(
-    name: str | None, kind: str, curve: CubicBezier, samples: int, record: EasingRecord | None
+    name: str | None,
+    kind: Literal["keyword", "named", "custom"],
+    curve: CubicBezier,
+    samples: int,
+    record: EasingRecord | None,
 ) -> Easing:
     approx, overshoots = _curve_facts(curve)
     return Easing(
         name=name,
-        kind=kind,  # type: ignore[arg-type]
-        css=name if kind == "keyword" else curve.css,
+        kind=kind,
+        css=name if kind == "keyword" and name else curve.css,
         control_points=[curve.x1, curve.y1, curve.x2, curve.y2],
         overshoots=overshoots,
         points=[Point(x=i / (samples - 1), y=round(curve(i / (samples - 1)), 9)) for i in range(samples)],
@@ -151,10 +159,10 @@ def easing(p: EasingQuery) -> Easing:
         if p.position == "jump-none" and p.steps < 2:
             raise InvalidParameter("steps", "steps(n, jump-none) needs n of at least 2", {"minimum": 2})
         return _steps_answer(None, p.steps, p.position, p.samples)
-    if given != 4:
+    if p.x1 is None or p.y1 is None or p.x2 is None or p.y2 is None:
         missing = [n for n, v in zip(("x1", "y1", "x2", "y2"), coords, strict=True) if v is None]
         raise InvalidParameter(missing[0], "a cubic Bézier needs all four of x1, y1, x2 and y2")
-    curve = CubicBezier(p.x1, p.y1, p.x2, p.y2)  # type: ignore[arg-type]
+    curve = CubicBezier(p.x1, p.y1, p.x2, p.y2)
     return _bezier_answer(None, "custom", curve, p.samples, None)
 
 
@@ -179,7 +187,7 @@ def _spring(k: float, c: float, m: float) -> SpringAnswer:
         damping=c,
         mass=m,
         damping_ratio=round(s.zeta, 6),
-        regime=s.regime,  # type: ignore[arg-type]
+        regime=s.regime,
         overshoots=s.overshoots,
         peak=round(s.peak, 6),
         settle_tolerance=SETTLE_TOLERANCE,
@@ -249,7 +257,7 @@ def _gradient(hexes: list[str], kind: str, angle: int, animate: bool) -> Gradien
         interpolation=g.space,
         why=why,
         css=g.css,
-        fallback_css=g.fallback,  # type: ignore[arg-type]
+        fallback_css=g.fallback,
         animation_css=g.animation,
         contrast_white_text=on_white,
         contrast_black_text=on_black,
@@ -266,7 +274,7 @@ def gradient(p: GradientQuery) -> GradientAnswer:
 @SERVICE.operation("GET", "/api/video", tool="web_video_ffmpeg")
 def video(p: VideoQuery) -> VideoAnswer:
     """The ffmpeg command for web video: H.264 with faststart and even dimensions, optionally VP9 or AV1."""
-    codecs = ["h264", "vp9", "av1"] if p.codec == "all" else [p.codec]
+    codecs: list[str] = ["h264", "vp9", "av1"] if p.codec == "all" else [p.codec]
     cmds = logic.ffmpeg_commands(p.width, p.quality, codecs, p.audio)
     width = p.width - p.width % 2
     height = p.height if p.height is not None else round(width * 9 / 16 / 2) * 2
@@ -292,17 +300,22 @@ def video(p: VideoQuery) -> VideoAnswer:
     )
 
 
+def _newest_check(records: Sequence[SourcedRecord], table: str) -> date:
+    """The newest day the records were checked against their source; a 503 when there are none."""
+    checked = max((r.checked for r in records), default=None)
+    if checked is None:
+        raise Problem(503, f"The {table} is not in the store; run `twlookup seed`.")
+    return checked
+
+
 def _support(catalogue: Catalogue) -> SupportTable:
     version = catalogue.support[0].data_version if catalogue.support else "none"
-    checked = max((s.checked for s in catalogue.support), default=None)
-    if checked is None:
-        raise Problem(503, "The browser support table is not in the store; run `twlookup seed`.")
     return SupportTable(
         data_package="web-features (npm)",
         data_version=version,
-        checked=checked,
+        checked=_newest_check(catalogue.support, "browser support table"),
         count=len(catalogue.support),
-        features=[as_answer(r, SupportAnswer) for r in catalogue.support],
+        features=[as_answer(r, SupportRecordAnswer) for r in catalogue.support],
     )
 
 
@@ -313,13 +326,10 @@ def support() -> SupportTable:
 
 
 def _libraries(catalogue: Catalogue) -> Libraries:
-    checked = max((lib.checked for lib in catalogue.libraries), default=None)
-    if checked is None:
-        raise Problem(503, "The library table is not in the store; run `twlookup seed`.")
     return Libraries(
-        checked=checked,
+        checked=_newest_check(catalogue.libraries, "library table"),
         count=len(catalogue.libraries),
-        libraries=[as_answer(r, LibraryAnswer) for r in catalogue.libraries],
+        libraries=[as_answer(r, LibraryRecordAnswer) for r in catalogue.libraries],
     )
 
 
@@ -333,7 +343,7 @@ def libraries() -> Libraries:
 def a11y() -> A11yChecklist:
     """The animation accessibility checklist: WCAG 2.2 (2.2.2, 2.3.1, 2.3.3) and prefers-reduced-motion."""
     items = CATALOGUE.get().a11y
-    return A11yChecklist(count=len(items), items=[as_answer(r, A11yAnswer) for r in items])
+    return A11yChecklist(count=len(items), items=[as_answer(r, A11yRecordAnswer) for r in items])
 
 
 @SERVICE.operation(
@@ -347,11 +357,11 @@ def motion_kit(p: MotionKitQuery) -> MotionKit:
         raise InvalidParameter("brand", str(exc)) from None
     style = logic.STYLES[p.style]
     catalogue = CATALOGUE.get()
-    durations: tuple[int, ...] = style["durations"]  # type: ignore[assignment]
-    k, c, m = style["spring"]  # type: ignore[misc]
+    durations = style.durations
+    k, c, m = style.spring
     spring_answer = _spring(k, c, m)
-    enter = _named(catalogue, style["enter"], 11)  # type: ignore[arg-type]
-    exit_ = _named(catalogue, style["exit"], 11)  # type: ignore[arg-type]
+    enter = _named(catalogue, style.enter, 11)
+    exit_ = _named(catalogue, style.exit, 11)
     partner = logic.brand_partner(brand)
     grad = _gradient([brand.hex, partner.hex], "linear", 120, True)
     on_white = round(colour.contrast(brand, logic.WHITE), 2)

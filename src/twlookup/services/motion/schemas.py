@@ -8,16 +8,26 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
-from twlookup.platform.records import answer_model
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.motion.presets import PRESETS
-from twlookup.services.motion.records import A11yRecord, LibraryRecord, SupportRecord
+from twlookup.services.motion.logic.presets import PRESETS
+from twlookup.services.motion.logic.spring import Regime
+from twlookup.services.motion.records import A11yRecord, EasingRecord, LibraryRecord, SupportRecord
 
-SupportAnswer = answer_model(SupportRecord)
-LibraryAnswer = answer_model(LibraryRecord)
-A11yAnswer = answer_model(A11yRecord)
 
-PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
+class SupportRecordAnswer(RecordAnswer, record=SupportRecord):
+    """A feature's browser support as the web-features row states it."""
+
+
+class LibraryRecordAnswer(RecordAnswer, record=LibraryRecord):
+    """An animation library as the npm registry describes it."""
+
+
+class A11yRecordAnswer(RecordAnswer, record=A11yRecord):
+    """An item of the accessibility checklist."""
+
+
+PresetName = Literal[tuple(PRESETS)]  # type: ignore[valid-type]  # made from the presets' names: a checker reads only written-out Literals
 StepPosition = Literal["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
 HEX1 = r"#?(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{4}|[0-9a-fA-F]{3})"
 HEX_LIST = rf"^\s*{HEX1}(?:\s*,\s*{HEX1}){{1,7}}\s*$"
@@ -45,7 +55,10 @@ class Point(BaseModel):
     y: float
 
 
-class Easing(BaseModel):
+class Easing(RecordAnswer, record=EasingRecord, exclude=("id", "x1", "y1", "x2", "y2")):
+    """An easing curve. A named one shows its record: `name` is the record's id, `control_points` its
+    x1, y1, x2, y2, and `source` its provenance; a custom curve or steps() has no record."""
+
     name: str | None
     kind: Literal["keyword", "named", "custom", "steps"]
     css: str = Field(description="The CSS <easing-function> value")
@@ -77,7 +90,7 @@ class SpringAnswer(BaseModel):
     damping: float
     mass: float
     damping_ratio: float = Field(description="ζ = c / (2·√(k·m))")
-    regime: Literal["under-damped", "critically-damped", "over-damped"]
+    regime: Regime
     overshoots: bool
     peak: float = Field(description="Largest value reached, as a fraction of the distance (1 = no overshoot)")
     settle_tolerance: float
@@ -93,7 +106,7 @@ class SpringAnswer(BaseModel):
 
 
 class KeyframesQuery(Params):
-    preset: PresetName = Field(description="Preset name")  # type: ignore[valid-type]
+    preset: PresetName = Field(description="Preset name")  # type: ignore[valid-type]  # PresetName (above)
     duration: int = Field(300, ge=50, le=5000, description="Duration in ms (50 to 5000; default 300)")
 
 
@@ -171,18 +184,18 @@ class SupportTable(BaseModel):
     data_version: str
     checked: date
     count: int
-    features: list[SupportAnswer]  # type: ignore[valid-type]
+    features: list[SupportRecordAnswer]
 
 
 class Libraries(BaseModel):
     checked: date
     count: int
-    libraries: list[LibraryAnswer]  # type: ignore[valid-type]
+    libraries: list[LibraryRecordAnswer]
 
 
 class A11yChecklist(BaseModel):
     count: int
-    items: list[A11yAnswer]  # type: ignore[valid-type]
+    items: list[A11yRecordAnswer]
 
 
 class MotionKitQuery(Params):

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
-from twlookup.services.motion.easing import LinearApprox, to_linear
+from twlookup.services.motion.logic.easing import LinearApprox, to_linear
 
 SETTLE_TOLERANCE = 0.001  # |1 − x| below this counts as settled (a tenth of a percent of the distance)
 LINEAR_TOLERANCE = 0.002  # RDP tolerance used to simplify the samples
 ERROR_BOUND = 0.005  # the linear() is guaranteed within this of the exact curve (checked on every answer)
 MAX_DURATION = 10.0  # seconds; a spring that takes longer is not a usable UI spring
 CRITICAL_BAND = 1e-9
+
+
+Regime = Literal["under-damped", "critically-damped", "over-damped"]
 
 
 class SpringError(ValueError):
@@ -42,7 +46,7 @@ class Spring:
         return self.damping / (2 * math.sqrt(self.stiffness * self.mass))
 
     @property
-    def regime(self) -> str:
+    def regime(self) -> Regime:
         z = self.zeta
         if abs(z - 1) <= CRITICAL_BAND:
             return "critically-damped"

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.schemas import today_taipei
 from twlookup.services.life.data import GAMES
-from twlookup.services.life.logic import period_of
+from twlookup.services.life.logic.invoice import period_of
 from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
 
 INVOICE_FEED = "https://invoice.etax.nat.gov.tw/invoice.xml"

@@ -3,11 +3,13 @@ kit. Pure functions; the maths lives in easing.py, spring.py and colour.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
-from twlookup.services.motion import colour
-from twlookup.services.motion.easing import fmt
-from twlookup.services.motion.presets import Preset
+from twlookup.services.motion.logic import colour
+from twlookup.services.motion.logic.easing import fmt
+from twlookup.services.motion.logic.presets import Preset
 
 REDUCED_MEDIA = "@media (prefers-reduced-motion: reduce)"
 
@@ -24,16 +26,20 @@ def keyframes_css(p: Preset, duration_ms: int) -> tuple[str, str, str]:
     return rule, usage, reduced
 
 
+Space = Literal["oklab", "oklch"]
+
+
 @dataclass(frozen=True)
 class Gradient:
     css: str
     fallback: str
-    space: str
+    space: Space
     stops: list[str]
     animation: str | None
 
 
-MIX = {"oklab": colour.mix_oklab, "oklch": colour.mix_oklch}
+Mix = Callable[[colour.RGB, colour.RGB, float], colour.RGB]
+MIX: dict[Space, Mix] = {"oklab": colour.mix_oklab, "oklch": colour.mix_oklch}
 
 
 def gradient(colors: list[colour.RGB], kind: str, angle: int, animate: bool) -> Gradient:
@@ -41,7 +47,7 @@ def gradient(colors: list[colour.RGB], kind: str, angle: int, animate: bool) -> 
     mix of a pair would pass through grey. `css` uses CSS Color 4 interpolation syntax; `fallback`
     lists precomputed sRGB stops (every 12.5% of each segment) for browsers without it."""
     greys = any(colour.greys_in_oklab(a, b) for a, b in zip(colors, colors[1:], strict=False))
-    space = "oklch" if greys else "oklab"
+    space: Space = "oklch" if greys else "oklab"
     mix = MIX[space]
     stops: list[str] = []
     segments = len(colors) - 1
@@ -88,7 +94,7 @@ WHITE = colour.RGB(1, 1, 1)
 BLACK = colour.RGB(0, 0, 0)
 
 
-def along(colors: list[colour.RGB], mix, closed: bool = False, steps: int = 128) -> list[colour.RGB]:  # type: ignore[no-untyped-def]
+def along(colors: list[colour.RGB], mix: Mix, closed: bool = False, steps: int = 128) -> list[colour.RGB]:
     """The gradient sampled `steps` times per segment with its own mix (OKLab or OKLCH), ends
     included; `closed` adds the segment back to the first colour (a conic gradient's seam)."""
     ring = colors + [colors[0]] if closed else colors
@@ -220,26 +226,21 @@ def ffmpeg_commands(
     return out
 
 
-# Motion kit styles: four duration levels (ms), enter/exit curves and a spring (stiffness, damping, mass).
+@dataclass(frozen=True)
+class Style:
+    """A motion kit style: four duration levels (ms), enter and exit curves (names of /api/easings)
+    and a spring (stiffness, damping, mass)."""
+
+    durations: tuple[int, int, int, int]
+    enter: str
+    exit: str
+    spring: tuple[float, float, float]
+
+
 STYLES = {
-    "snappy": {
-        "durations": (100, 150, 250, 400),
-        "enter": "ease-out-quart",
-        "exit": "ease-in-quart",
-        "spring": (400.0, 40.0, 1.0),
-    },
-    "calm": {
-        "durations": (200, 300, 450, 700),
-        "enter": "ease-out-sine",
-        "exit": "ease-in-sine",
-        "spring": (120.0, 22.0, 1.0),
-    },
-    "playful": {
-        "durations": (150, 250, 400, 600),
-        "enter": "ease-out-back",
-        "exit": "ease-in-back",
-        "spring": (260.0, 16.0, 1.0),
-    },
+    "snappy": Style((100, 150, 250, 400), "ease-out-quart", "ease-in-quart", (400.0, 40.0, 1.0)),
+    "calm": Style((200, 300, 450, 700), "ease-out-sine", "ease-in-sine", (120.0, 22.0, 1.0)),
+    "playful": Style((150, 250, 400, 600), "ease-out-back", "ease-in-back", (260.0, 16.0, 1.0)),
 }
 
 

@@ -26,19 +26,23 @@ HOLIDAYS_PKG_URL = "https://github.com/vacanza/holidays"
 CATEGORIES: dict[str, tuple[str, ...]] = {"HK": ("public", "optional")}
 
 
+# The package is the source of every destination holiday; its licence and version (from its
+# metadata) were read on the date given. An answer cites it as checked on the day it is given
+# (`holidays_source`), since the calendars are computed from the installed package when asked.
+HOLIDAYS_SOURCE = Source(
+    url=HOLIDAYS_PKG_URL,
+    title=f"holidays (python-holidays) {holidays.__version__}: country public holiday calendars",
+    checked=date(2026, 11, 26),
+    licence="MIT",
+)
+
+
 def holidays_source(today: date) -> Source:
-    return Source(
-        url=HOLIDAYS_PKG_URL,
-        title=f"holidays (python-holidays) {holidays.__version__}: country public holiday calendars",
-        checked=today,
-        licence="MIT",
-    )
+    return HOLIDAYS_SOURCE.model_copy(update={"checked": today})
 
 
 def _calendar(country: str, years: Iterable[int] = (), language: str | None = None) -> holidays.HolidayBase:
-    categories = CATEGORIES.get(country)
-    kwargs = {"categories": categories} if categories else {}
-    return holidays.country_holidays(country, years=list(years), language=language, **kwargs)
+    return holidays.country_holidays(country, years=list(years), language=language, categories=CATEGORIES.get(country))
 
 
 @lru_cache(maxsize=512)
