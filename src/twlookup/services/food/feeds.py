@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from twlookup.platform.feeds import Feed, Fetched, Part, Stamp, static_parts
 from twlookup.platform.feeds.download import Fetcher
-from twlookup.services.food import osm
+from twlookup.services.food import parsers
 from twlookup.services.food.data import import_overpass, import_pbf
 
 ODBL = "ODbL-1.0, © OpenStreetMap contributors (https://www.openstreetmap.org/copyright)"
@@ -49,7 +49,7 @@ def _overpass(fetcher: Fetcher, part: Part) -> Fetched:
 def overpass_stamp(raw: bytes, _name: str) -> Stamp:
     """An Overpass answer is as new as the OSM data it reflects (`osm3s.timestamp_osm_base`): a
     saved answer older than the last import does not replace it."""
-    found = osm.overpass_timestamp(raw)
+    found = parsers.overpass_timestamp(raw)
     if found is None:
         return Stamp(part=PART)
     day, label = found

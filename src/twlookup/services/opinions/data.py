@@ -12,7 +12,7 @@ from twlookup.platform.records import DataFileError, load_records, read_data_fil
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.opinions import feeds, feeds_tw
+from twlookup.services.opinions.parsers import foreign, taiwan
 from twlookup.services.opinions.records import Post, Thread, Topic
 from twlookup.services.opinions.tables import PostRow, ThreadRow, TopicRow
 
@@ -73,22 +73,22 @@ def _store_threads(session: Session, threads: list[Thread]) -> int:
 
 def import_hn(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.hn FILE`: a Hacker News Algolia search response (JSON)."""
-    return _store_threads(session, feeds.parse_hn(path.read_bytes(), today_taipei()))
+    return _store_threads(session, foreign.parse_hn(path.read_bytes(), today_taipei()))
 
 
 def import_stackexchange(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.stackexchange FILE`: a Stack Exchange API 2.3 search response (JSON)."""
-    return _store_threads(session, feeds.parse_se(path.read_bytes(), today_taipei()))
+    return _store_threads(session, foreign.parse_se(path.read_bytes(), today_taipei()))
 
 
 def import_ptt(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.ptt FILE`: one PTT article page as saved from www.ptt.cc (HTML)."""
-    return _store_threads(session, [feeds_tw.parse_ptt(path.read_bytes(), today_taipei())])
+    return _store_threads(session, [taiwan.parse_ptt(path.read_bytes(), today_taipei())])
 
 
 def import_dcard(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.dcard FILE`: Dcard's public JSON for one post or a forum's post list."""
-    return _store_threads(session, feeds_tw.parse_dcard(path.read_bytes(), today_taipei()))
+    return _store_threads(session, taiwan.parse_dcard(path.read_bytes(), today_taipei()))
 
 
 def import_posts(session: Session, path: Path) -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from twlookup.platform.feeds import Feed
 from twlookup.services.opinions.data import import_dcard, import_hn, import_posts, import_ptt, import_stackexchange
-from twlookup.services.opinions.feeds import HN_LICENCE
-from twlookup.services.opinions.feeds_tw import DCARD_LICENCE, PTT_LICENCE
+from twlookup.services.opinions.parsers.foreign import HN_LICENCE
+from twlookup.services.opinions.parsers.taiwan import DCARD_LICENCE, PTT_LICENCE
 
 HN = Feed(
     service="opinions",

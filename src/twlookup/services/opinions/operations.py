@@ -8,9 +8,10 @@ from twlookup.platform.errors import NotFound
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.opinions import aicheck, live, logic
 from twlookup.services.opinions.data import STORE, Store, seed_opinions
-from twlookup.services.opinions.feeds_declared import FEEDS
+from twlookup.services.opinions.feeds import FEEDS
+from twlookup.services.opinions.logic import aicheck, credibility
+from twlookup.services.opinions.parsers import live
 from twlookup.services.opinions.records import Post, Thread
 from twlookup.services.opinions.schemas import (
     AI_NOTE,
@@ -79,7 +80,7 @@ EMPTY = "No discussion or post is stored for this yet. The site does not fill to
 
 
 def _cred(score: int | None, comments: int | None, own_text: str | None, missing: str = "site post") -> Credibility:
-    value, label, parts = logic.credibility(score, comments, own_text, missing)
+    value, label, parts = credibility.credibility(score, comments, own_text, missing)
     return Credibility(
         value=value,
         label=label,
@@ -152,7 +153,7 @@ def post_out(p: Post, today: date) -> PostOut:
 
 
 def _before_ok(created: date, before: int | None) -> bool:
-    return not before or created < logic.AI_CUTOFF_DATE
+    return not before or created < credibility.AI_CUTOFF_DATE
 
 
 def _match(store: Store, q: str, before: int | None, today: date, posts: bool) -> list[Item]:
@@ -318,7 +319,7 @@ def digest(p: DigestQuery) -> Digest:
     """Recommend / not-recommend ratio, pros and cons, and the high-credibility discussions, each with its link."""
     store, today = STORE.get(), today_taipei()
     items = _match(store, p.q, p.before, today, posts=True)
-    rec, nrec, mixed, share = logic.ratio([i.stance for i in items])
+    rec, nrec, mixed, share = credibility.ratio([i.stance for i in items])
     pros: list[str] = []
     cons: list[str] = []
     for i in items:

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.schemas import Source
-from twlookup.services.opinions.aicheck import MAX_CHARS
+from twlookup.services.opinions.logic.aicheck import MAX_CHARS
 
 SITE_LICENCE = "CC BY 4.0"
 AI_NOTE = (

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from twlookup.services.opinions import aicheck
+from twlookup.services.opinions.logic import aicheck
 
 # ChatGPT's public release, 2022-11-30, taken at 00:00 UTC (unix 1669766400). Used only by the `before`
 # filter a user may ask for; it is not a credibility part (a post is not more credible for being old).
