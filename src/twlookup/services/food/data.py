@@ -36,10 +36,12 @@ def seed_food(session: Session, data_dir: Path) -> int:
             raise DataFileError(
                 f"{folder / 'deities.yaml'}: record {d.id!r}: field categories: unknown {sorted(unknown)}"
             )
-        if not (d.custom is None) == (d.custom_source is None) == (d.custom_source_kind is None):
+        if not (d.custom is None) == (d.custom_source is None) == (d.custom_source_kind is None) or (
+            d.custom is not None and d.checked is None
+        ):
             raise DataFileError(
-                f"{folder / 'deities.yaml'}: record {d.id!r}: a custom needs its custom_source and "
-                "custom_source_kind (and only then)"
+                f"{folder / 'deities.yaml'}: record {d.id!r}: a custom needs its custom_source, "
+                "custom_source_kind and checked date (and only then)"
             )
     poems_doc = read_data_file(folder / "poems.yaml")
     poems = validate_records(
