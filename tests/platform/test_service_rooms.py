@@ -63,7 +63,7 @@ def calls_of_source_in_functions(path: Path) -> list[int]:
 PENDING_CITATIONS = {
     "holiday/operations.py", "holiday/calendars.py", "trip/operations.py",
     "wellness/operations.py", "glossary/operations.py", "health/operations.py", "stocks/operations.py",
-    "seo/operations.py", "opinions/operations.py", "sports/operations.py", "life/operations.py",
+    "seo/operations.py", "sports/operations.py", "life/operations.py",
 }  # fmt: skip
 
 

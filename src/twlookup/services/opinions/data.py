@@ -28,10 +28,10 @@ def seed_opinions(session: Session, data_dir: Path) -> int:
     slugs = {t.slug for t in topics}
     threads = load_records(data_dir / "opinions" / "threads.yaml", Thread, "threads")
     posts = load_records(data_dir / "opinions" / "posts.yaml", Post, "posts")
-    for item in [*threads, *posts]:
-        wanted = item.topics if isinstance(item, Thread) else [item.topic]
+    named = [(t.id, t.topics) for t in threads] + [(p.id, [p.topic]) for p in posts]
+    for ident, wanted in named:
         if not set(wanted) <= slugs:
-            raise DataFileError(f"opinions: record {item.id!r} names unknown topics {sorted(set(wanted) - slugs)}")
+            raise DataFileError(f"opinions: record {ident!r} names unknown topics {sorted(set(wanted) - slugs)}")
     n = replace_rows(session, TopicRow, [to_row(t, TopicRow) for t in topics])
     for row in [*(to_row(t, ThreadRow) for t in threads), *(to_row(p, PostRow) for p in posts)]:
         session.merge(row)
