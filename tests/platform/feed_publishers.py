@@ -19,7 +19,7 @@ import httpx
 import respx
 import yaml
 
-from twlookup.services.creator.register import GCIS_COMPANY
+from twlookup.services.creator.parsers import GCIS_COMPANY
 from twlookup.services.food.feeds import OVERPASS_SERVER
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.parsers import INVOICE_FEED

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from twlookup.services.bikes import terms
+from twlookup.services.bikes import logic
 
 SCOOTERGRISEN = "https://github.com/vindruer/scootergrisen.dk/blob/9c530ee2799777518ecda051fcb34c61269c27b9/"
 
@@ -26,16 +26,16 @@ def facts_by_slug(body: dict, item: str | None = None) -> dict[str, str]:
 
 def test_the_query_is_read_in_either_script():
     assert (
-        terms.parse("山葉火星塞")
-        == terms.parse("Yamaha spark plug")
-        == terms.Query(items={"spark_plug"}, makers={"yamaha"})
+        logic.parse("山葉火星塞")
+        == logic.parse("Yamaha spark plug")
+        == logic.Query(items={"spark_plug"}, makers={"yamaha"})
     )
-    q = terms.parse("光陽 齒輪油 super 8")
+    q = logic.parse("光陽 齒輪油 super 8")
     assert (q.items, q.makers, q.words) == ({"gear_oil"}, {"kymco"}, ["super", "8"])
-    assert terms.parse("混合油").items == terms.parse("premix").items == {"oil_mix", "two_stroke_oil"}
-    assert terms.parse("Spark Plugs").items == {"spark_plug"}
-    assert terms.parse("2-stroke oil").items == {"two_stroke_oil", "oil_mix"}
-    assert terms.parse("前叉油").unrecorded == ["fork oil"] and terms.parse("三陽").makers == {"sym"}
+    assert logic.parse("混合油").items == logic.parse("premix").items == {"oil_mix", "two_stroke_oil"}
+    assert logic.parse("Spark Plugs").items == {"spark_plug"}
+    assert logic.parse("2-stroke oil").items == {"two_stroke_oil", "oil_mix"}
+    assert logic.parse("前叉油").unrecorded == ["fork oil"] and logic.parse("三陽").makers == {"sym"}
 
 
 async def test_spark_plug_in_chinese_and_english_finds_the_same_facts(client):

@@ -8,7 +8,7 @@ import pytest
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.records import DataFileError
-from twlookup.services.cardgame import banlist, logic, operations
+from twlookup.services.cardgame import logic, operations, parsers
 from twlookup.services.cardgame.data import read_banlists, read_guide
 from twlookup.services.cardgame.records import BanCard, BanList
 
@@ -24,7 +24,7 @@ def test_content_counts():
 
 
 def test_parser_reads_the_page_format():
-    lists = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
+    lists = parsers.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
     assert [b.effective for b in lists] == [date(2026, 4, 1), date(2026, 7, 1)]
     jul = lists[1]
     # the page prints 33 forbidden, 36 limited and 18 semi-limited entries for Jul-26 (AE); one card,
@@ -32,7 +32,7 @@ def test_parser_reads_the_page_format():
     assert (len(jul.forbidden), len(jul.limited), len(jul.semi_limited)) == (33, 36, 17)
     assert jul.forbidden[0].name == "Amazoness Archer" and jul.format == "OCG-AE"
     assert len(lists[0].released) == 1  # Apr-26 returned one card to three copies
-    assert jul.source == banlist.PAGE_URL
+    assert jul.source == parsers.PAGE_URL
 
 
 def test_parser_reads_bare_json_and_rejects_other_files():
@@ -46,19 +46,19 @@ def test_parser_reads_bare_json_and_rejects_other_files():
     # 烙印融合: the mangled form is never taken
     assert next(c for c in jul.semi_limited if c.name == "Branded Fusion").japanese_name == "烙印融合"
     with pytest.raises(ValueError, match="cardData"):
-        banlist.parse(b"<html>no lists here</html>", date(2026, 8, 22))
+        parsers.parse(b"<html>no lists here</html>", date(2026, 8, 22))
     with pytest.raises(ValueError, match="Jul-2026"):
-        banlist.parse(
+        parsers.parse(
             b'{"en": {"effective_dates": [{"effective_date_name": "Jul-2026", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": []}]}]}}',
             date(2026, 1, 1),
         )
     with pytest.raises(ValueError, match="no Asian-English"):
-        banlist.parse(
+        parsers.parse(
             b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden", "cards": []}]}]}}',
             date(2026, 1, 1),
         )
     with pytest.raises(ValueError, match="card_name"):
-        banlist.parse(
+        parsers.parse(
             b'{"en": {"effective_dates": [{"effective_date_name": "Jul-26", "card_lists": [{"card_list_name": "Forbidden (AE)", "cards": [{"card_type": "Trap"}]}]}]}}',
             date(2026, 1, 1),
         )
@@ -164,7 +164,7 @@ async def test_banlist_today(client, monkeypatch):
     assert body["effective"] == "2026-07-01" and body["previous_effective"] == "2026-04-01"
     # 18 semi-limited entries on the page, one of them a duplicate of a Limited card (merged onto Limited)
     assert body["counts"] == {"forbidden": 33, "limited": 36, "semi_limited": 17}
-    assert body["source"]["url"] == banlist.PAGE_URL and body["source"]["checked"] == "2026-08-22"
+    assert body["source"]["url"] == parsers.PAGE_URL and body["source"]["checked"] == "2026-08-22"
     assert body["changes_from_previous"] and all(c["before"] != c["now"] for c in body["changes_from_previous"])
     monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
     body = (await client.get(f"{C}/banlist")).json()
@@ -208,7 +208,7 @@ def test_importer_stores_lists(tmp_path, settings):
 def test_a_card_printed_on_two_lists_is_merged_not_dropped():
     # Jul-26 (AE): Konami's page prints Vanquish Soul Hollie Sue on Limited with the change marker
     # "Semi-Limited-to-limited" and again, unmarked, on Semi-Limited; before the merge it read as semi-limited (2)
-    jul = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))[1]
+    jul = parsers.parse(FIXTURE.read_bytes(), date(2026, 8, 22))[1]
     entries = [c for k in ("forbidden", "limited", "semi_limited") for c in getattr(jul, k) if "Hollie Sue" in c.name]
     assert len(entries) == 1
     (card,) = entries
@@ -220,7 +220,7 @@ def test_a_card_printed_on_two_lists_is_merged_not_dropped():
     tract = [c for c in [*oct25.limited, *oct25.semi_limited] if c.name == "Fiendsmith's Tract"]
     assert len(tract) == 1 and tract[0] in oct25.limited and tract[0].also_listed == ["semi_limited"]
     # duplicates within one list merge too
-    merged = banlist.merge_duplicates({"limited": [BanCard(name="A"), BanCard(name="a", card_type="Spell")]})
+    merged = parsers.merge_duplicates({"limited": [BanCard(name="A"), BanCard(name="a", card_type="Spell")]})
     assert merged == {"limited": [BanCard(name="A", card_type="Spell")]}
 
 
@@ -239,7 +239,7 @@ async def test_card_status_in_force_previous_and_history(client, monkeypatch):
     assert body["previous"]["effective"] == "2026-04-01" and body["previous"]["status"] == "semi-limited"
     assert [h["effective"] for h in body["history"]][-2:] == ["2026-04-01", "2026-07-01"]
     assert body["history"][0]["effective"] == "2023-11-01" and body["history"][0]["status"] == "unlimited"
-    assert body["may_be_outdated"] is False and body["source"]["url"] == banlist.PAGE_URL
+    assert body["may_be_outdated"] is False and body["source"]["url"] == parsers.PAGE_URL
     assert body["japanese_name"] == "VS ホーリー・スー"  # from the shipped page's OCG list
     ja = (await client.get(f"{C}/card", params={"name": "VS ホーリー・スー"})).json()
     assert ja["name"] == "Vanquish Soul Hollie Sue" and ja["in_force"]["copies"] == 1
@@ -269,7 +269,7 @@ async def test_card_errors(client, monkeypatch):
 
 
 def test_card_found_by_japanese_name_from_the_page():
-    lists = banlist.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
+    lists = parsers.parse(FIXTURE.read_bytes(), date(2026, 8, 22))
     card = logic.find_card(lists, "VS ホーリー・スー")
     assert card is not None and card.name == "Vanquish Soul Hollie Sue"
     assert logic.find_card(lists, "  vanquish SOUL hollie-sue ") is not None  # case, spaces, punctuation folded

@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from twlookup.services.creator.adcheck import normalise, scan
+from twlookup.services.creator.logic.adcheck import normalise, scan
 from twlookup.services.creator.records import AdTerm
 
 

@@ -10,7 +10,7 @@ import respx
 
 from twlookup.platform.store import engine as store_engine
 from twlookup.services.creator.data import import_companies
-from twlookup.services.creator.register import GCIS_COMPANY, roc_date
+from twlookup.services.creator.parsers import GCIS_COMPANY, roc_date
 
 # One row as data.gcis.nat.gov.tw answers for the company API (field names and ROC dates as
 # published); the company itself is made up for the test.
@@ -44,7 +44,7 @@ def live(monkeypatch):
 def test_live_register_is_a_setting(monkeypatch):
     import pydantic
 
-    from twlookup.services.creator import register
+    from twlookup.services.creator import parsers
     from twlookup.settings import Settings, get_settings
 
     monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "false")
@@ -59,9 +59,9 @@ def test_live_register_is_a_setting(monkeypatch):
     monkeypatch.setenv("TWLOOKUP_CREATOR_LIVE_REGISTER", "0")
     # the service reads the process settings, not the environment directly
     monkeypatch.setattr(get_settings(), "creator_live_register", False)
-    assert register.live_lookup_enabled() is False
+    assert parsers.live_lookup_enabled() is False
     monkeypatch.setattr(get_settings(), "creator_live_register", True)
-    assert register.live_lookup_enabled() is True
+    assert parsers.live_lookup_enabled() is True
 
 
 def test_roc_dates():

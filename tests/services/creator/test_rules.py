@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from twlookup.services.creator import ubn
+from twlookup.services.creator.logic import ubn
 
 
 # ---- business ID check digit ------------------------------------------------------------------

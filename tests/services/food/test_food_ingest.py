@@ -12,7 +12,7 @@ import pytest
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import ingest
-from twlookup.services.food import osm
+from twlookup.services.food import parsers
 from twlookup.services.food.data import _categories, catalogue, import_overpass, import_pbf, seed_food
 from twlookup.services.food.tables import ShopRow
 
@@ -22,7 +22,7 @@ CHECKED = date(2026, 11, 23)
 
 
 def test_overpass_json_in_the_real_format():
-    shops = {s.id: s for s in osm.parse_overpass((FIXTURES / "overpass.json").read_bytes(), CATEGORIES, CHECKED)}
+    shops = {s.id: s for s in parsers.parse_overpass((FIXTURES / "overpass.json").read_bytes(), CATEGORIES, CHECKED)}
     # node 1004 has no name, node 1005 is a bakery (shop=*), way 2002 has no centre: left out
     assert sorted(shops) == ["node/1001", "node/1002", "node/1003", "way/2001"]
     noodle = shops["node/1001"]
@@ -37,9 +37,9 @@ def test_overpass_json_in_the_real_format():
     assert shops["node/1003"].category == "vegetarian"  # diet:vegetarian=only
     assert (shops["way/2001"].lat, shops["way/2001"].category) == (25.0475, "fastfood")
     with pytest.raises(ValueError, match="elements"):
-        osm.parse_overpass(b'{"version": 0.6}', CATEGORIES, CHECKED)
+        parsers.parse_overpass(b'{"version": 0.6}', CATEGORIES, CHECKED)
     with pytest.raises(ValueError, match="not JSON"):
-        osm.parse_overpass(b"<osm/>", CATEGORIES, CHECKED)
+        parsers.parse_overpass(b"<osm/>", CATEGORIES, CHECKED)
 
 
 def write_pbf(path: Path) -> None:
@@ -68,7 +68,7 @@ def write_pbf(path: Path) -> None:
 def test_pbf_extract(tmp_path):
     path = tmp_path / "extract.osm.pbf"
     write_pbf(path)
-    shops = {s.id: s for s in osm.read_pbf(path, CATEGORIES, CHECKED)}
+    shops = {s.id: s for s in parsers.read_pbf(path, CATEGORIES, CHECKED)}
     assert sorted(shops) == ["node/11", "way/21"]
     assert shops["node/11"].category == "dumplings" and shops["node/11"].lat == pytest.approx(25.046)
     # the way's position is the mean of its three distinct nodes

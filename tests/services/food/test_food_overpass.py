@@ -29,7 +29,7 @@ from twlookup.platform.feeds.download import Bounds
 from twlookup.platform.feeds.run import Refresher
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
-from twlookup.services.food import osm
+from twlookup.services.food import parsers
 from twlookup.services.food.data import _categories
 from twlookup.services.food.feeds import OVERPASS, OVERPASS_SERVER, overpass_stamp
 from twlookup.settings import Settings
@@ -80,7 +80,7 @@ def test_stamp_is_the_osm_data_time_and_a_server_error_is_refused():
     # Overpass answers 200 with a remark when the query ran out of time: the elements are incomplete
     cut = b'{"version": 0.6, "elements": [], "remark": "runtime error: Query timed out in \\"query\\" at line 1"}'
     with pytest.raises(ValueError, match="did not finish"):
-        osm.parse_overpass(cut, _categories(DEFAULT_DATA / "food"), stamp.data_date)
+        parsers.parse_overpass(cut, _categories(DEFAULT_DATA / "food"), stamp.data_date)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The labelled set the AI-text check was calibrated on (see aicheck.py and the README).
+"""The labelled set the AI-text check was calibrated on (see logic/aicheck.py and the README).
 
 human: published texts from before AI chat assistants existed, all in the public domain (the
 authors died long ago, or the text was placed in the public domain), quoted in short excerpts.

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from twlookup.services.opinions import aicheck
+from twlookup.services.opinions.logic import aicheck
 
 _spec = importlib.util.spec_from_file_location("opinions_calibration", Path(__file__).parent / "calibration.py")
 _calibration = importlib.util.module_from_spec(_spec)

@@ -13,8 +13,10 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from twlookup.cli import DEFAULT_DATA, ensure_ready
-from twlookup.services.opinions import aicheck, feeds_tw, operations
+from twlookup.services.opinions import operations
 from twlookup.services.opinions.data import _load, import_dcard, import_ptt
+from twlookup.services.opinions.logic import aicheck
+from twlookup.services.opinions.parsers import taiwan
 from twlookup.services.opinions.records import Thread
 
 FIX = Path(__file__).parent / "fixtures"
@@ -27,7 +29,7 @@ _spec.loader.exec_module(_calibration)
 
 
 def test_ptt_article_page():
-    t = feeds_tw.parse_ptt((FIX / "ptt-article.html").read_bytes(), CHECKED)
+    t = taiwan.parse_ptt((FIX / "ptt-article.html").read_bytes(), CHECKED)
     assert t.id == "ptt:e-shopping:M.1678768496.A.ABC" and t.community == "ptt" and t.site == "ptt.cc/bbs/e-shopping"
     assert t.url == "https://www.ptt.cc/bbs/e-shopping/M.1678768496.A.ABC.html"
     assert t.title == "[心得] 測試用範例：電子書閱讀器用了一年"
@@ -42,31 +44,29 @@ def test_ptt_article_page():
 
 def test_ptt_refuses_what_is_not_an_article():
     with pytest.raises(ValueError, match="main-content"):
-        feeds_tw.parse_ptt(b"<html><body><div id='main-content'>no meta</div></body></html>", CHECKED)
+        taiwan.parse_ptt(b"<html><body><div id='main-content'>no meta</div></body></html>", CHECKED)
     page = (FIX / "ptt-article.html").read_text(encoding="utf-8")
     with pytest.raises(ValueError, match="文章網址"):
-        feeds_tw.parse_ptt(page.replace("https://www.ptt.cc/bbs/e-shopping/", "https://example.org/").encode(), CHECKED)
+        taiwan.parse_ptt(page.replace("https://www.ptt.cc/bbs/e-shopping/", "https://example.org/").encode(), CHECKED)
     with pytest.raises(ValueError, match="does not match"):
-        feeds_tw.parse_ptt(page.replace("Tue Mar 14 12:34:56 2023", "Tue Mar 14 12:34:56 2024").encode(), CHECKED)
+        taiwan.parse_ptt(page.replace("Tue Mar 14 12:34:56 2023", "Tue Mar 14 12:34:56 2024").encode(), CHECKED)
     with pytest.raises(ValueError, match="UTF-8"):
-        feeds_tw.parse_ptt(b"\xff\xfe", CHECKED)
+        taiwan.parse_ptt(b"\xff\xfe", CHECKED)
 
 
 def test_dcard_post_and_forum_list():
-    (t,) = feeds_tw.parse_dcard((FIX / "dcard-post.json").read_bytes(), CHECKED)
+    (t,) = taiwan.parse_dcard((FIX / "dcard-post.json").read_bytes(), CHECKED)
     assert t.id == "dcard:900000001" and t.url == "https://www.dcard.tw/f/3c/p/900000001"
     assert t.author == "測試暱稱 @test_persona" and t.score == 34 and t.comments == 12
     assert t.created == datetime(2024, 5, 1, 3, 0) and "5200mAh" in t.quote
-    (a,) = feeds_tw.parse_dcard((FIX / "dcard-forum-list.json").read_bytes(), CHECKED)
+    (a,) = taiwan.parse_dcard((FIX / "dcard-forum-list.json").read_bytes(), CHECKED)
     assert a.author == "匿名" and a.quote.endswith("預算 3000 元以內")  # the list's excerpt, the author's words
     with pytest.raises(ValueError, match="not JSON"):
-        feeds_tw.parse_dcard(b"<html>", CHECKED)
+        taiwan.parse_dcard(b"<html>", CHECKED)
     with pytest.raises(ValueError, match="likeCount"):
-        feeds_tw.parse_dcard(
-            b'{"id": 1, "title": "t", "forumAlias": "3c", "createdAt": "2024-01-01T00:00:00Z"}', CHECKED
-        )
+        taiwan.parse_dcard(b'{"id": 1, "title": "t", "forumAlias": "3c", "createdAt": "2024-01-01T00:00:00Z"}', CHECKED)
     with pytest.raises(ValueError, match="createdAt"):
-        feeds_tw.parse_dcard(
+        taiwan.parse_dcard(
             b'{"id": 1, "title": "t", "forumAlias": "3c", "createdAt": "yesterday", "likeCount": 0, "commentCount": 0}',
             CHECKED,
         )
@@ -94,7 +94,7 @@ def test_importers_store_handle_quote_and_topic(fresh_session):
 
 
 def test_credibility_does_not_rise_with_age():
-    thread = feeds_tw.parse_ptt((FIX / "ptt-article.html").read_bytes(), CHECKED)
+    thread = taiwan.parse_ptt((FIX / "ptt-article.html").read_bytes(), CHECKED)
     old = thread.model_copy(update={"created": datetime(2012, 1, 1)})
     new = thread.model_copy(update={"created": datetime(2026, 11, 1)})
     values = {

@@ -14,8 +14,10 @@ from sqlalchemy.orm import Session
 
 from twlookup.cli import DEFAULT_DATA, ensure_ready
 from twlookup.platform.errors import Problem
-from twlookup.services.opinions import feeds, live, logic, operations
+from twlookup.services.opinions import operations
 from twlookup.services.opinions.data import _load, import_hn, import_posts, import_stackexchange
+from twlookup.services.opinions.logic import credibility
+from twlookup.services.opinions.parsers import foreign, live
 
 FIX = Path(__file__).parent / "fixtures"
 API = "/opinions/api"
@@ -23,7 +25,7 @@ API = "/opinions/api"
 
 def test_credibility_parts_hand_worked():
     # score 999 -> log10(1000)/3 = 1 -> 0.35; comments 0 -> 0; no own text -> the text parts are 0, never guessed
-    value, label, parts = logic.credibility(999, 0, None, missing="not shown")
+    value, label, parts = credibility.credibility(999, 0, None, missing="not shown")
     assert {p.name: p.points for p in parts} == {
         "community": 0.35,
         "replies": 0.0,
@@ -34,41 +36,43 @@ def test_credibility_parts_hand_worked():
     assert value == 0.35 and label == "medium"
     assert "not stored" in parts[4].why
     # 9 and 9: 0.35 x log10(10)/3 and 0.25 x log10(10)/2.5; AI-looking own text; no detail; no sponsorship
-    value, label, parts = logic.credibility(9, 9, "As an AI language model, I hope this helps.")
+    value, label, parts = credibility.credibility(9, 9, "As an AI language model, I hope this helps.")
     points = {p.name: p.points for p in parts}
     assert points["community"] == pytest.approx(0.1167, abs=1e-4) and points["replies"] == pytest.approx(0.1)
     assert points["specificity"] == 0 and points["disclosure"] == 0.15 and points["ai_check"] == 0
     assert label == "medium" and value == pytest.approx(0.3667, abs=1e-4)
     # a declared sponsorship takes the disclosure part away; five details fill specificity
-    _, _, parts = logic.credibility(0, 0, "業配文。用了 3 個月，重 180g，電池 5000mAh，型號 AB-1234，價格 2990 元。")
+    _, _, parts = credibility.credibility(
+        0, 0, "業配文。用了 3 個月，重 180g，電池 5000mAh，型號 AB-1234，價格 2990 元。"
+    )
     points = {p.name: p.points for p in parts}
     assert points["disclosure"] == 0 and "業配" in parts[3].why and points["specificity"] == 0.15
 
 
 def test_ratio():
-    assert logic.ratio(["recommend", "recommend", "not-recommend", "mixed", "unrated"]) == (2, 1, 1, 0.6667)
-    assert logic.ratio(["mixed"]) == (0, 0, 1, None)
+    assert credibility.ratio(["recommend", "recommend", "not-recommend", "mixed", "unrated"]) == (2, 1, 1, 0.6667)
+    assert credibility.ratio(["mixed"]) == (0, 0, 1, None)
 
 
 def test_feed_parsers():
-    hn = feeds.parse_hn((FIX / "hn-algolia-search.json").read_bytes(), date(2026, 11, 23))
+    hn = foreign.parse_hn((FIX / "hn-algolia-search.json").read_bytes(), date(2026, 11, 23))
     assert hn[0].id == "hn:900001" and hn[0].url == "https://news.ycombinator.com/item?id=900001"
     assert hn[0].created == datetime(2021, 6, 1, 8, 0) and hn[0].score == 120 and hn[0].comments == 80
     assert "title, summary and link only" in hn[0].licence and hn[0].summary is None
-    se = feeds.parse_se((FIX / "stackexchange-search.json").read_bytes(), date(2026, 11, 23))
+    se = foreign.parse_se((FIX / "stackexchange-search.json").read_bytes(), date(2026, 11, 23))
     assert se[0].id == "se:superuser.com:900003" and se[0].title.startswith(
         'Example: which mechanical keyboard switch "feels"'
     )
     assert se[0].licence == "CC BY-SA 3.0" and se[1].licence == "CC BY-SA 4.0"  # 2017 vs 2023 posts
     assert se[1].site == "hardwarerecs.stackexchange.com" and se[1].comments == 0
     with pytest.raises(ValueError, match="hits"):
-        feeds.parse_hn(b'{"items": []}', date(2026, 1, 1))
+        foreign.parse_hn(b'{"items": []}', date(2026, 1, 1))
     with pytest.raises(ValueError, match="points"):
-        feeds.parse_hn(
+        foreign.parse_hn(
             b'{"hits": [{"objectID": "1", "title": "t", "created_at_i": 1, "points": "many"}]}', date(2026, 1, 1)
         )
     with pytest.raises(ValueError, match="not JSON"):
-        feeds.parse_se(b"<html>", date(2026, 1, 1))
+        foreign.parse_se(b"<html>", date(2026, 1, 1))
 
 
 @pytest.fixture

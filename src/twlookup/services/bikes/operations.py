@@ -14,7 +14,7 @@ from twlookup.platform import review
 from twlookup.platform.errors import NotFound
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
-from twlookup.services.bikes import terms
+from twlookup.services.bikes import logic
 from twlookup.services.bikes.data import CATALOGUE, Catalogue, seed_bikes
 from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel, Maintenance
 from twlookup.services.bikes.schemas import (
@@ -173,10 +173,10 @@ def fact_out(cat: Catalogue, x: Maintenance) -> FactOut:
 
 
 def _model_text(m: BikeModel) -> str:
-    return terms.norm(f"{m.name} {m.maker} {m.years} {m.slug}")
+    return logic.norm(f"{m.name} {m.maker} {m.years} {m.slug}")
 
 
-def find(cat: Catalogue, query: terms.Query) -> tuple[list[BikeModel], list[Maintenance]]:
+def find(cat: Catalogue, query: logic.Query) -> tuple[list[BikeModel], list[Maintenance]]:
     """Models and facts for a parsed query. Words found in some model's name, maker, years or slug
     narrow the models; the other words (a code such as BR8HSA, a maker such as NGK or Mikuni) must
     appear in a fact's value. With a part named or a code given, the answer is the matching facts
@@ -198,13 +198,13 @@ def find(cat: Catalogue, query: terms.Query) -> tuple[list[BikeModel], list[Main
         for x in cat.maintenance
         if x.slug in slugs
         and (not query.items or x.item in query.items)
-        and all(w in terms.norm(x.value) for w in value_words)
+        and all(w in logic.norm(x.value) for w in value_words)
     ]
     with_facts = {x.slug for x in facts}
     return [m for m in models if m.slug in with_facts], facts
 
 
-def _unrecorded_note(query: terms.Query) -> str | None:
+def _unrecorded_note(query: logic.Query) -> str | None:
     if not query.unrecorded:
         return None
     return f"No record holds {', '.join(dict.fromkeys(query.unrecorded))} yet; contribute one with its source."
@@ -246,7 +246,7 @@ def search(p: SearchQuery) -> SearchOut:
     part (火星塞/spark plug, 化油器/carburettor, 混合油/premix, 齒輪油/gear oil, 輪胎/tyre) or by a
     maker's code (NGK, BR8HSA), each fact with its source. Case, spaces and punctuation are ignored."""
     cat = CATALOGUE.get()
-    query = terms.parse(p.q)
+    query = logic.parse(p.q)
     found, facts = find(cat, query) if not query.empty else ([], [])
     if query.unrecorded and not (query.items or query.words):
         found = []
@@ -267,10 +267,10 @@ def parts(p: PartQuery) -> PartsOut:
     BP7HS) and reviewed part contributions are searched too."""
     cat, q = CATALOGUE.get(), _norm(p.q)
     found = [x for x in cat.parts if q and q in _norm(x.number)]
-    query = terms.parse(p.q)
+    query = logic.parse(p.q)
     facts: list[Maintenance] = []
     if query.items or query.words:
-        _models, facts = find(cat, terms.Query(items=query.items, makers=query.makers, words=query.words))
+        _models, facts = find(cat, logic.Query(items=query.items, makers=query.makers, words=query.words))
     with store_engine.session() as session:
         contributed = [c for c in _contributions(session, kind="part") if q and q in _norm(c.value)]
     fits = sorted({s for x in found for s in x.fits} | {c.slug for c in contributed} | {x.slug for x in facts})

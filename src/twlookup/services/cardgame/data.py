@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform.records import DataFileError, load_records, read_data_file, to_row
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.cardgame import banlist
+from twlookup.services.cardgame import parsers
 from twlookup.services.cardgame.logic import Guide
 from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqItem
 from twlookup.services.cardgame.tables import BanListRow, ChapterRow, FaqRow, TermRow
@@ -43,7 +43,7 @@ def read_banlists(data_dir: Path) -> list[BanList]:
 
     checked = meta["checked"] if isinstance(meta["checked"], date) else date.fromisoformat(meta["checked"])
     try:
-        return banlist.parse((folder / meta["file"]).read_bytes(), checked, meta.get("source", banlist.PAGE_URL))
+        return parsers.parse((folder / meta["file"]).read_bytes(), checked, meta.get("source", parsers.PAGE_URL))
     except ValueError as exc:
         raise DataFileError(f"{folder / meta['file']}: {exc}") from None
 
@@ -73,7 +73,7 @@ def import_banlist(session: Session, path: Path) -> int:
     file does not carry are kept."""
     from twlookup.platform.schemas import today_taipei
 
-    return store_banlists(session, banlist.parse(path.read_bytes(), today_taipei()))
+    return store_banlists(session, parsers.parse(path.read_bytes(), today_taipei()))
 
 
 def _load(session: Session) -> Guide:

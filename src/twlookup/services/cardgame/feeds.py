@@ -13,13 +13,13 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
 from twlookup.platform.schemas import today_taipei
-from twlookup.services.cardgame import banlist
+from twlookup.services.cardgame import parsers
 from twlookup.services.cardgame.data import import_banlist
 from twlookup.services.cardgame.tables import BanListRow
 
 
 def banlist_stamp(raw: bytes, _name: str) -> Stamp:
-    lists = banlist.parse(raw, today_taipei())
+    lists = parsers.parse(raw, today_taipei())
     newest = max(b.effective for b in lists)
     return Stamp(part="ae", key=(newest.isoformat(),), label=newest.isoformat(), data_date=newest)
 
@@ -45,16 +45,16 @@ def banlist_holds(session: Session) -> str | None:
 BANLIST = Feed(
     service="cardgame",
     name="banlist",
-    title=banlist.PAGE_TITLE,
+    title=parsers.PAGE_TITLE,
     publisher="Konami Digital Entertainment (Konami Asia)",
     format="HTML page with the lists embedded as `const cardData = {...};` (JSON)",
     licence="© Konami; the lists are used as facts (card names and their limits), with the page cited",
-    page=banlist.PAGE_URL,
+    page=parsers.PAGE_URL,
     changes="a new list every few months (the page captured 2026-08-22 held the Apr-26 and Jul-26 lists)",
     importer=import_banlist,
     stamp=banlist_stamp,
-    parts=static_parts(Part("ae", banlist.PAGE_URL, "forbidden-and-limited-card-list-ae.html")),
-    urls=(banlist.PAGE_URL,),
+    parts=static_parts(Part("ae", parsers.PAGE_URL, "forbidden-and-limited-card-list-ae.html")),
+    urls=(parsers.PAGE_URL,),
     every=timedelta(days=1),
     stale_after=timedelta(days=14),
     stale_by="check",

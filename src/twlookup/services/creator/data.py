@@ -14,6 +14,7 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
+from twlookup.services.creator.parsers import parse_rows
 from twlookup.services.creator.records import (
     AdTerm,
     CompanyRecord,
@@ -27,7 +28,6 @@ from twlookup.services.creator.records import (
     Threshold,
     WithholdingAgent,
 )
-from twlookup.services.creator.register import parse_rows
 from twlookup.services.creator.tables import Company, CreatorRecord
 
 # kind → (model, file, key in the file)

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.creator.data import import_companies
-from twlookup.services.creator.register import GCIS_COMPANY, LICENCE
+from twlookup.services.creator.parsers import GCIS_COMPANY, LICENCE
 from twlookup.services.creator.tables import Company
 
 MAX_COMPANIES = 500

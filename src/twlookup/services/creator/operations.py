@@ -12,7 +12,7 @@ from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.creator import adcheck, money, register, ubn
+from twlookup.services.creator import parsers
 from twlookup.services.creator.data import (
     CATALOGUE,
     Catalogue,
@@ -22,7 +22,8 @@ from twlookup.services.creator.data import (
     seed_creator,
 )
 from twlookup.services.creator.feeds import COMPANIES
-from twlookup.services.creator.money import pct
+from twlookup.services.creator.logic import adcheck, money, ubn
+from twlookup.services.creator.logic.money import pct
 from twlookup.services.creator.schemas import (
     AdCheck,
     AdCheckBody,
@@ -320,9 +321,9 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
     check = _ban_check(ban)
     record = await to_thread.run_sync(company_by_ban, ban)
     source = "store"
-    if record is None and register.live_lookup_enabled():
+    if record is None and parsers.live_lookup_enabled():
         try:
-            record = await register.fetch_company(ban, today_taipei())
+            record = await parsers.fetch_company(ban, today_taipei())
         except Problem as away:
             if check.valid:
                 # a number that looks right: only the register can say whether it is registered

@@ -14,7 +14,7 @@ from twlookup.platform.records import DataFileError, load_records, read_data_fil
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.food import osm
+from twlookup.services.food import parsers
 from twlookup.services.food.records import Category, Deity, Poem, Shop, Sponsor
 from twlookup.services.food.tables import CategoryRow, DeityRow, PoemRow, ShopRow, SponsorRow
 
@@ -36,10 +36,12 @@ def seed_food(session: Session, data_dir: Path) -> int:
             raise DataFileError(
                 f"{folder / 'deities.yaml'}: record {d.id!r}: field categories: unknown {sorted(unknown)}"
             )
-        if not (d.custom is None) == (d.custom_source is None) == (d.custom_source_kind is None):
+        if not (d.custom is None) == (d.custom_source is None) == (d.custom_source_kind is None) or (
+            d.custom is not None and d.checked is None
+        ):
             raise DataFileError(
-                f"{folder / 'deities.yaml'}: record {d.id!r}: a custom needs its custom_source and "
-                "custom_source_kind (and only then)"
+                f"{folder / 'deities.yaml'}: record {d.id!r}: a custom needs its custom_source, "
+                "custom_source_kind and checked date (and only then)"
             )
     poems_doc = read_data_file(folder / "poems.yaml")
     poems = validate_records(
@@ -93,7 +95,7 @@ def _replace_shops(session: Session, shops: list[Shop]) -> int:
             "no named places to eat (amenity=restaurant, fast_food, cafe, food_court, ice_cream) in the file"
         )
     session.execute(delete(ShopRow))
-    session.add_all(to_row(s, ShopRow) for s in osm.unique(shops))
+    session.add_all(to_row(s, ShopRow) for s in parsers.unique(shops))
     session.flush()
     return len(shops)
 
@@ -104,13 +106,15 @@ def _store_categories(session: Session) -> list[Category]:
 
 def import_overpass(session: Session, path: Path) -> int:
     """`twlookup ingest food.overpass FILE`: Overpass API JSON replaces every shop in the store."""
-    return _replace_shops(session, osm.parse_overpass(path.read_bytes(), _store_categories(session), today_taipei()))
+    return _replace_shops(
+        session, parsers.parse_overpass(path.read_bytes(), _store_categories(session), today_taipei())
+    )
 
 
 def import_pbf(session: Session, path: Path) -> int:
     """`twlookup ingest food.pbf FILE`: an .osm.pbf extract replaces every shop in the store."""
     try:
-        shops = osm.read_pbf(path, _store_categories(session), today_taipei())
+        shops = parsers.read_pbf(path, _store_categories(session), today_taipei())
     except RuntimeError as exc:  # pyosmium's error for a file it cannot read
         raise ValueError(f"not a readable OSM file: {exc}") from None
     return _replace_shops(session, shops)

@@ -14,12 +14,10 @@ import dataclasses
 from datetime import timedelta
 from urllib.parse import urlencode
 
-from twlookup.platform.feeds import Feed, Fetched, Part, Stamp, static_parts
+from twlookup.platform.feeds import Fetched, Part, Stamp, static_parts
 from twlookup.platform.feeds.download import Fetcher
-from twlookup.services.food import osm
+from twlookup.services.food import parsers
 from twlookup.services.food.data import import_overpass, import_pbf
-
-ODBL = "ODbL-1.0, © OpenStreetMap contributors (https://www.openstreetmap.org/copyright)"
 
 # The main public instance (https://wiki.openstreetmap.org/wiki/Overpass_API#Public_Overpass_API_instances);
 # its usage policy allows a query like this one a week many times over.
@@ -49,23 +47,17 @@ def _overpass(fetcher: Fetcher, part: Part) -> Fetched:
 def overpass_stamp(raw: bytes, _name: str) -> Stamp:
     """An Overpass answer is as new as the OSM data it reflects (`osm3s.timestamp_osm_base`): a
     saved answer older than the last import does not replace it."""
-    found = osm.overpass_timestamp(raw)
+    found = parsers.overpass_timestamp(raw)
     if found is None:
         return Stamp(part=PART)
     day, label = found
     return Stamp(part=PART, key=(label,), label=label, data_date=day)
 
 
-OVERPASS = Feed(
-    service="food",
-    name="overpass",
-    title="OpenStreetMap restaurants and cafés in Taiwan through an Overpass API query",
-    publisher="OpenStreetMap contributors",
-    format="Overpass API JSON (`[out:json]`, `out center;`: elements with type, id, lat/lon or center, tags)",
-    licence=ODBL,
-    page="https://wiki.openstreetmap.org/wiki/Overpass_API",
-    changes="continuously (OpenStreetMap is edited all the time)",
-    importer=import_overpass,
+OVERPASS = parsers.OVERPASS_JSON.feed(
+    "food",
+    "overpass",
+    import_overpass,
     stamp=overpass_stamp,
     parts=static_parts(Part(PART, OVERPASS_URL, "overpass-taiwan.json", fetch=_overpass)),
     urls=(f"{OVERPASS_SERVER}?data={OVERPASS_QUERY}",),
@@ -76,17 +68,10 @@ OVERPASS = Feed(
     default_part=PART,
     ingest_hint="taiwan-food.json  (a saved Overpass JSON answer)",
 )
-
-PBF = Feed(
-    service="food",
-    name="pbf",
-    title="OpenStreetMap restaurants and cafés from a regional .osm.pbf extract",
-    publisher="OpenStreetMap contributors",
-    format="OSM PBF extract, read with pyosmium",
-    licence=ODBL,
-    page="https://wiki.openstreetmap.org/wiki/Planet.osm",
-    changes="continuously (extract providers rebuild their files regularly)",
-    importer=import_pbf,
+PBF = parsers.PBF_EXTRACT.feed(
+    "food",
+    "pbf",
+    import_pbf,
     manual="a regional extract the operator downloads from an extract provider of their choice",
     ingest_hint="taiwan-latest.osm.pbf",
 )

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 import secrets
-from datetime import date, datetime
+from datetime import datetime
 
 from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform import clock
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
-from twlookup.platform.schemas import TAIPEI, Source, today_taipei
+from twlookup.platform.schemas import TAIPEI, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.food import logic
 from twlookup.services.food.data import Catalogue, catalogue, seed_food
@@ -83,21 +83,11 @@ CUSTOM_NOTES: dict[str | None, str] = {
 
 
 def deity_out(d: Deity) -> DeityOut:
-    source = (
-        Source(url=d.custom_source, title=d.custom_source_title, checked=d.checked or date(2026, 11, 23))
-        if d.custom_source
-        else None
-    )
-    return DeityOut(
-        id=d.id,
-        name=d.name,
-        role=d.role,
-        style=d.style,
-        categories=d.categories,
-        vegetarian=d.vegetarian,
-        custom=d.custom,
-        custom_source=source,
-        custom_source_kind=d.custom_source_kind,
+    page = d.custom_page
+    return as_answer(
+        d,
+        DeityOut,
+        custom_source=page.source_ref if page else None,
         custom_note=CUSTOM_NOTES[d.custom_source_kind],
     )
 
@@ -106,30 +96,16 @@ def meal_out(m: logic.Meal) -> MealOut:
     return MealOut(id=m.id, name=m.name, hours=f"{m.start:%H:%M}–{m.end:%H:%M}")
 
 
+def band(c: Category) -> str:
+    return f"每人 NT${c.band_min}–{c.band_max}"
+
+
 def category_out(c: Category) -> CategoryOut:
-    return CategoryOut(
-        id=c.id,
-        name=c.name,
-        meals=list(c.meals),
-        band=f"每人 NT${c.band_min}–{c.band_max}",
-        band_min=c.band_min,
-        band_max=c.band_max,
-        vegetarian=c.vegetarian,
-        group=c.group,
-        dishes=c.dishes,
-    )
+    return as_answer(c, CategoryOut, band=band(c))
 
 
 def poem_out(p: Poem) -> PoemOut:
-    return PoemOut(
-        number=p.number,
-        title=f"第{p.number}首 {p.ganzhi}",
-        ganzhi=p.ganzhi,
-        lines=p.lines,
-        omen=p.omen,
-        note=p.note,
-        source=p.source_ref,
-    )
+    return as_answer(p, PoemOut, title=f"第{p.number}首 {p.ganzhi}")
 
 
 def shop_out(s: Shop, state: logic.HoursState, distance: float | None = None) -> ShopOut:
@@ -144,16 +120,7 @@ def shop_out(s: Shop, state: logic.HoursState, distance: float | None = None) ->
 
 
 def sponsor_out(s: Sponsor) -> SponsorOut:
-    return SponsorOut(
-        id=s.id,
-        name=s.name,
-        category=s.category,
-        note=s.note,
-        url=s.url,
-        lat=s.lat,
-        lon=s.lon,
-        opening_hours=s.opening_hours,
-    )
+    return as_answer(s, SponsorOut)
 
 
 def _category_param(cat: Catalogue, name: str) -> Category:
@@ -310,7 +277,7 @@ def week_plan(p: WeekPlanQuery) -> WeekPlan:
                 meal_name=i.meal.name,
                 category=i.category.id,
                 category_name=i.category.name,
-                band=f"每人 NT${i.category.band_min}–{i.category.band_max}",
+                band=band(i.category),
                 dish=i.dish,
             )
             for i in items

@@ -12,7 +12,7 @@ from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.food.records import MealId, Shop
+from twlookup.services.food.records import Category, Deity, MealId, Poem, Shop, Sponsor
 
 DeityId = Literal[
     "tudigong", "wenchang", "zaojun", "guanyin", "yuhuang", "mazu", "yuelao", "caishen", "taizi", "guangong"
@@ -132,18 +132,8 @@ class WeekPlanQuery(Params):
 # ------------------------------------------------------------------ results
 
 
-class DeityOut(BaseModel):
-    id: str
-    name: str
-    role: str
-    style: str = Field(description="本服務為這位神明設定的飲食主題（趣味設定，非習俗）")
-    categories: list[str]
-    vegetarian: bool
-    custom: str | None = Field(None, description="供品習俗（依來源頁面改寫）；沒有來源的不寫")
-    custom_source: Source | None = None
-    custom_source_kind: Literal["temple", "news", "website"] | None = Field(
-        None, description="來源的性質：temple（寺廟自己的說法）、news（新聞報導）、website（民間網站，較弱）"
-    )
+class DeityOut(RecordAnswer, record=Deity, exclude=("custom_source_title", "checked")):
+    custom_source: Source | None = None  # the page (title and check date) as a citation
     custom_note: str = Field(description="這則習俗的來源有多可靠（或為何沒有寫習俗）")
 
 
@@ -164,16 +154,8 @@ class Meals(BaseModel):
     meals: list[MealOut]
 
 
-class CategoryOut(BaseModel):
-    id: str
-    name: str
-    meals: list[str]
+class CategoryOut(RecordAnswer, record=Category, exclude=("amenities", "cuisines")):
     band: str = Field(description="每人價格帶（新台幣）")
-    band_min: int
-    band_max: int
-    vegetarian: bool
-    group: bool = Field(description="適合 3 人以上分食")
-    dishes: list[str]
 
 
 class Categories(BaseModel):
@@ -185,14 +167,8 @@ class Categories(BaseModel):
     basis: str = "價格帶是本服務對「一人吃一餐」花費的分類區間，不是市場調查或平均價格；預算達到區間下限即列入。"
 
 
-class PoemOut(BaseModel):
-    number: int
+class PoemOut(RecordAnswer, record=Poem):
     title: str
-    ganzhi: str
-    lines: list[str]
-    omen: str
-    note: str | None = None
-    source: Source
 
 
 class ShopOut(RecordAnswer, record=Shop, exclude=("amenity",)):
@@ -242,15 +218,7 @@ class NearbyOut(BaseModel):
     )
 
 
-class SponsorOut(BaseModel):
-    id: str
-    name: str
-    category: str
-    note: str | None
-    url: str | None
-    lat: float | None
-    lon: float | None
-    opening_hours: str | None
+class SponsorOut(RecordAnswer, record=Sponsor, exclude=("starts", "ends")):
     sponsored: Literal[True] = True
     label: str = "贊助"
 

@@ -12,7 +12,7 @@ from twlookup.platform.records import DataFileError, load_records, read_data_fil
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.opinions import feeds, feeds_tw
+from twlookup.services.opinions.parsers import foreign, taiwan
 from twlookup.services.opinions.records import Post, Thread, Topic
 from twlookup.services.opinions.tables import PostRow, ThreadRow, TopicRow
 
@@ -28,10 +28,10 @@ def seed_opinions(session: Session, data_dir: Path) -> int:
     slugs = {t.slug for t in topics}
     threads = load_records(data_dir / "opinions" / "threads.yaml", Thread, "threads")
     posts = load_records(data_dir / "opinions" / "posts.yaml", Post, "posts")
-    for item in [*threads, *posts]:
-        wanted = item.topics if isinstance(item, Thread) else [item.topic]
+    named = [(t.id, t.topics) for t in threads] + [(p.id, [p.topic]) for p in posts]
+    for ident, wanted in named:
         if not set(wanted) <= slugs:
-            raise DataFileError(f"opinions: record {item.id!r} names unknown topics {sorted(set(wanted) - slugs)}")
+            raise DataFileError(f"opinions: record {ident!r} names unknown topics {sorted(set(wanted) - slugs)}")
     n = replace_rows(session, TopicRow, [to_row(t, TopicRow) for t in topics])
     for row in [*(to_row(t, ThreadRow) for t in threads), *(to_row(p, PostRow) for p in posts)]:
         session.merge(row)
@@ -73,22 +73,22 @@ def _store_threads(session: Session, threads: list[Thread]) -> int:
 
 def import_hn(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.hn FILE`: a Hacker News Algolia search response (JSON)."""
-    return _store_threads(session, feeds.parse_hn(path.read_bytes(), today_taipei()))
+    return _store_threads(session, foreign.parse_hn(path.read_bytes(), today_taipei()))
 
 
 def import_stackexchange(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.stackexchange FILE`: a Stack Exchange API 2.3 search response (JSON)."""
-    return _store_threads(session, feeds.parse_se(path.read_bytes(), today_taipei()))
+    return _store_threads(session, foreign.parse_se(path.read_bytes(), today_taipei()))
 
 
 def import_ptt(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.ptt FILE`: one PTT article page as saved from www.ptt.cc (HTML)."""
-    return _store_threads(session, [feeds_tw.parse_ptt(path.read_bytes(), today_taipei())])
+    return _store_threads(session, [taiwan.parse_ptt(path.read_bytes(), today_taipei())])
 
 
 def import_dcard(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.dcard FILE`: Dcard's public JSON for one post or a forum's post list."""
-    return _store_threads(session, feeds_tw.parse_dcard(path.read_bytes(), today_taipei()))
+    return _store_threads(session, taiwan.parse_dcard(path.read_bytes(), today_taipei()))
 
 
 def import_posts(session: Session, path: Path) -> int:

@@ -6,15 +6,16 @@ from datetime import UTC, date, datetime
 
 from twlookup.platform.errors import NotFound
 from twlookup.platform.feeds.route import add_status_route
-from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.records import as_answer
+from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.opinions import aicheck, live, logic
 from twlookup.services.opinions.data import STORE, Store, seed_opinions
-from twlookup.services.opinions.feeds_declared import FEEDS
-from twlookup.services.opinions.records import Post, Thread
+from twlookup.services.opinions.feeds import FEEDS
+from twlookup.services.opinions.logic import aicheck, credibility
+from twlookup.services.opinions.parsers import live
+from twlookup.services.opinions.records import SITE_LICENCE, Post, Thread
 from twlookup.services.opinions.schemas import (
     AI_NOTE,
-    SITE_LICENCE,
     AiCheckBody,
     AiCheckBrief,
     AiCheckResult,
@@ -64,7 +65,6 @@ RULE = (
     "(likely-human, uncertain, likely-ai); the last three on the post's own text only; no part depends on age; "
     "high >= 0.60, medium >= 0.35"
 )
-SITE_SOURCE = "https://twlookup.dev/opinions"
 ERROR_RATE = ErrorRate(
     measured_on=aicheck.CALIBRATION,
     human_texts=aicheck.CALIBRATION_HUMAN,
@@ -79,11 +79,11 @@ EMPTY = "No discussion or post is stored for this yet. The site does not fill to
 
 
 def _cred(score: int | None, comments: int | None, own_text: str | None, missing: str = "site post") -> Credibility:
-    value, label, parts = logic.credibility(score, comments, own_text, missing)
+    value, label, parts = credibility.credibility(score, comments, own_text, missing)
     return Credibility(
         value=value,
         label=label,
-        rule=RULE,  # type: ignore[arg-type]
+        rule=RULE,
         parts=[Part(name=p.name, points=p.points, max_points=p.max_points, why=p.why) for p in parts],
     )
 
@@ -93,66 +93,55 @@ def _utc(value: datetime) -> datetime:
 
 
 def thread_item(t: Thread, today: date) -> Item:
-    created = _utc(t.created)
-    return Item(
+    return as_answer(
+        t,
+        Item,
         kind="discussion",
-        id=t.id,
-        title=t.title,
-        summary=t.summary,
         summary_by="this site (not the community)" if t.summary else "not yet summarised; read the thread at the link",
         link=t.url,
-        date=created,
+        date=_utc(t.created),
         community=f"{t.community} ({t.site})" if t.community in ("stackexchange", "github") else t.community,
-        score=t.score,
-        comments=t.comments,
-        stance=t.stance,
-        topics=list(t.topics),
         licence=t.licence or "",
-        author=t.author,
-        quote=t.quote,
         credibility=_cred(t.score, t.comments, t.quote, missing="not shown in the copy read"),
-        source=t.source_ref,
     )
 
 
-def _attribution(p: Post) -> str:
-    return f"「{p.title}」by {p.author}, published on twlookup opinions ({p.published.isoformat()}), {p.licence}"
-
-
 def post_item(p: Post, today: date) -> Item:
-    return Item(
-        kind="taiwan-post",
-        id=str(p.id),
-        title=p.title,
-        summary=p.body[:140],
-        summary_by=f"the author, {p.author}",
-        link=f"/api/posts/{p.id}",
-        date=datetime(p.published.year, p.published.month, p.published.day, tzinfo=UTC),
-        community="twlookup (Taiwan)",
-        score=None,
-        comments=None,
-        stance=p.stance,
-        topics=[p.topic],
-        licence=p.licence,
-        credibility=_cred(None, None, p.body),
-        source=Source(
-            url=f"{SITE_SOURCE}/api/posts/{p.id}", title=_attribution(p), checked=p.published, licence=p.licence
-        ),
+    """A post in the discussions' shape (the fields Item takes from Thread given by name)."""
+    return Item.model_validate(
+        {
+            "kind": "taiwan-post",
+            "id": str(p.id),
+            "title": p.title,
+            "summary": p.body[:140],
+            "summary_by": f"the author, {p.author}",
+            "link": f"/api/posts/{p.id}",
+            "date": datetime(p.published.year, p.published.month, p.published.day, tzinfo=UTC),
+            "community": "twlookup (Taiwan)",
+            "score": None,
+            "comments": None,
+            "stance": p.stance,
+            "topics": [p.topic],
+            "licence": p.licence,
+            "credibility": _cred(None, None, p.body),
+            "source": p.page.source_ref,
+        }
     )
 
 
 def post_out(p: Post, today: date) -> PostOut:
     check = aicheck.check(p.body)
-    return PostOut(
-        **p.model_dump(),
-        attribution=_attribution(p),
+    return as_answer(
+        p,
+        PostOut,
+        attribution=p.attribution,
         ai_check=AiCheckBrief(score=check.score, label=check.label),
         credibility=_cred(None, None, p.body),
     )
 
 
 def _before_ok(created: date, before: int | None) -> bool:
-    return not before or created < logic.AI_CUTOFF_DATE
+    return not before or created < credibility.AI_CUTOFF_DATE
 
 
 def _match(store: Store, q: str, before: int | None, today: date, posts: bool) -> list[Item]:
@@ -182,19 +171,22 @@ def _match(store: Store, q: str, before: int | None, today: date, posts: bool) -
     return items
 
 
+def _result(q: str, before: int | None, today: date, items: list[Item], note: str | None = None) -> OpinionsResult:
+    return OpinionsResult(
+        query=q,
+        as_of=today,
+        before_cutoff=bool(before),
+        count=len(items),
+        items=items,
+        note=note or (None if items else EMPTY),
+    )
+
+
 @SERVICE.operation("GET", "/api/opinions", tool="search_human_opinions")
 def opinions(p: OpinionsQuery) -> OpinionsResult:
     """Taiwan posts and foreign discussions about a product or topic, each with its credibility and original link."""
     today = today_taipei()
-    items = _match(STORE.get(), p.q, p.before, today, posts=True)
-    return OpinionsResult(
-        query=p.q,
-        as_of=today,
-        before_cutoff=bool(p.before),
-        count=len(items),
-        items=items,
-        note=None if items else EMPTY,
-    )
+    return _result(p.q, p.before, today, _match(STORE.get(), p.q, p.before, today, posts=True))
 
 
 @SERVICE.operation("GET", "/api/search")
@@ -211,23 +203,13 @@ async def search_foreign(p: SearchQuery) -> OpinionsResult:
                 items.append(thread_item(t, today))
                 known.add(t.id)
         note = "Includes live results from the communities' search APIs (not summarised; stance unrated)."
-    return OpinionsResult(
-        query=p.q,
-        as_of=today,
-        before_cutoff=bool(p.before),
-        count=len(items),
-        items=items,
-        note=note or (None if items else EMPTY),
-    )
+    return _result(p.q, p.before, today, items, note)
 
 
 def _brief(store: Store, slug: str) -> TopicBrief:
-    t = store.topics[slug]
-    return TopicBrief(
-        slug=t.slug,
-        name=t.name,
-        name_zh=t.name_zh,
-        description=t.description,
+    return as_answer(
+        store.topics[slug],
+        TopicBrief,
         discussions=sum(slug in th.topics for th in store.threads.values()),
         posts=sum(po.topic == slug for po in store.posts.values()),
     )
@@ -294,7 +276,7 @@ def ai_check(p: AiCheckBody) -> AiCheckResult:
     return AiCheckResult(
         score=r.score,
         label=r.label,
-        note=AI_NOTE,  # type: ignore[arg-type]
+        note=AI_NOTE,
         checked_text="the text sent, as sent (for a stored item, check its own text: a post's body or a thread's quote)",
         error_rate=ERROR_RATE,
         signals={
@@ -305,10 +287,7 @@ def ai_check(p: AiCheckBody) -> AiCheckResult:
             "sentences": r.sentences,
             "repetition": r.repetition,
         },
-        matches=[
-            PhraseMatch(phrase=m.phrase, text=m.text, start=m.start, end=m.end, weight=m.weight, source=m.source)
-            for m in r.matches
-        ],
+        matches=[PhraseMatch.model_validate(m, from_attributes=True) for m in r.matches],
         method=(aicheck.__doc__ or "").split("\n\n", 1)[1].strip(),
     )
 
@@ -318,7 +297,7 @@ def digest(p: DigestQuery) -> Digest:
     """Recommend / not-recommend ratio, pros and cons, and the high-credibility discussions, each with its link."""
     store, today = STORE.get(), today_taipei()
     items = _match(store, p.q, p.before, today, posts=True)
-    rec, nrec, mixed, share = logic.ratio([i.stance for i in items])
+    rec, nrec, mixed, share = credibility.ratio([i.stance for i in items])
     pros: list[str] = []
     cons: list[str] = []
     for i in items:
@@ -350,10 +329,7 @@ def digest(p: DigestQuery) -> Digest:
 def export() -> Export:
     """Every site-written (Taiwan) post with its CC BY 4.0 attribution."""
     store = STORE.get()
-    out = [
-        ExportPost(**{k: v for k, v in po.model_dump().items() if k != "stance"}, attribution=_attribution(po))
-        for po in store.posts.values()
-    ]
+    out = [as_answer(po, ExportPost, attribution=po.attribution) for po in store.posts.values()]
     return Export(
         as_of=today_taipei(),
         licence=f"{SITE_LICENCE} (https://creativecommons.org/licenses/by/4.0/)",

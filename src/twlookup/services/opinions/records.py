@@ -18,6 +18,8 @@ from pydantic import Field, field_validator
 from twlookup.platform.records import Record, SourcedRecord
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+SITE = "https://twlookup.dev/opinions"  # where the site publishes the posts it receives
+SITE_LICENCE = "CC BY 4.0"
 Community = Literal["hackernews", "stackexchange", "github", "v2ex", "ptt", "dcard", "mobile01"]
 Stance = Literal["recommend", "not-recommend", "mixed", "unrated"]
 
@@ -26,8 +28,8 @@ class Topic(Record):
     """A product topic defined by the site (a name and the words that find its discussions)."""
 
     slug: str = Field(pattern=SLUG, max_length=60)
-    name: str
-    name_zh: str
+    name: str = Field(max_length=120)
+    name_zh: str = Field(max_length=120)
     keywords: list[str] = Field(min_length=1)
     description: str
 
@@ -38,10 +40,11 @@ class Thread(SourcedRecord):
     id: str = Field(max_length=120, description="community:item id, e.g. hn:1003052")
     community: Community
     site: str = Field(
-        description="news.ycombinator.com, the Stack Exchange site host, github.com/OWNER/REPO, or v2ex.com"
+        max_length=120,
+        description="news.ycombinator.com, the Stack Exchange site host, github.com/OWNER/REPO, or v2ex.com",
     )
-    title: str = Field(description="The title as the community shows it")
-    url: str = Field(description="The thread on its community")
+    title: str = Field(max_length=500, description="The title as the community shows it")
+    url: str = Field(max_length=500, description="The thread on its community")
     created: datetime
     created_note: str | None = Field(None, description="How the date was established when it is not exact")
     score: int | None = Field(
@@ -88,7 +91,7 @@ class Post(Record):
     """A Taiwan post received from its author, published under CC BY 4.0."""
 
     id: int = Field(ge=1)
-    topic: str
+    topic: str = Field(max_length=60)
     author: str = Field(min_length=1, max_length=80)
     title: str = Field(min_length=1, max_length=200)
     body: str = Field(min_length=20, max_length=20_000)
@@ -96,4 +99,19 @@ class Post(Record):
     stance: Stance = "unrated"
     human_written: bool = Field(description="As declared by the author")
     published: date
-    licence: str = "CC BY 4.0"
+    licence: str = Field(SITE_LICENCE, max_length=40)
+
+    @property
+    def attribution(self) -> str:
+        """The credit the post's licence asks for: title, author, where and when published, licence."""
+        return f"「{self.title}」by {self.author}, published on twlookup opinions ({self.published.isoformat()}), {self.licence}"
+
+    @property
+    def page(self) -> SourcedRecord:
+        """The post's page on this site as a sourced record: what an answer cites for it."""
+        return SourcedRecord(
+            source=f"{SITE}/api/posts/{self.id}",
+            source_title=self.attribution,
+            checked=self.published,
+            licence=self.licence,
+        )

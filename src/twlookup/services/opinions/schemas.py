@@ -8,10 +8,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
-from twlookup.platform.schemas import Source
-from twlookup.services.opinions.aicheck import MAX_CHARS
+from twlookup.platform.records import RecordAnswer
+from twlookup.services.opinions.logic.aicheck import MAX_CHARS, AiLabel
+from twlookup.services.opinions.logic.credibility import Label
+from twlookup.services.opinions.records import Post, Thread, Topic
 
-SITE_LICENCE = "CC BY 4.0"
 AI_NOTE = (
     "A hint from documented heuristic signals, never a verdict: heuristic checks are weak and it can be wrong both "
     "ways (see error_rate)."
@@ -30,33 +31,28 @@ class Part(BaseModel):
 
 class Credibility(BaseModel):
     value: float = Field(description="0 to 1, the sum of the parts")
-    label: Literal["high", "medium", "low"]
+    label: Label
     parts: list[Part]
     rule: str
 
 
-class Item(BaseModel):
+class Item(RecordAnswer, record=Thread, exclude=("site", "url", "created", "created_note", "pros", "cons")):
+    """A discussion (a `Thread`, whose fields it shows) or a Taiwan post, in one shape."""
+
     kind: Literal["discussion", "taiwan-post"]
-    id: str
-    title: str
+    id: str = Field(description="The discussion's community:item id (e.g. hn:1003052), or the post's number")
     summary: str | None = Field(
         description="Discussion: written by this site, not the community. Post: the post's opening."
     )
     summary_by: str
     link: str
     date: datetime = Field(description="When the discussion or post was created (discussions in UTC)")
-    community: str
-    score: int | None
-    comments: int | None
+    community: str = Field(description="The community (with the site for Stack Exchange and GitHub), or twlookup")
     stance: str = Field(
         description="recommend, not-recommend, mixed or unrated (this site's reading for discussions; the author's for posts)"
     )
-    topics: list[str]
     licence: str
-    author: str | None = Field(None, description="The author's handle as the community shows it, where stored")
-    quote: str | None = Field(None, description="The opening of the post in its author's own words, where stored")
     credibility: Credibility
-    source: Source
 
 
 class OpinionsQuery(Params):
@@ -78,11 +74,7 @@ class SearchQuery(Params):
     before: int | None = Flag
 
 
-class TopicBrief(BaseModel):
-    slug: str
-    name: str
-    name_zh: str
-    description: str
+class TopicBrief(RecordAnswer, record=Topic, exclude=("keywords",)):
     discussions: int
     posts: int
 
@@ -113,25 +105,15 @@ class PostsQuery(Params):
     )
 
 
-class PostOut(BaseModel):
-    id: int
-    topic: str
-    author: str
-    title: str
-    body: str
-    products: list[str]
-    stance: str
-    human_written: bool = Field(description="As declared by the author")
-    published: date
-    licence: str
-    attribution: str
-    ai_check: AiCheckBrief
-    credibility: Credibility
-
-
 class AiCheckBrief(BaseModel):
     score: float
     label: str
+
+
+class PostOut(RecordAnswer, record=Post):
+    attribution: str
+    ai_check: AiCheckBrief
+    credibility: Credibility
 
 
 class PostList(BaseModel):
@@ -170,7 +152,7 @@ class ErrorRate(BaseModel):
 
 class AiCheckResult(BaseModel):
     score: float = Field(ge=0, le=1)
-    label: Literal["likely-ai", "uncertain", "likely-human"]
+    label: AiLabel
     note: str
     checked_text: str = Field(description="What was checked: the text sent, as sent")
     error_rate: ErrorRate
@@ -198,16 +180,7 @@ class Digest(BaseModel):
     note: str
 
 
-class ExportPost(BaseModel):
-    id: int
-    topic: str
-    author: str
-    title: str
-    body: str
-    products: list[str]
-    human_written: bool
-    published: date
-    licence: str
+class ExportPost(RecordAnswer, record=Post, exclude=("stance",)):
     attribution: str
 
 
@@ -216,6 +189,3 @@ class Export(BaseModel):
     licence: str
     count: int
     posts: list[ExportPost]
-
-
-PostOut.model_rebuild()

@@ -19,7 +19,7 @@ import httpx
 
 from twlookup.platform import fetch as safe
 from twlookup.platform.errors import Problem
-from twlookup.services.opinions import feeds
+from twlookup.services.opinions.parsers import foreign
 from twlookup.services.opinions.records import Thread
 
 HN_SEARCH = "https://hn.algolia.com/api/v1/search"
@@ -42,12 +42,12 @@ async def search(q: str, before: bool, today: date) -> list[Thread]:
     hn_params = {"query": q, "tags": "story", "hitsPerPage": "20"}
     if before:
         hn_params["numericFilters"] = f"created_at_i<{CUTOFF_UNIX}"
-    threads = await _get("Hacker News search (hn.algolia.com)", HN_SEARCH, hn_params, feeds.parse_hn, today)
+    threads = await _get("Hacker News search (hn.algolia.com)", HN_SEARCH, hn_params, foreign.parse_hn, today)
     for site in SE_SITES:
         se_params = {"q": q, "site": site, "order": "desc", "sort": "votes", "pagesize": "10"}
         if before:
             se_params["todate"] = str(CUTOFF_UNIX)
-        threads += await _get(f"Stack Exchange API ({site})", SE_SEARCH, se_params, feeds.parse_se, today)
+        threads += await _get(f"Stack Exchange API ({site})", SE_SEARCH, se_params, foreign.parse_se, today)
     return threads
 
 

@@ -24,6 +24,7 @@ import math
 import re
 import statistics
 from dataclasses import dataclass
+from typing import Literal
 
 MAX_CHARS = 5000
 
@@ -193,10 +194,13 @@ class Match:
     source: str
 
 
+AiLabel = Literal["likely-ai", "uncertain", "likely-human"]
+
+
 @dataclass(frozen=True)
 class Result:
     score: float
-    label: str
+    label: AiLabel
     phrase_points: float
     phrase_signal: float
     uniformity: float | None
@@ -253,7 +257,7 @@ def check(text: str) -> Result:
     else:
         score = 0.60 * phrase_signal + 0.25 * uniformity + 0.15 * repetition
     score = round(score, 4)
-    label = "likely-ai" if score >= 0.5 else "uncertain" if score >= 0.25 else "likely-human"
+    label: AiLabel = "likely-ai" if score >= 0.5 else "uncertain" if score >= 0.25 else "likely-human"
     return Result(
         score=score,
         label=label,

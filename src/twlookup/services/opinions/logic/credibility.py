@@ -6,8 +6,9 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal
 
-from twlookup.services.opinions import aicheck
+from twlookup.services.opinions.logic import aicheck
 
 # ChatGPT's public release, 2022-11-30, taken at 00:00 UTC (unix 1669766400). Used only by the `before`
 # filter a user may ask for; it is not a credibility part (a post is not more credible for being old).
@@ -29,6 +30,9 @@ DISCLOSURE = re.compile(
 )
 
 
+Label = Literal["high", "medium", "low"]
+
+
 @dataclass(frozen=True)
 class Part:
     name: str
@@ -44,9 +48,15 @@ def specificity(text: str) -> tuple[int, str]:
     return len(units) + len(models), f"{len(units)} measured values, {len(models)} model numbers in the post"
 
 
+def _count(name: str, count: int | None, weight: float, full_at: float, shown: str, unknown: str) -> Part:
+    """A part that grows with the log of a count: `weight` x min(1, log10(1 + count) / full_at)."""
+    points = round(weight * min(1.0, math.log10(1 + max(count or 0, 0)) / full_at), 4)
+    return Part(name, points, weight, shown if count is not None else unknown)
+
+
 def credibility(
     score: int | None, comments: int | None, own_text: str | None, missing: str = "site post"
-) -> tuple[float, str, list[Part]]:
+) -> tuple[float, Label, list[Part]]:
     """Sum of five parts (maximum 1.0), none of which depends on the item's age or date:
 
     community   0.35 x min(1, log10(1 + score) / 3)      (1000 points, votes or likes = full)
@@ -59,25 +69,10 @@ def credibility(
     a count the copy read does not show (`missing` says why), or a post whose own text is not stored
     (then specificity, disclosure and the AI check are not applied: this site never checks its own summary).
     """
-    parts: list[Part] = []
-    s = max(score or 0, 0)
-    c = max(comments or 0, 0)
-    parts.append(
-        Part(
-            "community",
-            round(0.35 * min(1.0, math.log10(1 + s) / 3), 4),
-            0.35,
-            f"score {score}" if score is not None else f"no community score ({missing})",
-        )
-    )
-    parts.append(
-        Part(
-            "replies",
-            round(0.25 * min(1.0, math.log10(1 + c) / 2.5), 4),
-            0.25,
-            f"{comments} comments or answers" if comments is not None else f"no reply count ({missing})",
-        )
-    )
+    parts = [
+        _count("community", score, 0.35, 3, f"score {score}", f"no community score ({missing})"),
+        _count("replies", comments, 0.25, 2.5, f"{comments} comments or answers", f"no reply count ({missing})"),
+    ]
     text = (own_text or "").strip()
     if not text:
         why = "the post's own text is not stored; not checked"
@@ -104,7 +99,7 @@ def credibility(
             Part("ai_check", pts, 0.10, f"AI-text check on the post's own text: {check.label} ({check.score})")
         )
     total = round(sum(p.points for p in parts), 4)
-    label = "high" if total >= 0.60 else "medium" if total >= 0.35 else "low"
+    label: Label = "high" if total >= 0.60 else "medium" if total >= 0.35 else "low"
     return total, label, parts
 
 

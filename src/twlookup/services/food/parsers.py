@@ -14,11 +14,29 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from twlookup.domain.upstream import Upstream
 from twlookup.services.food.records import Category, Shop
 
 AMENITIES = ("restaurant", "fast_food", "cafe", "food_court", "ice_cream")
 OSM_SOURCE = "https://www.openstreetmap.org/copyright"
 OSM_TITLE = "OpenStreetMap（© OpenStreetMap contributors）"
+ODBL = "ODbL-1.0, © OpenStreetMap contributors (https://www.openstreetmap.org/copyright)"
+OVERPASS_JSON = Upstream(
+    title="OpenStreetMap restaurants and cafés in Taiwan through an Overpass API query",
+    publisher="OpenStreetMap contributors",
+    format="Overpass API JSON (`[out:json]`, `out center;`: elements with type, id, lat/lon or center, tags)",
+    licence=ODBL,
+    page="https://wiki.openstreetmap.org/wiki/Overpass_API",
+    changes="continuously (OpenStreetMap is edited all the time)",
+)
+PBF_EXTRACT = Upstream(
+    title="OpenStreetMap restaurants and cafés from a regional .osm.pbf extract",
+    publisher="OpenStreetMap contributors",
+    format="OSM PBF extract, read with pyosmium",
+    licence=ODBL,
+    page="https://wiki.openstreetmap.org/wiki/Planet.osm",
+    changes="continuously (extract providers rebuild their files regularly)",
+)
 FALLBACK_CATEGORY = "snacks"  # a restaurant whose cuisine maps to nothing is filed under 台式小吃
 
 
@@ -116,6 +134,7 @@ def read_pbf(path: Path, categories: Sequence[Category], checked: date) -> list[
     """Places to eat in an `.osm.pbf` extract, read with pyosmium. A way's position is the mean of
     its nodes' locations (closed ways: the first node, repeated at the end, counted once)."""
     import osmium
+    import osmium.osm
 
     shops: list[Shop] = []
     processor = osmium.FileProcessor(str(path)).with_locations().with_filter(osmium.filter.KeyFilter("amenity"))
@@ -123,12 +142,12 @@ def read_pbf(path: Path, categories: Sequence[Category], checked: date) -> list[
         tags = {t.k: t.v for t in obj.tags}
         if tags.get("amenity") not in AMENITIES:
             continue
-        if obj.is_node():
+        if isinstance(obj, osmium.osm.Node):
             if not obj.location.valid():
                 continue
             lat, lon = obj.location.lat, obj.location.lon
             kind = "node"
-        elif obj.is_way():
+        elif isinstance(obj, osmium.osm.Way):
             points = [(n.location.lat, n.location.lon) for n in obj.nodes if n.location.valid()]
             if len(points) > 1 and points[0] == points[-1]:
                 points = points[:-1]

@@ -1,0 +1,2 @@
+"""The opinions service's pure rules: an item's credibility (`credibility`) and the AI-text check
+(`aicheck`)."""
