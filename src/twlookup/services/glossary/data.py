@@ -9,6 +9,8 @@ from typing import Any, NamedTuple, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain import model_lifecycle
+from twlookup.domain.model_lifecycle_tables import read_catalog
 from twlookup.platform.records import (
     DataFileError,
     SourcedRecord,
@@ -134,3 +136,11 @@ def _load(session: Session) -> Catalog:
 
 
 CATALOG: Reference[Catalog] = Reference(_load)
+
+
+def _models(session: Session) -> model_lifecycle.Catalog:
+    """The models service's retirement records, which the how-tos' model advice reads."""
+    return read_catalog(session)
+
+
+MODELS: Reference[model_lifecycle.Catalog] = Reference(_models)

@@ -9,7 +9,7 @@ from twlookup.platform.errors import InvalidParameter, NotFound
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.glossary import logic, model_advice
-from twlookup.services.glossary.data import CATALOG, seed_glossary
+from twlookup.services.glossary.data import CATALOG, MODELS, seed_glossary
 from twlookup.services.glossary.records import CATEGORY_NAMES, Comparison, Difference, HowTo, Term
 from twlookup.services.glossary.schemas import (
     BatchBody,
@@ -38,7 +38,6 @@ from twlookup.services.glossary.schemas import (
     Topic,
     UsageCheck,
 )
-from twlookup.services.models.data import CATALOG as MODELS
 
 SERVICE = Service(
     name="glossary",

@@ -1,4 +1,4 @@
-"""The models service's live feed: Anthropic's Claude lifecycle as endoflife.date keeps it.
+"""The format of the models service's feed: Anthropic's Claude lifecycle as endoflife.date keeps it.
 
 endoflife.date (https://endoflife.date, a community-maintained catalogue) has an `anthropic-claude`
 product that its own automation fills from Anthropic's model-deprecations page (the "deprecation
@@ -22,21 +22,12 @@ curated, and the answer's source says which it is.
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
-from pathlib import Path
+from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from twlookup.domain.model_lifecycle import Model
+from twlookup.platform.feeds import Stamp
 
-from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
-from twlookup.platform.records import to_row
-from twlookup.platform.schemas import today_taipei
-from twlookup.services.models.logic import note_conflicts
-from twlookup.services.models.records import Model
-from twlookup.services.models.tables import ModelRecord
-
-API_URL = "https://endoflife.date/api/v1/products/anthropic-claude/"
 PAGE = "https://endoflife.date/claude"
 SOURCE_TITLE = "endoflife.date, Anthropic Claude (from Anthropic's model-deprecations page)"
 LICENCE = "endoflife.date data: MIT"
@@ -59,7 +50,7 @@ def parse(raw: bytes, checked: date) -> list[Model]:
         raise ValueError(f"not JSON ({exc})") from None
     result = doc.get("result") if isinstance(doc, dict) else None
     releases = result.get("releases") if isinstance(result, dict) else None
-    if not isinstance(releases, list) or not releases:
+    if not isinstance(result, dict) or not isinstance(releases, list) or not releases:
         raise ValueError("expected an endoflife.date API v1 product document with result.releases")
     page = (result.get("links") or {}).get("html") or PAGE
     out = []
@@ -99,64 +90,8 @@ def parse(raw: bytes, checked: date) -> list[Model]:
     return out
 
 
-def import_claude(session: Session, path: Path) -> int:
-    """`twlookup ingest models.claude FILE`: add or update the Claude models that are not curated."""
-    records = parse(path.read_bytes(), today_taipei())
-    count = 0
-    for record in records:
-        problems = note_conflicts(record)
-        if problems:
-            raise ValueError(f"{record.id}: " + "; ".join(problems))
-        row = session.get(ModelRecord, record.id)
-        if row is not None and row.source != record.source:
-            continue  # a curated record (citing the provider) wins over the catalogue
-        session.merge(to_row(record, ModelRecord))
-        count += 1
-    return count
-
-
 def claude_stamp(raw: bytes, _name: str) -> Stamp:
     doc = json.loads(raw.decode("utf-8-sig"))
     generated = str(doc.get("generated_at") or "")
     day = _date(generated[:10], "generated_at") if generated else None
     return Stamp(part="claude", key=(generated,) if generated else None, label=generated or None, data_date=day)
-
-
-def claude_held(session: Session) -> date | None:
-    return session.scalar(select(func.max(ModelRecord.checked)).where(ModelRecord.source == PAGE))
-
-
-def claude_holds(session: Session) -> str | None:
-    n = session.scalar(select(func.count()).select_from(ModelRecord).where(ModelRecord.source == PAGE)) or 0
-    curated = (
-        session.scalar(
-            select(func.count())
-            .select_from(ModelRecord)
-            .where(ModelRecord.provider == "anthropic", ModelRecord.source != PAGE)
-        )
-        or 0
-    )
-    return f"{n} Claude models imported from endoflife.date, {curated} curated ones (which win over it)"
-
-
-CLAUDE = Feed(
-    service="models",
-    name="claude",
-    title="Anthropic Claude model lifecycle (endoflife.date API v1)",
-    publisher="endoflife.date (community catalogue; reads Anthropic's model-deprecations page)",
-    format="JSON {result: {releases: [{name, label, eoasFrom, eolFrom, custom.recommendedReplacement}]}}",
-    licence=LICENCE,
-    page=PAGE,
-    changes="when Anthropic deprecates or releases a model (endoflife.date's automation reads its page)",
-    importer=import_claude,
-    stamp=claude_stamp,
-    parts=static_parts(Part("claude", API_URL, "endoflife-anthropic-claude.json")),
-    urls=(API_URL,),
-    every=timedelta(days=1),
-    stale_after=timedelta(days=14),
-    stale_by="check",
-    held=claude_held,
-    holds=claude_holds,
-    default_part="claude",
-    ingest_hint="FILE  (a saved endoflife.date /api/v1/products/anthropic-claude/ document)",
-)
