@@ -9,7 +9,7 @@ import pytest
 
 from twlookup.domain.model_lifecycle import Catalog, Model
 from twlookup.platform import clock
-from twlookup.services.glossary import model_advice
+from twlookup.services.glossary.logic import model_advice
 from twlookup.services.glossary.records import CodeBlock
 
 G = "/glossary/api"
