@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from twlookup.domain import search
 from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
@@ -109,6 +109,7 @@ def derived_differences(a: Term, b: Term) -> list[tuple[str, str, str]]:
 
 Shape = Literal["definition", "comparison", "how-to", "troubleshooting", "list"]
 Intent = Literal["informational", "navigational", "commercial", "transactional"]
+N = TypeVar("N", bound=str)
 
 # Question shapes, checked in this order; the first rule with a matching cue wins.
 SHAPE_RULES: list[tuple[Shape, tuple[str, ...]]] = [
@@ -308,6 +309,15 @@ def _cue(text: str, cues: tuple[str, ...]) -> str | None:
     return None
 
 
+def _first_rule(text: str, rules: list[tuple[N, tuple[str, ...]]]) -> tuple[N, str] | None:
+    """The first rule of the table with a cue in `text`, and that cue."""
+    for name, cues in rules:
+        cue = _cue(text, cues)
+        if cue:
+            return name, cue
+    return None
+
+
 def classify_intent(query: str, catalog: Catalog) -> IntentResult:
     """Classify by the stated rules: the first matching cue of each rule table decides; a query
     with no cue that names a glossary term is a definition question; otherwise informational."""
@@ -316,20 +326,15 @@ def classify_intent(query: str, catalog: Catalog) -> IntentResult:
 
     shape: Shape = "definition"
     shape_reason = "沒有其他問句線索；預設為定義問題"
-    for shape_name, cues in SHAPE_RULES:
-        cue = _cue(text, cues)
-        if cue:
-            shape, shape_reason = shape_name, f"含有線索「{cue}」"
-            break
-    else:
-        if terms:
-            shape_reason = f"查詢就是術語名稱（{terms[0]}）"
+    shape_hit = _first_rule(text, SHAPE_RULES)
+    if shape_hit:
+        shape, shape_reason = shape_hit[0], f"含有線索「{shape_hit[1]}」"
+    elif terms:
+        shape_reason = f"查詢就是術語名稱（{terms[0]}）"
 
     intent: Intent = "informational"
     intent_reason = "沒有導覽、商業或交易線索；預設為資訊型"
-    for intent_name, cues in INTENT_RULES:
-        cue = _cue(text, cues)
-        if cue:
-            intent, intent_reason = intent_name, f"含有線索「{cue}」"
-            break
+    intent_hit = _first_rule(text, INTENT_RULES)
+    if intent_hit:
+        intent, intent_reason = intent_hit[0], f"含有線索「{intent_hit[1]}」"
     return IntentResult(intent, intent_reason, shape, shape_reason, STRUCTURES[shape], terms)
