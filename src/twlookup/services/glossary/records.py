@@ -54,7 +54,7 @@ class Term(SourcedRecord):
     name_zh: str = Field(max_length=120, description="Taiwan Traditional Chinese name")
     name_en: str = Field(max_length=200)
     aliases: list[str] = Field(default_factory=list)
-    mainland: list[str] = Field(default_factory=list, description="Names used in mainland China (Simplified)")
+    mainland: list[str] = Field(default_factory=list, description="Names used in mainland China (Simplified Chinese)")
     abbreviations: list[str] = Field(default_factory=list, description="Abbreviations, e.g. NLP")
     misspellings: list[str] = Field(default_factory=list, description="Common misspellings that search also finds")
     category: Category
