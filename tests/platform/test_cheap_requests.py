@@ -31,8 +31,8 @@ async def test_index_builds_paid_routes_once_and_is_rate_limited(settings, monke
 async def test_unknown_model_suggestions_are_precomputed_and_match_difflib(settings, monkeypatch):
     """A miss ranks a short list of names sharing letter pairs with it, not every known name
     (which cost six times a hit), and suggests what a ranking over every name would."""
+    from twlookup.domain import model_lifecycle
     from twlookup.platform.store import engine as store_engine
-    from twlookup.services.models import logic
     from twlookup.services.models.data import CATALOG
 
     store_engine.configure(settings.database_url)
@@ -47,7 +47,7 @@ async def test_unknown_model_suggestions_are_precomputed_and_match_difflib(setti
         ranked.append(len(possibilities))
         return real(word, possibilities, *args, **kwargs)
 
-    monkeypatch.setattr(logic.difflib, "get_close_matches", counting)
+    monkeypatch.setattr(model_lifecycle.difflib, "get_close_matches", counting)
     for i in range(20):
         catalog.suggestions(f"no-such-model-{i}")
     assert len(keys) > 100 and len(ranked) == 20 and max(ranked) <= 40, (len(keys), ranked)

@@ -9,9 +9,9 @@ from datetime import date
 import pytest
 
 from twlookup import cli
+from twlookup.domain.model_lifecycle import Model
+from twlookup.domain.model_lifecycle_tables import ModelRow
 from twlookup.platform.records import DataFileError, SourcedRecord, load_records, to_row
-from twlookup.services.models.records import Model
-from twlookup.services.models.tables import ModelRecord
 from twlookup.settings import get_settings
 
 
@@ -51,7 +51,7 @@ def test_a_record_round_trips_through_its_table_row():
         source="https://example.org/notice",
         checked=date(2026, 11, 22),
     )
-    row = to_row(model, ModelRecord)
+    row = to_row(model, ModelRow)
     assert row.aliases == ["m1"] and row.retirement_date == date(2027, 1, 1)
     assert Model.model_validate(row) == model
 

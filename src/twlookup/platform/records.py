@@ -70,6 +70,12 @@ class CitingRecord(SourcedRecord):
 
     sources: tuple[Citation, ...]
 
+    @property
+    def source_refs(self) -> list[Source]:
+        """Every page the record cites, as answers carry them: its own source as `source_ref`
+        (licence included), the others by `cite`; all with its check date and sample flag."""
+        return [self.source_ref if c.url == self.source else self.cite(c.url, c.title) for c in self.sources]
+
     @model_validator(mode="before")
     @classmethod
     def _first_source(cls, values: Any) -> Any:

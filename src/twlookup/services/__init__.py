@@ -7,6 +7,7 @@ IMPLEMENTED. The platform never imports a service; only this list and the app do
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -77,7 +78,9 @@ def load_services() -> list[Service]:
 
 
 def load_tables() -> None:
-    """Import every implemented service's tables so that their metadata is complete."""
+    """Import every implemented service's tables (those with a tables module) and the shared ones,
+    so that their metadata is complete."""
+    import twlookup.domain.model_lifecycle_tables
     import twlookup.domain.release_tables  # the release trackers' Wikidata imports and lookup cache
     import twlookup.domain.taiwan_calendar_tables
     import twlookup.platform.feeds.tables
@@ -86,4 +89,5 @@ def load_tables() -> None:
     import twlookup.platform.store.meta  # noqa: F401
 
     for name in IMPLEMENTED:
-        importlib.import_module(f"twlookup.services.{name}.tables")
+        if importlib.util.find_spec(f"twlookup.services.{name}.tables") is not None:
+            importlib.import_module(f"twlookup.services.{name}.tables")

@@ -7,11 +7,10 @@ from datetime import date
 
 import pytest
 
+from twlookup.domain.model_lifecycle import Catalog, Model
 from twlookup.platform import clock
-from twlookup.services.glossary import model_advice
+from twlookup.services.glossary.logic import model_advice
 from twlookup.services.glossary.records import CodeBlock
-from twlookup.services.models.logic import Catalog
-from twlookup.services.models.records import Model
 
 G = "/glossary/api"
 HOWTO = "call-chat-api-with-httpx"
@@ -56,6 +55,23 @@ async def test_no_howto_answer_recommends_a_retiring_model(client, monkeypatch):
                 assert m["used_instead"] or "沒有指名" in m["note"], (hid, m)
                 if m["used_instead"]:
                     assert f'"{m["written"]}"' not in code, (hid, m["written"])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("day", [date(2026, 10, 1), date(2026, 11, 26), date(2027, 2, 1)])
+async def test_howto_model_states_are_the_models_services_answers(client, monkeypatch, day):
+    """The glossary reads the models service's records and their state through twlookup.domain
+    (it does not import that service): each model a how-to names has the state, shutdown date and
+    source that /models/api/model gives for it on the same day."""
+    monkeypatch.setattr(clock, "_fixed", day)
+    checked = 0
+    for hid in (await client.get(f"{G}/terms")).json()["howtos"]:
+        for m in (await client.get(f"{G}/howto", params={"id": hid})).json()["models"]:
+            answer = (await client.get("/models/api/model", params={"id": m["model"]})).json()["model"]
+            assert m["state"] == answer["status"], (hid, m["model"])
+            assert (m["retirement_date"], m["source"]) == (answer["retirement_date"], answer["source"])
+            checked += 1
+    assert checked
 
 
 def test_replacements_are_followed_while_they_are_retiring():

@@ -14,11 +14,13 @@ import httpx
 import pytest
 import respx
 
+from twlookup.domain.model_lifecycle_tables import ModelRow
 from twlookup.platform.feeds.download import Bounds
 from twlookup.platform.feeds.run import Refresher, Store, states
 from twlookup.platform.store import engine as store_engine
+from twlookup.services.models import data as models_data
 from twlookup.services.models import feeds as claude_feed
-from twlookup.services.models.tables import ModelRecord
+from twlookup.services.models import parsers
 
 FIXTURE = Path(__file__).parent / "fixtures" / "endoflife-anthropic-claude.json"
 TODAY = date(2026, 11, 26)
@@ -27,7 +29,7 @@ TODAY = date(2026, 11, 26)
 @pytest.fixture
 def store(fresh_store, monkeypatch):
     store_engine.configure(fresh_store)
-    monkeypatch.setattr(claude_feed, "today_taipei", lambda: TODAY)
+    monkeypatch.setattr(models_data, "today_taipei", lambda: TODAY)  # the importer's check date
     return fresh_store
 
 
@@ -40,7 +42,7 @@ def refresh():
 
 
 def test_parse_reads_the_api_v1_document():
-    models = {m.id: m for m in claude_feed.parse(FIXTURE.read_bytes(), TODAY)}
+    models = {m.id: m for m in parsers.parse(FIXTURE.read_bytes(), TODAY)}
     sonnet4 = models["claude-sonnet-4-20250514"]
     assert (sonnet4.deprecated_on, sonnet4.retirement_date, sonnet4.replacement) == (
         date(2026, 4, 14),
@@ -53,11 +55,11 @@ def test_parse_reads_the_api_v1_document():
     assert "not before 2027-06-30" in sonnet5.note
     assert sonnet5.source == "https://endoflife.date/claude" and sonnet5.checked == TODAY
     with pytest.raises(ValueError, match=r"result\.releases"):
-        claude_feed.parse(b'{"result": {"releases": []}}', TODAY)
+        parsers.parse(b'{"result": {"releases": []}}', TODAY)
     with pytest.raises(ValueError, match="not JSON"):
-        claude_feed.parse(b"<html>", TODAY)
+        parsers.parse(b"<html>", TODAY)
     with pytest.raises(ValueError, match="not a date"):
-        claude_feed.parse(b'{"result": {"releases": [{"name": "x", "isEoas": true, "eoasFrom": "soon"}]}}', TODAY)
+        parsers.parse(b'{"result": {"releases": [{"name": "x", "isEoas": true, "eoasFrom": "soon"}]}}', TODAY)
 
 
 def test_refresh_adds_uncurated_models_and_leaves_curated_ones(store):
@@ -68,16 +70,16 @@ def test_refresh_adds_uncurated_models_and_leaves_curated_ones(store):
         (outcome,) = refresh()
     assert outcome.outcome == "imported" and route.call_count == 1
     with store_engine.session() as session:
-        old = session.get(ModelRecord, "claude-1.0")  # not in data/models/models.yaml: imported
+        old = session.get(ModelRow, "claude-1.0")  # not in data/models/models.yaml: imported
         assert (old.retirement_date, old.replacement, old.source) == (
             date(2024, 11, 6),
             "claude-haiku-4-5-20251001",
             "https://endoflife.date/claude",
         )
-        curated = session.get(ModelRecord, "claude-sonnet-4-20250514")  # curated: the provider's page wins
+        curated = session.get(ModelRow, "claude-sonnet-4-20250514")  # curated: the provider's page wins
         assert curated.source.startswith("https://platform.claude.com/")
         # curated from the same catalogue, so the import refreshes it
-        sonnet5 = session.get(ModelRecord, "claude-sonnet-5")
+        sonnet5 = session.get(ModelRow, "claude-sonnet-5")
         assert sonnet5.checked == TODAY and "not before 2027-06-30" in sonnet5.note
     (state,) = states(Store(), "models.claude")
     assert state.data_label == "2026-11-25T06:12:41+00:00" and state.via == "refresh"
@@ -93,7 +95,7 @@ def test_a_reseed_keeps_imported_models(store, tmp_path):
     with store_engine.session() as session, session.begin():
         seed_models(session, DEFAULT_DATA)
     with store_engine.session() as session:
-        assert session.get(ModelRecord, "claude-instant-1.1") is not None
+        assert session.get(ModelRow, "claude-instant-1.1") is not None
 
 
 def test_unreachable_catalogue_changes_nothing(store):
@@ -102,4 +104,4 @@ def test_unreachable_catalogue_changes_nothing(store):
         (outcome,) = refresh()
     assert outcome.outcome == "failed"
     with store_engine.session() as session:
-        assert session.get(ModelRecord, "claude-1.0") is None
+        assert session.get(ModelRow, "claude-1.0") is None

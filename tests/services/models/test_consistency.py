@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from twlookup.cli import DEFAULT_DATA
+from twlookup.domain.model_lifecycle import Model, status
 from twlookup.platform.records import DataFileError, load_records
 from twlookup.services.models import operations
 from twlookup.services.models.data import seed_models
-from twlookup.services.models.logic import note_conflicts, status
-from twlookup.services.models.records import Model
+from twlookup.services.models.logic import note_conflicts
 
 CHECKED = date(2026, 11, 23)
 SHIPPED = load_records(DEFAULT_DATA / "models" / "models.yaml", Model, "models")

@@ -5,7 +5,7 @@ from typing import get_args
 import yaml
 
 from twlookup.cli import DEFAULT_DATA
-from twlookup.services.models.records import Kind, Provider
+from twlookup.domain.model_lifecycle import Kind, Provider
 
 DOC = yaml.safe_load((DEFAULT_DATA / "models" / "models.yaml").read_text(encoding="utf-8"))
 

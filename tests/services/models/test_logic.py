@@ -4,8 +4,8 @@ from datetime import date
 
 import pytest
 
-from twlookup.services.models.logic import Catalog, action, month_bounds, status
-from twlookup.services.models.records import Model
+from twlookup.domain.model_lifecycle import Catalog, Model, status
+from twlookup.services.models.logic import action, month_bounds, replacement_chain
 
 
 def model(ident: str, *, aliases=(), deprecated=None, retire=None, replacement=None, provider="openai") -> Model:
@@ -83,9 +83,9 @@ def test_find_in_text_ignores_words_and_unknown_ids(catalog):
 
 
 def test_replacement_chain_stops_at_first_not_retiring_and_on_loops(catalog):
-    chain = catalog.replacement_chain(catalog.models["gpt-4"], TODAY)
+    chain = replacement_chain(catalog, catalog.models["gpt-4"], TODAY)
     assert [m.id for m in chain] == ["gpt-4o", "gpt-5"]
-    assert [m.id for m in catalog.replacement_chain(catalog.models["loop-a"], TODAY)] == ["loop-b"]
+    assert [m.id for m in replacement_chain(catalog, catalog.models["loop-a"], TODAY)] == ["loop-b"]
 
 
 def test_action_texts(catalog):

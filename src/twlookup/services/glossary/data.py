@@ -9,6 +9,8 @@ from typing import Any, NamedTuple, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain import model_lifecycle
+from twlookup.domain.model_lifecycle_tables import read_catalog
 from twlookup.platform.records import (
     DataFileError,
     SourcedRecord,
@@ -62,7 +64,7 @@ def _cited_records(path: Path, key: str, model: type[R], titles: Mapping[str, st
             raise DataFileError(f"{path}: record {index + 1} is not a mapping")
         name = item.get("id", f"#{index + 1}")
         url = item.get("source")
-        if url not in titles:
+        if not isinstance(url, str) or url not in titles:
             raise DataFileError(f"{path}: record {name!r}: source {url!r} is not in sources.yaml")
         if item.get("source_title") not in (None, titles[url]):
             raise DataFileError(f"{path}: record {name!r}: source_title differs from sources.yaml")
@@ -120,17 +122,17 @@ def _load(session: Session) -> Catalog:
             for r in session.scalars(select(ComparisonRow).order_by(ComparisonRow.id))
         },
         howtos={r.id: HowTo.model_validate(r) for r in session.scalars(select(HowToRow).order_by(HowToRow.id))},
-        citations={
-            r.url: CitedSource(url=r.url, title=r.title, verified=r.verified, evidence=r.evidence)
-            for r in sources
-            if r.kind == "citation"
-        },
-        usage=[
-            UsageSource(url=r.url, title=r.title, checked=r.checked, names=list(r.names), evidence=r.evidence or "")
-            for r in sources
-            if r.kind == "usage"
-        ],
+        citations={r.url: CitedSource.model_validate(r) for r in sources if r.kind == "citation"},
+        usage=[UsageSource.model_validate(r) for r in sources if r.kind == "usage"],
     )
 
 
 CATALOG: Reference[Catalog] = Reference(_load)
+
+
+def _models(session: Session) -> model_lifecycle.Catalog:
+    """The models service's retirement records, which the how-tos' model advice reads."""
+    return read_catalog(session)
+
+
+MODELS: Reference[model_lifecycle.Catalog] = Reference(_models)

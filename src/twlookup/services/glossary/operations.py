@@ -6,10 +6,12 @@ from datetime import date
 
 from twlookup.domain import search
 from twlookup.platform.errors import InvalidParameter, NotFound
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.glossary import logic, model_advice
-from twlookup.services.glossary.data import CATALOG, seed_glossary
+from twlookup.services.glossary import logic
+from twlookup.services.glossary.data import CATALOG, MODELS, seed_glossary
+from twlookup.services.glossary.logic import model_advice
 from twlookup.services.glossary.records import CATEGORY_NAMES, Comparison, Difference, HowTo, Term
 from twlookup.services.glossary.schemas import (
     BatchBody,
@@ -38,7 +40,6 @@ from twlookup.services.glossary.schemas import (
     Topic,
     UsageCheck,
 )
-from twlookup.services.models.data import CATALOG as MODELS
 
 SERVICE = Service(
     name="glossary",
@@ -98,19 +99,10 @@ def usage_check(name_zh: str, catalog: logic.Catalog) -> UsageCheck:
 
 
 def term_out(t: Term, catalog: logic.Catalog) -> TermOut:
-    return TermOut(
-        id=t.id,
-        name_zh=t.name_zh,
-        name_en=t.name_en,
-        aliases=list(t.aliases),
-        mainland=list(t.mainland),
-        abbreviations=list(t.abbreviations),
-        misspellings=list(t.misspellings),
-        category=t.category,
+    return as_answer(
+        t,
+        TermOut,
         category_name=CATEGORY_NAMES[t.category],
-        definition=t.definition,
-        related=list(t.related),
-        source=t.source_ref,
         citation=citation_check(t.source, catalog),
         name_zh_usage=usage_check(t.name_zh, catalog),
     )
@@ -126,14 +118,7 @@ def source_of(rec: Term | Comparison | HowTo, catalog: logic.Catalog) -> tuple[S
 
 def brief(t: Term, catalog: logic.Catalog) -> TermBrief:
     source, verified = source_of(t, catalog)
-    return TermBrief(
-        id=t.id,
-        name_zh=t.name_zh,
-        name_en=t.name_en,
-        category=t.category,
-        source=source,
-        citation_verified=verified,
-    )
+    return as_answer(t, TermBrief, source=source, citation_verified=verified)
 
 
 def reasons(hit: search.Hit) -> list[Reason]:
@@ -175,32 +160,24 @@ def model_check(a: model_advice.ModelAdvice, today: date) -> ModelCheck:
 def howto_out(h: HowTo, catalog: logic.Catalog) -> HowToOut:
     today = today_taipei()
     advice = model_advice.advise(h, MODELS.get(), today)
-    return HowToOut(
-        id=h.id,
-        title=h.title,
-        summary=h.summary,
+    return as_answer(
+        h,
+        HowToOut,
         terms=[brief(catalog.terms[t], catalog) for t in h.terms],
-        steps=list(h.steps),
         code=model_advice.rewrite(list(h.code), advice),
         models=[model_check(a, today) for a in advice],
-        source=h.source_ref,
         citation=citation_check(h.source, catalog),
     )
 
 
 def comparison_out(c: Comparison, catalog: logic.Catalog) -> ComparisonOut:
-    return ComparisonOut(
-        id=c.id,
+    return as_answer(
+        c,
+        ComparisonOut,
         written=True,
         note=None,
-        title=c.title,
         a=term_out(catalog.terms[c.a], catalog),
         b=term_out(catalog.terms[c.b], catalog),
-        summary=c.summary,
-        differences=list(c.differences),
-        choose_a=c.choose_a,
-        choose_b=c.choose_b,
-        source=c.source_ref,
         citation=citation_check(c.source, catalog),
     )
 
@@ -299,19 +276,23 @@ def compare_concepts(p: CompareQuery) -> ComparisonOut:
     written = catalog.comparison_for(a.id, b.id)
     if written:
         return comparison_out(written, catalog)
-    return ComparisonOut(
-        id=None,
-        written=False,
-        note="No comparison of these two has been written; this answer sets the two term records side by side.",
-        title=f"{a.name_zh} 與 {b.name_zh}",
-        a=term_out(a, catalog),
-        b=term_out(b, catalog),
-        summary=f"{a.name_zh}（{a.name_en}）屬於「{CATEGORY_NAMES[a.category]}」；{b.name_zh}（{b.name_en}）屬於「{CATEGORY_NAMES[b.category]}」。",
-        differences=[Difference(aspect=k, a=x, b=y) for k, x, y in logic.derived_differences(a, b)],
-        choose_a=None,
-        choose_b=None,
-        source=None,
-        citation=None,
+    # no record behind it: the answer's fields are given here (model_validate, as the fields a
+    # RecordAnswer takes from its record are not seen by the type checker)
+    return ComparisonOut.model_validate(
+        {
+            "id": None,
+            "written": False,
+            "note": "No comparison of these two has been written; this answer sets the two term records side by side.",
+            "title": f"{a.name_zh} 與 {b.name_zh}",
+            "a": term_out(a, catalog),
+            "b": term_out(b, catalog),
+            "summary": f"{a.name_zh}（{a.name_en}）屬於「{CATEGORY_NAMES[a.category]}」；{b.name_zh}（{b.name_en}）屬於「{CATEGORY_NAMES[b.category]}」。",
+            "differences": [Difference(aspect=k, a=x, b=y) for k, x, y in logic.derived_differences(a, b)],
+            "choose_a": None,
+            "choose_b": None,
+            "source": None,
+            "citation": None,
+        }
     )
 
 
@@ -334,12 +315,12 @@ def classify_search_intent(p: IntentQuery) -> IntentOut:
         query=p.q,
         intent=r.intent,
         intent_reason=r.intent_reason,
-        intent_note=logic.INTENT_NOTES[r.intent],  # type: ignore[arg-type]
+        intent_note=logic.INTENT_NOTES[r.intent],
         shape=r.shape,
         shape_reason=r.shape_reason,
         structure=r.structure,
         terms=r.terms,
-        method=INTENT_METHOD,  # type: ignore[arg-type]
+        method=INTENT_METHOD,
     )
 
 
@@ -372,9 +353,6 @@ def export() -> Export:
         comparisons=[comparison_out(c, catalog) for c in catalog.comparisons.values()],
         howtos=[howto_out(h, catalog) for h in catalog.howtos.values()],
         sources=sorted(sources.values(), key=lambda s: s.url),
-        citations=[
-            CitedSourceOut(url=c.url, title=c.title, verified=c.verified, evidence=c.evidence)
-            for c in sorted(catalog.citations.values(), key=lambda c: c.url)
-        ],
+        citations=[as_answer(c, CitedSourceOut) for c in sorted(catalog.citations.values(), key=lambda c: c.url)],
         usage_sources=[Source(url=u.url, title=u.title, checked=u.checked) for u in catalog.usage],
     )

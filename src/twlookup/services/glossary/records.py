@@ -1,5 +1,5 @@
 """The glossary's records, declared once: data files are validated against them, the logic works
-on them and answers are built from them (the tables in tables.py mirror them)."""
+on them, and the tables (tables.py) and answers (schemas.py) are derived from them."""
 
 from __future__ import annotations
 
@@ -51,15 +51,17 @@ class Term(SourcedRecord):
     written for this service, related term ids, and the source the definition was checked against."""
 
     id: str = Field(pattern=SLUG, max_length=80)
-    name_zh: str
-    name_en: str
+    name_zh: str = Field(max_length=120, description="Taiwan Traditional Chinese name")
+    name_en: str = Field(max_length=200)
     aliases: list[str] = Field(default_factory=list)
-    mainland: list[str] = Field(default_factory=list, description="Names used in mainland China (Simplified)")
+    mainland: list[str] = Field(default_factory=list, description="Names used in mainland China (Simplified Chinese)")
     abbreviations: list[str] = Field(default_factory=list, description="Abbreviations, e.g. NLP")
-    misspellings: list[str] = Field(default_factory=list, description="Common misspellings people type")
+    misspellings: list[str] = Field(default_factory=list, description="Common misspellings that search also finds")
     category: Category
-    definition: str = Field(min_length=20)
-    related: list[str] = Field(default_factory=list)
+    definition: str = Field(
+        min_length=20, description="Written for this service, in Traditional Chinese (Taiwan usage)"
+    )
+    related: list[str] = Field(default_factory=list, description="Ids of related terms")
 
 
 class Difference(Record):
@@ -72,9 +74,9 @@ class Comparison(SourcedRecord):
     """A written comparison of two terms (by their ids)."""
 
     id: str = Field(pattern=SLUG, max_length=120)
-    a: str
-    b: str
-    title: str
+    a: str = Field(max_length=80)
+    b: str = Field(max_length=80)
+    title: str = Field(max_length=200)
     summary: str
     differences: list[Difference] = Field(min_length=2)
     choose_a: str
@@ -94,7 +96,7 @@ class HowTo(SourcedRecord):
     """An implementation tutorial with code that the tests execute (or compile)."""
 
     id: str = Field(pattern=SLUG, max_length=80)
-    title: str
+    title: str = Field(max_length=200)
     summary: str
     terms: list[str] = Field(default_factory=list)
     steps: list[str] = Field(min_length=1)

@@ -8,8 +8,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.glossary.records import Category, CodeBlock, Difference
+from twlookup.services.glossary.logic import Intent, Shape
+from twlookup.services.glossary.records import Category, CitedSource, CodeBlock, Comparison, HowTo, Term
 
 BATCH_LIMIT = 50  # document 1, Limits: glossary paid batch explain, at most 50 terms per call
 Q = Field(
@@ -30,28 +32,17 @@ class UsageCheck(BaseModel):
     note: str
 
 
-class TermOut(BaseModel):
-    id: str
-    name_zh: str = Field(description="Taiwan Traditional Chinese name")
-    name_en: str
-    aliases: list[str]
-    mainland: list[str] = Field(description="Names used in mainland China (Simplified Chinese)")
-    abbreviations: list[str]
-    misspellings: list[str] = Field(description="Common misspellings that search also finds")
-    category: str
+class TermOut(RecordAnswer, record=Term):
     category_name: str
-    definition: str = Field(description="Written for this service, in Traditional Chinese (Taiwan usage)")
-    related: list[str] = Field(description="Ids of related terms")
-    source: Source
     citation: CitationCheck = Field(description="Whether the source citation itself was verified")
     name_zh_usage: UsageCheck = Field(description="Whether the Chinese name was checked against Taiwan documents")
 
 
-class TermBrief(BaseModel):
-    id: str
-    name_zh: str
-    name_en: str
-    category: str
+class TermBrief(
+    RecordAnswer,
+    record=Term,
+    exclude=("aliases", "mainland", "abbreviations", "misspellings", "definition", "related"),
+):
     source: Source | None = Field(description="Where the definition was checked and when; null if the term has none")
     citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
 
@@ -124,17 +115,14 @@ class CompareQuery(Params):
     b: str | None = Field(None, min_length=1, max_length=200, description="Second concept (term id, name or alias)")
 
 
-class ComparisonOut(BaseModel):
+class ComparisonOut(RecordAnswer, record=Comparison):
     id: str | None = Field(description="Id of the written comparison; null when derived from the two terms")
     written: bool = Field(
         description="False when no comparison was written and this one is put together from the two terms"
     )
     note: str | None
-    title: str
     a: TermOut
     b: TermOut
-    summary: str
-    differences: list[Difference]
     choose_a: str | None
     choose_b: str | None
     source: Source | None = Field(description="Source of the written comparison (each term carries its own)")
@@ -156,17 +144,12 @@ class ModelCheck(BaseModel):
     source: Source = Field(description="The provider's deprecation notice the record was read from")
 
 
-class HowToOut(BaseModel):
-    id: str
-    title: str
-    summary: str
+class HowToOut(RecordAnswer, record=HowTo):
     terms: list[TermBrief]
-    steps: list[str]
     code: list[CodeBlock] = Field(description="Code; a model its provider is retiring is swapped for its replacement")
     models: list[ModelCheck] = Field(
         description="Models the how-to names that have a deprecation record, with their state today"
     )
-    source: Source
     citation: CitationCheck
 
 
@@ -176,10 +159,10 @@ class IntentQuery(Params):
 
 class IntentOut(BaseModel):
     query: str
-    intent: Literal["informational", "navigational", "commercial", "transactional"]
+    intent: Intent
     intent_reason: str
     intent_note: str
-    shape: Literal["definition", "comparison", "how-to", "troubleshooting", "list"]
+    shape: Shape
     shape_reason: str
     structure: list[str] = Field(description="Suggested sections of the answer, in order")
     terms: list[str] = Field(description="Glossary terms the query names")
@@ -205,11 +188,8 @@ class BatchResult(BaseModel):
     results: list[BatchItem]
 
 
-class CitedSourceOut(BaseModel):
-    url: str
-    title: str
-    verified: date | None
-    evidence: str | None
+class CitedSourceOut(RecordAnswer, record=CitedSource):
+    """A registered source with the check of the citation itself."""
 
 
 class Export(BaseModel):

@@ -1,4 +1,4 @@
-"""Store tables of the glossary service (mirroring records.py)."""
+"""Store tables of the glossary service, derived from the records in records.py."""
 
 from __future__ import annotations
 
@@ -7,51 +7,22 @@ from datetime import date
 from sqlalchemy import JSON, Date, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from twlookup.platform.store.base import Base, Provenance
+from twlookup.platform.store.base import Base
+from twlookup.platform.store.record_tables import record_table
+from twlookup.services.glossary.records import Comparison, HowTo, Term
 
-
-class TermRow(Provenance, Base):
-    __tablename__ = "glossary_term"
-
-    id: Mapped[str] = mapped_column(String(80), primary_key=True)
-    name_zh: Mapped[str] = mapped_column(String(120))
-    name_en: Mapped[str] = mapped_column(String(200))
-    aliases: Mapped[list[str]] = mapped_column(JSON, default=list)
-    mainland: Mapped[list[str]] = mapped_column(JSON, default=list)
-    abbreviations: Mapped[list[str]] = mapped_column(JSON, default=list)
-    misspellings: Mapped[list[str]] = mapped_column(JSON, default=list)
-    category: Mapped[str] = mapped_column(String(40), index=True)
-    definition: Mapped[str] = mapped_column(Text)
-    related: Mapped[list[str]] = mapped_column(JSON, default=list)
-
-
-class ComparisonRow(Provenance, Base):
-    __tablename__ = "glossary_comparison"
-
-    id: Mapped[str] = mapped_column(String(120), primary_key=True)
-    a: Mapped[str] = mapped_column(String(80))
-    b: Mapped[str] = mapped_column(String(80))
-    title: Mapped[str] = mapped_column(String(200))
-    summary: Mapped[str] = mapped_column(Text)
-    differences: Mapped[list[dict]] = mapped_column(JSON)
-    choose_a: Mapped[str] = mapped_column(Text)
-    choose_b: Mapped[str] = mapped_column(Text)
-
-
-class HowToRow(Provenance, Base):
-    __tablename__ = "glossary_howto"
-
-    id: Mapped[str] = mapped_column(String(80), primary_key=True)
-    title: Mapped[str] = mapped_column(String(200))
-    summary: Mapped[str] = mapped_column(Text)
-    terms: Mapped[list[str]] = mapped_column(JSON, default=list)
-    steps: Mapped[list[str]] = mapped_column(JSON)
-    code: Mapped[list[dict]] = mapped_column(JSON)
+# category keeps the longer column it was created with, so that a new category needs no migration
+TermRow = record_table(
+    Term, "glossary_term", override={"category": mapped_column(String(40), nullable=False, index=True)}
+)
+ComparisonRow = record_table(Comparison, "glossary_comparison")
+HowToRow = record_table(HowTo, "glossary_howto")
 
 
 class SourceRow(Base):
     """The glossary's source registry: cited sources with the check of each citation (`kind`
-    citation), and Taiwan documents showing the Chinese names used (`kind` usage)."""
+    citation, a `CitedSource`), and Taiwan documents showing the Chinese names used (`kind` usage,
+    a `UsageSource`). Written out: one table holds two records (a derived table mirrors one)."""
 
     __tablename__ = "glossary_source"
 

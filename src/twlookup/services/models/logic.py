@@ -1,134 +1,53 @@
-"""Domain rules of the models service: status from dates, finding model ids in code, replacements.
+"""Domain rules of the models service: filters, replacements, what to do, and whether a record's
+note agrees with its dates. A model's state on a day (`status`) and finding model names in code
+(`Catalog`) are the shared `twlookup.domain.model_lifecycle`.
 
 Pure functions over a `Catalog` built from the store; `today` is always passed in.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from calendar import monthrange
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import date
 
-from twlookup.services.models.records import Model
-
-STATUSES = ("scheduled", "active", "retired", "deprecated")
+from twlookup.domain.model_lifecycle import STATUSES, Catalog, Model, status
 
 
-def status(model: Model, today: date) -> str:
-    """retired once the shutdown date has come; scheduled while it is ahead; deprecated when a
-    deprecation was announced without a date; active otherwise, and active before the day the
-    deprecation was announced (a clock set earlier than the notice)."""
-    if model.retirement_date is not None and model.retirement_date <= today:
-        return "retired"
-    if model.deprecated_on is not None and model.deprecated_on > today:
-        return "active"
-    if model.retirement_date is not None:
-        return "retired" if model.retirement_date <= today else "scheduled"
-    if model.deprecated_on is not None:
-        return "deprecated"
-    return "active"
+def filter_models(
+    catalog: Catalog, today: date, provider: str | None, state: str | None, kind: str | None
+) -> list[Model]:
+    out = [
+        m
+        for m in catalog.models.values()
+        if (provider is None or m.provider == provider)
+        and (kind is None or m.kind == kind)
+        and (state is None or status(m, today) == state)
+    ]
+    return sorted(out, key=lambda m: (m.provider, m.id))
 
 
-# Text around an id in code: provider prefixes and version suffixes that still name the same model.
-TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9._:/@-]*[A-Za-z0-9]")
-SNAPSHOT_SUFFIX = re.compile(r"(?:-\d{4}-\d{2}-\d{2}|-\d{8}|-\d{4}|@\d{8}|@latest|-latest|-v\d+(?::\d+)?|:\d+)$")
-PREFIXES = ("us.", "eu.", "apac.", "global.", "anthropic.", "openai.", "google.")
+def retiring_between(catalog: Catalog, first: date, last: date) -> list[Model]:
+    out = [m for m in catalog.models.values() if m.retirement_date and first <= m.retirement_date <= last]
+    return sorted(out, key=lambda m: (m.retirement_date, m.provider, m.id))
 
 
-@dataclass
-class Catalog:
-    models: dict[str, Model]
-    lookup: dict[str, str] = field(default_factory=dict)  # lowercased id or alias -> id
-    bigrams: dict[str, list[str]] = field(default_factory=dict)  # two letters -> names holding them
-
-    def __post_init__(self) -> None:
-        for model in self.models.values():
-            self.lookup[model.id.lower()] = model.id
-            for alias in model.aliases:
-                self.lookup.setdefault(alias.lower(), model.id)
-        for key in self.lookup:  # built once, so that an unknown name costs about what a hit does
-            for gram in {key[i : i + 2] for i in range(len(key) - 1)}:
-                self.bigrams.setdefault(gram, []).append(key)
-
-    @property
-    def providers(self) -> list[str]:
-        return sorted({m.provider for m in self.models.values()})
-
-    def resolve(self, name: str) -> tuple[Model, str] | None:
-        """The model a written name refers to, and how it matched: 'id', 'alias' or 'snapshot'."""
-        key = name.strip().lower()
-        key = key.rsplit("/", 1)[-1]
-        for prefix in PREFIXES:
-            if key.startswith(prefix) and key[len(prefix) :].split(".")[0] and key not in self.lookup:
-                key = key[len(prefix) :]
-        if key in self.lookup:
-            model = self.models[self.lookup[key]]
-            return model, "id" if model.id.lower() == key else "alias"
-        stripped = key
-        while True:
-            shorter = SNAPSHOT_SUFFIX.sub("", stripped)
-            if shorter == stripped:
-                break
-            stripped = shorter
-            if stripped in self.lookup:
-                return self.models[self.lookup[stripped]], "snapshot"
-        return None
-
-    def suggestions(self, name: str, n: int = 5) -> list[str]:
-        """Known names close to `name`: difflib's ranking over the 40 names sharing the most
-        letter pairs with it (a close name shares many), not over every name."""
-        word = name.lower()[:200]
-        shared: dict[str, int] = {}
-        for gram in {word[i : i + 2] for i in range(len(word) - 1)}:
-            for key in self.bigrams.get(gram, ()):
-                shared[key] = shared.get(key, 0) + 1
-        shortlist = sorted(shared, key=lambda k: (-shared[k], k))[:40]
-        return difflib.get_close_matches(word, shortlist, n=n, cutoff=0.6)
-
-    def find_in_text(self, text: str) -> list[tuple[Model, str, str]]:
-        """Every distinct model named in `text`, in order of first mention: (model, as written, match)."""
-        seen: dict[str, tuple[Model, str, str]] = {}
-        for token in TOKEN.findall(text):
-            token = token.rstrip(".:/")
-            if not any(ch.isdigit() for ch in token) and token.lower() not in self.lookup:
-                continue  # every model id has a digit or is known verbatim; skip ordinary words fast
-            hit = self.resolve(token)
-            if hit and hit[0].id not in seen:
-                seen[hit[0].id] = (hit[0], token, hit[1])
-        return list(seen.values())
-
-    def filter(self, today: date, provider: str | None, state: str | None, kind: str | None) -> list[Model]:
-        out = [
-            m
-            for m in self.models.values()
-            if (provider is None or m.provider == provider)
-            and (kind is None or m.kind == kind)
-            and (state is None or status(m, today) == state)
-        ]
-        return sorted(out, key=lambda m: (m.provider, m.id))
-
-    def retiring_between(self, first: date, last: date) -> list[Model]:
-        out = [m for m in self.models.values() if m.retirement_date and first <= m.retirement_date <= last]
-        return sorted(out, key=lambda m: (m.retirement_date, m.provider, m.id))
-
-    def replacement_chain(self, model: Model, today: date) -> list[Model]:
-        """Follow official replacements until one that is not retired or scheduled (or a loop)."""
-        chain: list[Model] = []
-        current = model
-        seen = {model.id}
-        while current.replacement:
-            hit = self.resolve(current.replacement)
-            if hit is None or hit[0].id in seen:
-                break
-            current = hit[0]
-            seen.add(current.id)
-            chain.append(current)
-            if status(current, today) in ("active", "deprecated"):
-                break
-        return chain
+def replacement_chain(catalog: Catalog, model: Model, today: date) -> list[Model]:
+    """Follow official replacements until one that is not retired or scheduled (or a loop)."""
+    chain: list[Model] = []
+    current = model
+    seen = {model.id}
+    while current.replacement:
+        hit = catalog.resolve(current.replacement)
+        if hit is None or hit[0].id in seen:
+            break
+        current = hit[0]
+        seen.add(current.id)
+        chain.append(current)
+        if status(current, today) in ("active", "deprecated"):
+            break
+    return chain
 
 
 def action(model: Model, today: date) -> str:
@@ -151,7 +70,7 @@ def month_bounds(month: str) -> tuple[date, date]:
 
 
 def count_by_status(models: Iterable[Model], today: date) -> dict[str, int]:
-    counts = dict.fromkeys(STATUSES, 0)
+    counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
     for m in models:
         counts[status(m, today)] += 1
     return counts

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from twlookup.domain.model_lifecycle import Catalog, Match, Model, status
 from twlookup.domain.release_state import days_since, days_until
 from twlookup.platform.errors import NotFound
 from twlookup.platform.feeds.route import add_status_route
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.models import logic
 from twlookup.services.models.data import CATALOG, seed_models
 from twlookup.services.models.feeds import CLAUDE
-from twlookup.services.models.records import Model, ModelFacts
 from twlookup.services.models.schemas import (
     FREE_CHECK_LIMIT,
     PAID_AUDIT_LIMIT,
@@ -49,16 +50,16 @@ add_status_route(SERVICE)
 
 
 def model_out(m: Model, today: date) -> ModelOut:
-    return ModelOut(
-        **m.model_dump(include=set(ModelFacts.model_fields)),
-        status=logic.status(m, today),  # type: ignore[arg-type]
+    return as_answer(
+        m,
+        ModelOut,
+        status=status(m, today),
         days_until_retirement=days_until(m.retirement_date, today),
         days_since_retirement=days_since(m.retirement_date, today),
-        source=m.source_ref,
     )
 
 
-def _resolve(catalog: logic.Catalog, name: str, param: str) -> tuple[Model, str]:
+def _resolve(catalog: Catalog, name: str) -> tuple[Model, Match]:
     hit = catalog.resolve(name)
     if hit is None:
         close = catalog.suggestions(name)
@@ -70,7 +71,7 @@ def _resolve(catalog: logic.Catalog, name: str, param: str) -> tuple[Model, str]
 def list_models(p: ListQuery) -> ModelList:
     """List models, filtered by provider, status and kind."""
     catalog, today = CATALOG.get(), today_taipei()
-    models = catalog.filter(today, p.provider, p.status, p.kind)
+    models = logic.filter_models(catalog, today, p.provider, p.status, p.kind)
     return ModelList(
         as_of=today,
         count=len(models),
@@ -83,10 +84,10 @@ def list_models(p: ListQuery) -> ModelList:
 def get_model(p: ModelQuery) -> ModelDetail:
     """One model by id, alias or dated snapshot, with its status and what to do about it."""
     catalog, today = CATALOG.get(), today_taipei()
-    model, how = _resolve(catalog, p.id, "id")
+    model, how = _resolve(catalog, p.id)
     return ModelDetail(
         as_of=today, query=p.id, matched_as=how, model=model_out(model, today), action=logic.action(model, today)
-    )  # type: ignore[arg-type]
+    )
 
 
 @SERVICE.operation("GET", "/api/upcoming", tool="upcoming_retirements")
@@ -94,7 +95,7 @@ def upcoming(p: UpcomingQuery) -> Upcoming:
     """Models whose shutdown date falls within the next `days` days (after today)."""
     catalog, today = CATALOG.get(), today_taipei()
     until = today + timedelta(days=p.days)
-    models = catalog.retiring_between(today + timedelta(days=1), until)
+    models = logic.retiring_between(catalog, today + timedelta(days=1), until)
     return Upcoming(
         as_of=today, days=p.days, until=until, count=len(models), models=[model_out(m, today) for m in models]
     )
@@ -104,8 +105,8 @@ def upcoming(p: UpcomingQuery) -> Upcoming:
 def replacement(p: ReplacementQuery) -> Replacement:
     """The official replacement of a model, followed through to one that is not itself retiring."""
     catalog, today = CATALOG.get(), today_taipei()
-    model, _how = _resolve(catalog, p.q, "q")
-    chain = catalog.replacement_chain(model, today)
+    model, _how = _resolve(catalog, p.q)
+    chain = logic.replacement_chain(catalog, model, today)
     direct = chain[0] if chain else None
     return Replacement(
         as_of=today,
@@ -123,7 +124,7 @@ def calendar(p: CalendarQuery) -> Calendar:
     catalog, today = CATALOG.get(), today_taipei()
     first, last = logic.month_bounds(p.month)
     days: dict[date, list[ModelOut]] = {}
-    for m in catalog.retiring_between(first, last):
+    for m in logic.retiring_between(catalog, first, last):
         assert m.retirement_date is not None
         days.setdefault(m.retirement_date, []).append(model_out(m, today))
     return Calendar(
@@ -134,7 +135,7 @@ def calendar(p: CalendarQuery) -> Calendar:
     )
 
 
-def _check(catalog: logic.Catalog, hits: list[tuple[Model, str, str]], limit: int, unknown: list[str]) -> CheckResult:
+def _check(hits: list[tuple[Model, str, Match]], limit: int, unknown: list[str]) -> CheckResult:
     today = today_taipei()
     reported = hits[:limit]
     truncated = len(hits) > limit
@@ -146,7 +147,7 @@ def _check(catalog: logic.Catalog, hits: list[tuple[Model, str, str]], limit: in
         truncated=truncated,
         counts_by_status=logic.count_by_status((m for m, _, _ in reported), today),
         findings=[
-            Finding(written_as=w, matched_as=how, model=model_out(m, today), action=logic.action(m, today))  # type: ignore[arg-type]
+            Finding(written_as=w, matched_as=how, model=model_out(m, today), action=logic.action(m, today))
             for m, w, how in reported
         ],
         unknown=unknown,
@@ -163,7 +164,7 @@ def _check(catalog: logic.Catalog, hits: list[tuple[Model, str, str]], limit: in
 def check(p: CheckBody) -> CheckResult:
     """Find model ids in pasted code or configuration and report each one's status (up to 10 models)."""
     catalog = CATALOG.get()
-    return _check(catalog, catalog.find_in_text(p.text), FREE_CHECK_LIMIT, [])
+    return _check(catalog.find_in_text(p.text), FREE_CHECK_LIMIT, [])
 
 
 @SERVICE.operation("POST", "/api/pro/audit", price="$0.02", example={"ids": ["gpt-4-0613", "claude-2.1"]})
@@ -180,7 +181,7 @@ def audit(p: AuditBody) -> CheckResult:
         elif hit[0].id not in seen:
             seen.add(hit[0].id)
             hits.append((hit[0], ident, hit[1]))
-    return _check(catalog, hits, PAID_AUDIT_LIMIT, unknown)
+    return _check(hits, PAID_AUDIT_LIMIT, unknown)
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")

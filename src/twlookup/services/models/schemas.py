@@ -3,36 +3,32 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from twlookup.domain.model_lifecycle import Kind, Match, Model, Provider, State
 from twlookup.platform.operations import Params
-from twlookup.platform.schemas import Source
-from twlookup.services.models.records import Kind, ModelFacts, Provider
-
-Status = Literal["scheduled", "active", "retired", "deprecated"]
+from twlookup.platform.records import RecordAnswer
 
 FREE_CHECK_LIMIT = 10
 PAID_AUDIT_LIMIT = 200
 
 
-class ModelOut(ModelFacts):
+class ModelOut(RecordAnswer, record=Model):
     """A model record as answers give it: its facts, its status today and its source."""
 
-    status: Status = Field(description="Derived from today's date in Taiwan and the announced dates")
+    status: State = Field(description="Derived from today's date in Taiwan and the announced dates")
     days_until_retirement: int | None = Field(
         ge=0, description="Whole days to the retirement date; null once it has passed (see days_since_retirement)"
     )
     days_since_retirement: int | None = Field(
         ge=0, description="Whole days since the retirement date; null until it has passed"
     )
-    source: Source
 
 
 class ListQuery(Params):
     provider: Provider | None = Field(None, description="Only models of this provider")
-    status: Status | None = Field(None, description="Only models in this status")
+    status: State | None = Field(None, description="Only models in this status")
     kind: Kind | None = Field(None, description="Only models of this kind")
 
 
@@ -50,7 +46,7 @@ class ModelQuery(Params):
 class ModelDetail(BaseModel):
     as_of: date
     query: str
-    matched_as: Literal["id", "alias", "snapshot"]
+    matched_as: Match
     model: ModelOut
     action: str
 
@@ -102,7 +98,7 @@ class CheckBody(Params):
 
 class Finding(BaseModel):
     written_as: str = Field(description="The text as it appears in the input")
-    matched_as: Literal["id", "alias", "snapshot"]
+    matched_as: Match
     model: ModelOut
     action: str
 

@@ -2,46 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.records import file_defaults, to_row, validate_records
+from twlookup.platform.records import (
+    PROVENANCE_FIELDS,
+    CitingRecord,
+    SourcedRecord,
+    file_defaults,
+    to_row,
+    validate_records,
+)
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.wellness.logic import SleepMethod
-from twlookup.services.wellness.records import CrisisLine, Instrument, Ref, Situation
-from twlookup.services.wellness.tables import (
-    CrisisLineRecord,
-    GuideRecord,
-    InstrumentRecord,
-    TelehealthSituationRecord,
+from twlookup.services.wellness.records import (
+    CrisisLine,
+    Exercise,
+    GuideSection,
+    Instrument,
+    Regulation,
+    Situation,
+    SleepMethod,
 )
+from twlookup.services.wellness.tables import CrisisLineRow, GuideRow, InstrumentRow, TelehealthSituationRow
 
-
-@dataclass(frozen=True)
-class Regulation:
-    name_zh: str
-    name_en: str
-    amended: date
-    in_force: date
-    common_conditions: str
-    source: Ref
-    checked: date
-
-
-@dataclass(frozen=True)
-class GuideItem:
-    """A breathing exercise or a digital wellness section: its fields as in the data file."""
-
-    id: str
-    fields: dict[str, Any]
-    sources: tuple[Ref, ...]
-    checked: date
+G = TypeVar("G", bound=SourcedRecord)
 
 
 @dataclass(frozen=True)
@@ -51,13 +41,43 @@ class WellnessData:
     instruments: dict[str, Instrument]
     crisis_lines: tuple[CrisisLine, ...]
     sleep: SleepMethod
-    breathing: tuple[GuideItem, ...]
+    breathing: tuple[Exercise, ...]
     breathing_caution: str
-    digital: tuple[GuideItem, ...]
+    digital: tuple[GuideSection, ...]
 
 
-def _refs(items: list[dict[str, str]]) -> list[dict[str, str]]:
-    return [{"title": s["title"], "url": s["url"]} for s in items]
+# What a guide row keeps beside `body`: its key, its citations and its provenance.
+OUTSIDE_BODY = frozenset({"id", "sources", *PROVENANCE_FIELDS})
+
+
+def guide_row(kind: str, ident: str, position: int, record: SourcedRecord) -> GuideRow:
+    """The row holding one guide record: its own fields in `body`, its citations in `sources` (a
+    record citing no list cites its source)."""
+    cited = record.sources if isinstance(record, CitingRecord) else ()
+    sources = [c.model_dump() for c in cited] or [{"title": record.source_title, "url": record.source}]
+    return GuideRow(
+        kind=kind,
+        id=ident,
+        position=position,
+        body=record.model_dump(mode="json", exclude=set(OUTSIDE_BODY)),
+        sources=sources,
+        **record.model_dump(include=set(PROVENANCE_FIELDS)),
+    )
+
+
+def guide_record(row: GuideRow, model: type[G]) -> G:
+    """A guide record back from its row."""
+    values = {**row.body, "id": row.id, "sources": row.sources}
+    values.update({name: getattr(row, name) for name in PROVENANCE_FIELDS})
+    return model.model_validate({k: v for k, v in values.items() if k in model.model_fields})
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _read_list(path: Path, doc: Mapping[str, Any], key: str, model: type[G], label: str = "id") -> list[G]:
+    return validate_records(path, doc[key], model, file_defaults(doc, model), label)
 
 
 def seed_wellness(session: Session, data_dir: Path) -> int:
@@ -65,142 +85,79 @@ def seed_wellness(session: Session, data_dir: Path) -> int:
     path = folder / "telehealth.yaml"
     tele = load_yaml(path)
     situations = [
-        to_row(x, TelehealthSituationRecord, position=i)
-        for i, x in enumerate(validate_records(path, tele["situations"], Situation, file_defaults(tele, Situation)))
+        to_row(x, TelehealthSituationRow, position=i)
+        for i, x in enumerate(_read_list(path, tele, "situations", Situation))
     ]
-    reg = tele["regulation"]
-    guides = [
-        GuideRecord(
-            kind="telehealth",
-            id="regulation",
-            position=0,
-            body={
-                "name_zh": reg["name_zh"],
-                "name_en": reg["name_en"],
-                "amended": reg["amended"].isoformat(),
-                "in_force": reg["in_force"].isoformat(),
-                "common_conditions": " ".join(tele["common_conditions"].split()),
-            },
-            sources=[{"title": reg["source_title"], "url": reg["source"]}],
-            source=reg["source"],
-            source_title=reg["source_title"],
-            checked=tele["checked"],
-        )
-    ]
+    (regulation,) = validate_records(
+        path,
+        [{**tele["regulation"], "common_conditions": tele["common_conditions"]}],
+        Regulation,
+        {"checked": tele["checked"]},
+        label="name_en",
+    )
+    guides = [guide_row("telehealth", "regulation", 0, regulation)]
     path = folder / "instruments.yaml"
     doc = load_yaml(path)
-    instruments = [
-        to_row(x, InstrumentRecord)
-        for x in validate_records(path, doc["instruments"], Instrument, file_defaults(doc, Instrument))
-    ]
+    instruments = [to_row(x, InstrumentRow) for x in _read_list(path, doc, "instruments", Instrument)]
     path = folder / "crisis_lines.yaml"
     lines_doc = load_yaml(path)
     lines = [
-        to_row(x, CrisisLineRecord, position=i)
-        for i, x in enumerate(
-            validate_records(path, lines_doc["lines"], CrisisLine, file_defaults(lines_doc, CrisisLine), label="number")
-        )
+        to_row(x, CrisisLineRow, position=i)
+        for i, x in enumerate(_read_list(path, lines_doc, "lines", CrisisLine, label="number"))
     ]
-    g = load_yaml(folder / "guides.yaml")
-    sleep = g["sleep_method"]
+    path = folder / "guides.yaml"
+    g = load_yaml(path)
+    checked = {"checked": g["checked"]}
+    (sleep,) = validate_records(path, [g["sleep_method"]], SleepMethod, checked)
+    guides.append(guide_row("sleep", "method", 0, sleep))
+    exercises = validate_records(path, g["breathing"], Exercise, checked)
     guides.append(
-        GuideRecord(
-            kind="sleep",
-            id="method",
-            position=0,
-            body={
-                "cycle_minutes": sleep["cycle_minutes"],
-                "fall_asleep_minutes": sleep["fall_asleep_minutes"],
-                "cycles": list(sleep["cycles"]),
-                "explain": " ".join(sleep["explain"].split()),
-            },
-            sources=_refs(sleep["sources"]),
-            source=sleep["sources"][0]["url"],
-            source_title=sleep["sources"][0]["title"],
-            checked=g["checked"],
-        )
-    )
-    guides.append(
-        GuideRecord(
+        GuideRow(
             kind="breathing",
             id="caution",
             position=0,
-            body={"text": " ".join(g["caution"].split())},
+            body={"text": _one_line(g["caution"])},
             sources=[],
-            source=g["breathing"][0]["sources"][0]["url"],
+            source=exercises[0].source,
             checked=g["checked"],
         )
     )
-    for kind, items in (("breathing", g["breathing"]), ("digital", g["digital_wellness"])):
-        for i, item in enumerate(items, 1):
-            body = {k: v for k, v in item.items() if k not in ("id", "sources")}
-            guides.append(
-                GuideRecord(
-                    kind=kind,
-                    id=str(item["id"]),
-                    position=i,
-                    body=body,
-                    sources=_refs(item["sources"]),
-                    source=item["sources"][0]["url"],
-                    source_title=item["sources"][0]["title"],
-                    checked=g["checked"],
-                )
-            )
-    count = replace_rows(session, TelehealthSituationRecord, situations)
-    count += replace_rows(session, InstrumentRecord, instruments)
-    count += replace_rows(session, CrisisLineRecord, lines)
-    count += replace_rows(session, GuideRecord, guides)
+    guides += [guide_row("breathing", x.id, i, x) for i, x in enumerate(exercises, 1)]
+    sections = validate_records(path, g["digital_wellness"], GuideSection, checked)
+    guides += [guide_row("digital", x.id, i, x) for i, x in enumerate(sections, 1)]
+    count = replace_rows(session, TelehealthSituationRow, situations)
+    count += replace_rows(session, InstrumentRow, instruments)
+    count += replace_rows(session, CrisisLineRow, lines)
+    count += replace_rows(session, GuideRow, guides)
     return count
 
 
-def _ref_tuple(items: list[dict[str, str]]) -> tuple[Ref, ...]:
-    return tuple(Ref(title=s["title"], url=s["url"]) for s in items)
-
-
 def _load(session: Session) -> WellnessData:
-    query = select(TelehealthSituationRecord).order_by(TelehealthSituationRecord.position)
-    situations = {r.id: Situation.model_validate(r) for r in session.scalars(query)}
-    instruments = {r.id: Instrument.model_validate(r) for r in session.scalars(select(InstrumentRecord))}
-    query = select(CrisisLineRecord).order_by(CrisisLineRecord.position)
-    lines = tuple(CrisisLine.model_validate(r) for r in session.scalars(query))
-    guides = {
-        (r.kind, r.id): r for r in session.scalars(select(GuideRecord).order_by(GuideRecord.kind, GuideRecord.position))
+    situations = {
+        r.id: Situation.model_validate(r)
+        for r in session.scalars(select(TelehealthSituationRow).order_by(TelehealthSituationRow.position))
     }
+    instruments = {r.id: Instrument.model_validate(r) for r in session.scalars(select(InstrumentRow))}
+    lines = tuple(
+        CrisisLine.model_validate(r) for r in session.scalars(select(CrisisLineRow).order_by(CrisisLineRow.position))
+    )
+    guides = {(r.kind, r.id): r for r in session.scalars(select(GuideRow).order_by(GuideRow.kind, GuideRow.position))}
     if ("telehealth", "regulation") not in guides or ("sleep", "method") not in guides:
         raise RuntimeError("the wellness guides are not seeded; run `twlookup seed`")
-    reg = guides[("telehealth", "regulation")]
-    regulation = Regulation(
-        reg.body["name_zh"],
-        reg.body["name_en"],
-        date.fromisoformat(reg.body["amended"]),
-        date.fromisoformat(reg.body["in_force"]),
-        reg.body["common_conditions"],
-        _ref_tuple(reg.sources)[0],
-        reg.checked,
-    )
-    s = guides[("sleep", "method")]
-    sleep = SleepMethod(
-        s.body["cycle_minutes"],
-        s.body["fall_asleep_minutes"],
-        tuple(s.body["cycles"]),
-        s.body["explain"],
-        _ref_tuple(s.sources),
-        s.checked,
-    )
 
-    def items(kind: str) -> tuple[GuideItem, ...]:
-        rows = sorted((r for (k, i), r in guides.items() if k == kind and r.position > 0), key=lambda r: r.position)
-        return tuple(GuideItem(r.id, r.body, _ref_tuple(r.sources), r.checked) for r in rows)
+    def items(kind: str, model: type[G]) -> tuple[G, ...]:
+        rows = sorted((r for (k, _), r in guides.items() if k == kind and r.position > 0), key=lambda r: r.position)
+        return tuple(guide_record(r, model) for r in rows)
 
     return WellnessData(
-        regulation,
+        guide_record(guides[("telehealth", "regulation")], Regulation),
         situations,
         instruments,
         lines,
-        sleep,
-        items("breathing"),
+        guide_record(guides[("sleep", "method")], SleepMethod),
+        items("breathing", Exercise),
         guides[("breathing", "caution")].body["text"],
-        items("digital"),
+        items("digital", GuideSection),
     )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from twlookup.services.wellness.records import Band, Instrument, Ref
+from twlookup.services.wellness.records import Band, Instrument, SleepMethod
 
 
 @dataclass(frozen=True)
@@ -75,16 +75,6 @@ def score(instrument: Instrument, answers: Sequence[int], extra: int | None = No
 
 
 @dataclass(frozen=True)
-class SleepMethod:
-    cycle_minutes: int
-    fall_asleep_minutes: int
-    cycles: tuple[int, ...]
-    explain: str
-    sources: tuple[Ref, ...]
-    checked: date
-
-
-@dataclass(frozen=True)
 class SleepOption:
     cycles: int
     sleep_minutes: int
@@ -95,9 +85,10 @@ class SleepOption:
 def sleep_options(method: SleepMethod, *, wake: time | None = None, bedtime: time | None = None) -> list[SleepOption]:
     """Whole sleep cycles back from a wake time, or forward from a bedtime, with the time it
     takes to fall asleep added before the first cycle. Exactly one of wake/bedtime is given."""
-    if (wake is None) == (bedtime is None):
+    given = wake if wake is not None else bedtime
+    if given is None or (wake is not None and bedtime is not None):
         raise ValueError("give exactly one of wake and bedtime")
-    anchor = datetime.combine(date(2000, 1, 2), wake or bedtime)  # type: ignore[arg-type]
+    anchor = datetime.combine(date(2000, 1, 2), given)
     latency = timedelta(minutes=method.fall_asleep_minutes)
     out = []
     for n in method.cycles:

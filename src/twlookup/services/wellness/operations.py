@@ -6,14 +6,14 @@ logs or counts them (see docs/services/wellness.md).
 
 from __future__ import annotations
 
-from datetime import date, time
+from datetime import time
 
 from twlookup.platform.errors import InvalidParameter, NotFound
-from twlookup.platform.schemas import Source
+from twlookup.platform.records import as_answer
 from twlookup.platform.service import Service
 from twlookup.services.wellness import logic
-from twlookup.services.wellness.data import WELLNESS, CrisisLine, GuideItem, WellnessData, seed_wellness
-from twlookup.services.wellness.records import Band, Instrument, Ref, Situation
+from twlookup.services.wellness.data import WELLNESS, WellnessData, seed_wellness
+from twlookup.services.wellness.records import Band, CrisisLine, Exercise, Instrument, Situation, SleepMethod
 from twlookup.services.wellness.schemas import (
     AssessmentResult,
     BandOut,
@@ -66,53 +66,21 @@ SERVICE = Service(
 SERVICE.seeder(seed_wellness)
 
 
-def _source(ref: Ref, checked: date) -> Source:
-    return Source(url=ref.url, title=ref.title, checked=checked)
-
-
 def _line(line: CrisisLine) -> CrisisLineOut:
-    return CrisisLineOut(
-        number=line.number,
-        name_zh=line.name_zh,
-        name_en=line.name_en,
-        hours=line.hours,
-        purpose=line.purpose,
-        source=_source(line.ref, line.checked),
-    )
+    return as_answer(line, CrisisLineOut)
 
 
 def _band(b: Band) -> BandOut:
-    return BandOut(**b.model_dump())
-
-
-def _situation(s: Situation) -> SituationOut:
-    return SituationOut(
-        id=s.id,
-        article=s.article,
-        name_zh=s.name_zh,
-        name_en=s.name_en,
-        special_case=s.special_case,
-        remote_consultation_allowed=s.remote_consultation_allowed,
-        prescribing=s.prescribing,  # type: ignore[arg-type]
-        first_visit_allowed=s.first_visit_allowed,
-        description=s.description,
-        sources=[_source(r, s.checked) for r in s.sources],
-    )
+    return as_answer(b, BandOut)
 
 
 def _telehealth(data: WellnessData, situations: list[Situation]) -> TelehealthAnswer:
     reg = data.regulation
     return TelehealthAnswer(
-        regulation=RegulationOut(
-            name_zh=reg.name_zh,
-            name_en=reg.name_en,
-            amended=reg.amended,
-            in_force=reg.in_force,
-            source=_source(reg.source, reg.checked),
-        ),
+        regulation=as_answer(reg, RegulationOut),
         common_conditions=reg.common_conditions,
         count=len(situations),
-        situations=[_situation(s) for s in situations],
+        situations=[as_answer(s, SituationOut, sources=s.source_refs) for s in situations],
         notice=NOTICE,
     )
 
@@ -158,7 +126,7 @@ def _assess(data: WellnessData, instrument_id: str, answers: list[int], extra: i
         extra_item=extra_out,
         not_a_diagnosis=NOT_A_DIAGNOSIS,
         crisis_lines=[_line(line) for line in data.crisis_lines],
-        sources=[_source(r, instrument.checked) for r in instrument.sources],
+        sources=instrument.source_refs,
     )
 
 
@@ -190,6 +158,10 @@ def gad7(p: Gad7Body) -> AssessmentResult:
     return _assess(WELLNESS.get(), "gad7", list(p.answers))
 
 
+def _method(m: SleepMethod) -> SleepMethodOut:
+    return as_answer(m, SleepMethodOut)
+
+
 def _hhmm(t: time) -> str:
     return t.strftime("%H:%M")
 
@@ -212,9 +184,7 @@ def sleep(p: SleepQuery) -> SleepTimes:
     options = logic.sleep_options(method, wake=given if p.wake else None, bedtime=given if p.bedtime else None)
     return SleepTimes(
         mode="wake" if p.wake else "bedtime",
-        method=SleepMethodOut(
-            cycle_minutes=method.cycle_minutes, fall_asleep_minutes=method.fall_asleep_minutes, explain=method.explain
-        ),
+        method=_method(method),
         options=[
             SleepOptionOut(
                 cycles=o.cycles,
@@ -225,22 +195,13 @@ def sleep(p: SleepQuery) -> SleepTimes:
             )
             for o in options
         ],
-        sources=[_source(r, method.checked) for r in method.sources],
+        sources=method.source_refs,
         notice=NOTICE,
     )
 
 
-def _exercise(g: GuideItem) -> ExerciseOut:
-    f = g.fields
-    return ExerciseOut(
-        id=g.id,
-        name_zh=f["name_zh"],
-        name_en=f["name_en"],
-        minutes=f["minutes"],
-        steps=list(f["steps"]),
-        good_for=f["good_for"],
-        sources=[_source(r, g.checked) for r in g.sources],
-    )
+def _exercise(e: Exercise) -> ExerciseOut:
+    return as_answer(e, ExerciseOut, sources=e.source_refs)
 
 
 def _breathing(data: WellnessData) -> Breathing:
@@ -259,16 +220,7 @@ def breathing() -> Breathing:
 
 
 def _digital(data: WellnessData) -> DigitalWellness:
-    sections = [
-        GuideSectionOut(
-            id=g.id,
-            title_zh=g.fields["title_zh"],
-            title_en=g.fields["title_en"],
-            tips=list(g.fields["tips"]),
-            sources=[_source(r, g.checked) for r in g.sources],
-        )
-        for g in data.digital
-    ]
+    sections = [as_answer(g, GuideSectionOut, sources=g.source_refs) for g in data.digital]
     return DigitalWellness(count=len(sections), sections=sections, notice=NOTICE)
 
 
@@ -286,29 +238,7 @@ def crisis_lines() -> CrisisLines:
 
 
 def _instrument(i: Instrument) -> InstrumentOut:
-    extra = i.extra_item
-    return InstrumentOut(
-        id=i.id,
-        name_zh=i.name_zh,
-        name_en=i.name_en,
-        period=i.period,
-        answer_scale=i.answer_scale,
-        item_min=i.item_min,
-        item_max=i.item_max,
-        items=list(i.items),
-        bands=[_band(b) for b in i.bands],
-        flag_items=[{"item": f.item, "flag_at": f.flag_at, "message": f.message} for f in i.flag_items],
-        extra_item={
-            "label": extra.label,
-            "min": extra.min,
-            "max": extra.max,
-            "flag_at": extra.flag_at,
-            "message": extra.message,
-        }
-        if extra
-        else None,
-        sources=[_source(r, i.checked) for r in i.sources],
-    )
+    return as_answer(i, InstrumentOut, sources=i.source_refs)
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")
@@ -319,12 +249,8 @@ def export() -> Export:
         telehealth=_telehealth(data, list(data.situations.values())),
         instruments=[_instrument(i) for i in data.instruments.values()],
         crisis_lines=[_line(x) for x in data.crisis_lines],
-        sleep_method=SleepMethodOut(
-            cycle_minutes=data.sleep.cycle_minutes,
-            fall_asleep_minutes=data.sleep.fall_asleep_minutes,
-            explain=data.sleep.explain,
-        ),
-        sleep_sources=[_source(r, data.sleep.checked) for r in data.sleep.sources],
+        sleep_method=_method(data.sleep),
+        sleep_sources=data.sleep.source_refs,
         breathing=_breathing(data),
         digital_wellness=_digital(data),
         notice=NOTICE,

@@ -1,17 +1,17 @@
 """The wellness service's records, each declared once: a self-assessment instrument and its
-bands and flag rules (data/wellness/instruments.yaml), a telehealth situation
-(telehealth.yaml) and a crisis line (crisis_lines.yaml). The data files are validated against
-them when seeding, the store's tables mirror them, and the logic and answers work on them."""
+bands and flag rules (data/wellness/instruments.yaml), a telehealth situation and the regulation
+(telehealth.yaml), a crisis line (crisis_lines.yaml), and the guides' sleep method, breathing
+exercises and digital wellness sections (guides.yaml). The data files are validated against them
+when seeding; the tables (tables.py) and the answers (schemas.py) are derived from them."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from datetime import date
+from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
-from twlookup.platform.records import Citation, CitingRecord, Record, SourcedRecord
-
-Ref = Citation  # a source: title and URL
+from twlookup.platform.records import CitingRecord, Record, SourcedRecord
 
 
 def _one_line(text: str) -> str:
@@ -49,13 +49,13 @@ class ExtraItem(Record):
 
 
 class Instrument(CitingRecord):
-    id: str
-    name_zh: str
-    name_en: str
-    period: str
+    id: str = Field(max_length=20)
+    name_zh: str = Field(max_length=100)
+    name_en: str = Field(max_length=200)
+    period: str = Field(max_length=100)
     item_min: int
     item_max: int
-    answer_scale: str
+    answer_scale: str = Field(max_length=300)
     items: tuple[str, ...]
     bands: tuple[Band, ...]
     flag_items: tuple[FlagRule, ...] = ()
@@ -74,24 +74,64 @@ class Instrument(CitingRecord):
 class Situation(CitingRecord):
     """A situation in which the telehealth regulation allows a remote consultation."""
 
-    id: str
-    article: str
-    name_zh: str
-    name_en: str
-    special_case: bool
+    id: str = Field(max_length=40)
+    article: str = Field(max_length=100, description="Where the situation is set out")
+    name_zh: str = Field(max_length=100)
+    name_en: str = Field(max_length=200)
+    special_case: bool = Field(
+        description="One of the regulation's special circumstances (Article 3); the remote areas are a ground of their own"
+    )
     remote_consultation_allowed: bool
-    prescribing: str
-    first_visit_allowed: bool
+    prescribing: Literal["allowed", "conditional"] = Field(
+        description="allowed: the law names prescribing for this ground; conditional: the physician may prescribe when they judge it appropriate, within the approved plan"
+    )
+    first_visit_allowed: bool = Field(description="False where Article 20 bars remote care for a patient's first visit")
     description: OneLine
 
 
-class CrisisLine(SourcedRecord):
-    number: Annotated[str, BeforeValidator(str)]
+class Regulation(SourcedRecord):
+    """The telemedicine regulation the situations come from, and what every remote consultation
+    under it needs (`common_conditions`)."""
+
     name_zh: str
     name_en: str
-    hours: str
-    purpose: str
+    amended: date
+    in_force: date
+    common_conditions: OneLine
 
-    @property
-    def ref(self) -> Citation:
-        return Citation(title=self.source_title or self.number, url=self.source)
+
+class CrisisLine(SourcedRecord):
+    number: Annotated[str, BeforeValidator(str)] = Field(max_length=20, description="Number to dial in Taiwan")
+    name_zh: str = Field(max_length=100)
+    name_en: str = Field(max_length=200)
+    hours: str = Field(max_length=200)
+    purpose: str = Field(description="What the line is for")
+
+
+class SleepMethod(CitingRecord):
+    """Whole sleep cycles counted from a wake time or a bedtime, after the minutes it takes to fall asleep."""
+
+    cycle_minutes: int
+    fall_asleep_minutes: int
+    cycles: tuple[int, ...]  # the numbers of cycles to list, longest night first
+    explain: OneLine
+
+
+class Exercise(CitingRecord):
+    """A breathing exercise, step by step."""
+
+    id: str = Field(max_length=40)
+    name_zh: str
+    name_en: str
+    minutes: int = Field(description="About how long one session takes")
+    steps: tuple[str, ...]
+    good_for: str
+
+
+class GuideSection(CitingRecord):
+    """A section of the digital wellness guide: its tips."""
+
+    id: str = Field(max_length=40)
+    title_zh: str
+    title_en: str
+    tips: tuple[str, ...]

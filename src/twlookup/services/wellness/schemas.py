@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.wellness.records import Band
+from twlookup.services.wellness import records
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
 
@@ -41,17 +41,20 @@ def _check_answers(value: object, name: str, count: int, top: int, scale: str) -
     if len(value) != count:
         raise PydanticCustomError("answers", "got {n} answers; {allowed}", {"n": len(value), "allowed": allowed})
     for i, answer in enumerate(value, 1):
-        number = not isinstance(answer, bool) and isinstance(answer, (int, float))
-        if not number or answer != int(answer) or not 0 <= answer <= top:
+        if not _whole(answer, top):
             raise PydanticCustomError(
                 "answers", "answer {i} is {answer}; {allowed}", {"i": i, "answer": repr(answer), "allowed": allowed}
             )
     return value
 
 
+def _whole(value: object, top: int) -> bool:
+    """A JSON number (not true/false) that is a whole number from 0 to `top`."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == int(value) and 0 <= value <= top
+
+
 def _check_extra(value: object) -> object:
-    number = not isinstance(value, bool) and isinstance(value, (int, float))
-    if value is not None and (not number or value != int(value) or not 0 <= value <= 4):  # type: ignore[operator,arg-type]
+    if value is not None and not _whole(value, 4):
         raise PydanticCustomError(
             "suicidal",
             "is {value}; the thoughts-of-suicide item is one whole number 0 to 4 "
@@ -156,41 +159,19 @@ class SleepQuery(Params):
 # -- shared pieces -------------------------------------------------------------------------------
 
 
-class CrisisLineOut(BaseModel):
-    number: str = Field(description="Number to dial in Taiwan")
-    name_zh: str
-    name_en: str
-    hours: str
-    purpose: str = Field(description="What the line is for")
-    source: Source
+class CrisisLineOut(RecordAnswer, record=records.CrisisLine):
+    """A crisis or support line as answers give it (the record, with its source)."""
 
 
 # -- telehealth ----------------------------------------------------------------------------------
 
 
-class RegulationOut(BaseModel):
-    name_zh: str
-    name_en: str
-    amended: date
-    in_force: date
-    source: Source
+class RegulationOut(RecordAnswer, record=records.Regulation, exclude=("common_conditions",)):
+    """The regulation (its common conditions are the telehealth answer's own field)."""
 
 
-class SituationOut(BaseModel):
-    id: str
-    article: str = Field(description="Where the situation is set out")
-    name_zh: str
-    name_en: str
-    special_case: bool = Field(
-        description="One of the regulation's special circumstances (Article 3); the remote areas are a ground of their own"
-    )
-    remote_consultation_allowed: bool
-    prescribing: Literal["allowed", "conditional"] = Field(
-        description="allowed: the law names prescribing for this ground; conditional: the physician may prescribe when they judge it appropriate, within the approved plan"
-    )
-    first_visit_allowed: bool = Field(description="False where Article 20 bars remote care for a patient's first visit")
-    description: str
-    sources: list[Source]
+class SituationOut(RecordAnswer, record=records.Situation, exclude=("sources",)):
+    sources: list[Source] = Field(description="Every page the situation rests on")
 
 
 class TelehealthAnswer(BaseModel):
@@ -204,7 +185,7 @@ class TelehealthAnswer(BaseModel):
 # -- self-assessments ----------------------------------------------------------------------------
 
 
-class BandOut(Band):
+class BandOut(RecordAnswer, record=records.Band):
     """A scoring band as the instrument's manual gives it (the record, unchanged)."""
 
 
@@ -256,10 +237,8 @@ class SleepOptionOut(BaseModel):
     meets_adult_minimum: bool = Field(description="True when the sleep is 7 hours or more")
 
 
-class SleepMethodOut(BaseModel):
-    cycle_minutes: int
-    fall_asleep_minutes: int
-    explain: str
+class SleepMethodOut(RecordAnswer, record=records.SleepMethod, exclude=("cycles", "sources")):
+    """The method (its sources are the answer's own field)."""
 
 
 class SleepTimes(BaseModel):
@@ -272,14 +251,8 @@ class SleepTimes(BaseModel):
     notice: str
 
 
-class ExerciseOut(BaseModel):
-    id: str
-    name_zh: str
-    name_en: str
-    minutes: int = Field(description="About how long one session takes")
-    steps: list[str]
-    good_for: str
-    sources: list[Source]
+class ExerciseOut(RecordAnswer, record=records.Exercise, exclude=("sources",)):
+    sources: list[Source] = Field(description="Every page the exercise rests on")
 
 
 class Breathing(BaseModel):
@@ -289,12 +262,8 @@ class Breathing(BaseModel):
     notice: str
 
 
-class GuideSectionOut(BaseModel):
-    id: str
-    title_zh: str
-    title_en: str
-    tips: list[str]
-    sources: list[Source]
+class GuideSectionOut(RecordAnswer, record=records.GuideSection, exclude=("sources",)):
+    sources: list[Source] = Field(description="Every page the section rests on")
 
 
 class DigitalWellness(BaseModel):
@@ -309,19 +278,8 @@ class CrisisLines(BaseModel):
     notice: str
 
 
-class InstrumentOut(BaseModel):
-    id: str
-    name_zh: str
-    name_en: str
-    period: str
-    answer_scale: str
-    item_min: int
-    item_max: int
-    items: list[str]
-    bands: list[BandOut]
-    flag_items: list[dict[str, int | str]]
-    extra_item: dict[str, int | str] | None
-    sources: list[Source]
+class InstrumentOut(RecordAnswer, record=records.Instrument, exclude=("sources",)):
+    sources: list[Source] = Field(description="Every page the instrument rests on")
 
 
 class Export(BaseModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal, TypeVar
 
 from twlookup.domain import search
 from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
@@ -106,8 +107,12 @@ def derived_differences(a: Term, b: Term) -> list[tuple[str, str, str]]:
 
 # --- search intent -------------------------------------------------------------------------
 
+Shape = Literal["definition", "comparison", "how-to", "troubleshooting", "list"]
+Intent = Literal["informational", "navigational", "commercial", "transactional"]
+N = TypeVar("N", bound=str)
+
 # Question shapes, checked in this order; the first rule with a matching cue wins.
-SHAPE_RULES: list[tuple[str, tuple[str, ...]]] = [
+SHAPE_RULES: list[tuple[Shape, tuple[str, ...]]] = [
     (
         "troubleshooting",
         (
@@ -206,7 +211,7 @@ SHAPE_RULES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 # Intent classes (Broder 2002 plus the SEO convention of commercial investigation).
-INTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
+INTENT_RULES: list[tuple[Intent, tuple[str, ...]]] = [
     (
         "transactional",
         (
@@ -267,14 +272,14 @@ INTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
     ),
 ]
 
-STRUCTURES: dict[str, list[str]] = {
+STRUCTURES: dict[Shape, list[str]] = {
     "definition": ["一句話定義", "運作方式", "例子", "相關詞", "來源"],
     "comparison": ["一句話結論", "逐項比較表", "各自適用情境", "來源"],
     "how-to": ["前置條件", "步驟", "可執行的程式碼", "驗證結果", "常見錯誤"],
     "troubleshooting": ["症狀", "可能原因（由常見到少見）", "檢查步驟", "修正方法", "如何避免再發生"],
     "list": ["篩選標準", "清單（每項一句說明）", "比較表", "來源"],
 }
-INTENT_NOTES: dict[str, str] = {
+INTENT_NOTES: dict[Intent, str] = {
     "informational": "想了解或學會某件事：先給答案本身，再給延伸閱讀。",
     "navigational": "想到某個特定網站或頁面：直接給官方連結，少說明。",
     "commercial": "購買或採用前的比較研究：給比較表、優缺點與選擇依據。",
@@ -284,9 +289,9 @@ INTENT_NOTES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class IntentResult:
-    intent: str
+    intent: Intent
     intent_reason: str
-    shape: str
+    shape: Shape
     shape_reason: str
     structure: list[str]
     terms: list[str]
@@ -304,26 +309,32 @@ def _cue(text: str, cues: tuple[str, ...]) -> str | None:
     return None
 
 
+def _first_rule(text: str, rules: list[tuple[N, tuple[str, ...]]]) -> tuple[N, str] | None:
+    """The first rule of the table with a cue in `text`, and that cue."""
+    for name, cues in rules:
+        cue = _cue(text, cues)
+        if cue:
+            return name, cue
+    return None
+
+
 def classify_intent(query: str, catalog: Catalog) -> IntentResult:
     """Classify by the stated rules: the first matching cue of each rule table decides; a query
     with no cue that names a glossary term is a definition question; otherwise informational."""
     text = " ".join(re.sub(r"[?？!！。，,]", " ", search.normalise(query)).split())
     terms = [h.key.removeprefix("term:") for h in catalog.term_index.search(query, limit=3, min_score=0.6)]
 
-    shape, shape_reason = "definition", "沒有其他問句線索；預設為定義問題"
-    for name, cues in SHAPE_RULES:
-        cue = _cue(text, cues)
-        if cue:
-            shape, shape_reason = name, f"含有線索「{cue}」"
-            break
-    else:
-        if terms:
-            shape_reason = f"查詢就是術語名稱（{terms[0]}）"
+    shape: Shape = "definition"
+    shape_reason = "沒有其他問句線索；預設為定義問題"
+    shape_hit = _first_rule(text, SHAPE_RULES)
+    if shape_hit:
+        shape, shape_reason = shape_hit[0], f"含有線索「{shape_hit[1]}」"
+    elif terms:
+        shape_reason = f"查詢就是術語名稱（{terms[0]}）"
 
-    intent, intent_reason = "informational", "沒有導覽、商業或交易線索；預設為資訊型"
-    for name, cues in INTENT_RULES:
-        cue = _cue(text, cues)
-        if cue:
-            intent, intent_reason = name, f"含有線索「{cue}」"
-            break
+    intent: Intent = "informational"
+    intent_reason = "沒有導覽、商業或交易線索；預設為資訊型"
+    intent_hit = _first_rule(text, INTENT_RULES)
+    if intent_hit:
+        intent, intent_reason = intent_hit[0], f"含有線索「{intent_hit[1]}」"
     return IntentResult(intent, intent_reason, shape, shape_reason, STRUCTURES[shape], terms)
