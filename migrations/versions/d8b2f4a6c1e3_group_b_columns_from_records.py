@@ -1,7 +1,7 @@
 """holiday, life, stocks, trip, motion: tables derived from their records
 
 Revision ID: d8b2f4a6c1e3
-Revises: c4e9a2f7b813
+Revises: d7a3c5e1b924
 Create Date: 2026-11-26 16:41:11.127802
 
 The tables of these services are now derived from their records (`record_table`), and a few
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "d8b2f4a6c1e3"
-down_revision = "c4e9a2f7b813"
+down_revision = "d7a3c5e1b924"
 branch_labels = None
 depends_on = None
 
