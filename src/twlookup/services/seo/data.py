@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -85,7 +86,7 @@ def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
     return parsers.crawlers_from_agents(agents, curated, doc["source"], doc["source_title"], doc["checked"])
 
 
-def list_rows(session: Session) -> list[CrawlerRow]:
+def list_rows(session: Session) -> list[Any]:
     return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == parsers.LIST_DOCS)))
 
 
