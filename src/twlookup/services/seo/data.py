@@ -136,7 +136,7 @@ def _load(session: Session) -> Catalog:
     )
     ranges = [IpRangeFile.model_validate(r) for r in session.scalars(select(IpRangeRow).order_by(IpRangeRow.id))]
     engines = {e.id: e for e in (Engine.model_validate(r) for r in session.scalars(select(EngineRow)))}
-    ordered = {k: engines[k] for k in ("google", "bing", "duckduckgo", "yahoo") if k in engines}
+    ordered: dict[str, Engine] = {k: engines[k] for k in ("google", "bing", "duckduckgo", "yahoo") if k in engines}
     shares = [MarketShare.model_validate(r) for r in session.scalars(select(ShareRow).order_by(ShareRow.region))]
     networks = [(ipaddress.ip_network(p), f) for f in ranges for p in f.prefixes]
     return Catalog(crawlers, ranges, ordered, shares, networks)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from twlookup.platform.records import Record, SourcedRecord
 
 CrawlerType = Literal["search", "ai_search", "train", "user"]
+HonoursRobots = Literal["yes", "no", "unclear"]
 
 
 class Crawler(SourcedRecord):
@@ -17,7 +18,7 @@ class Crawler(SourcedRecord):
     type: CrawlerType
     operator: str = Field(max_length=80)
     fetches: bool = Field(description="False for robots.txt tokens that no request carries (nothing to verify by IP)")
-    honours_robots: Literal["yes", "no", "unclear"]
+    honours_robots: HonoursRobots
     ip_ranges: list[str] = Field(default_factory=list, description="ids of the operator's published IP-range files")
     rdns: list[str] = Field(default_factory=list, description="reverse-DNS suffixes the operator documents")
     docs: str = Field(max_length=500, description="The operator's documentation of this crawler")
@@ -74,4 +75,4 @@ class AiAgent(Record):
     token: str = Field(description="The product token a robots.txt parser reads from the name")
     type: CrawlerType
     operator: str
-    honours_robots: str
+    honours_robots: HonoursRobots

@@ -16,6 +16,7 @@ from twlookup.services.seo.records import Crawler, CrawlerType, Engine, IpRangeF
 FREE_SUBMIT_LIMIT = 100  # spec document 1, Limits: free URL submission
 PAID_SUBMIT_LIMIT = 10_000  # paid bulk submission
 EngineId = Literal["google", "bing", "duckduckgo", "yahoo"]
+RobotsState = Literal["ok", "unavailable", "unreachable"]  # RFC 9309 2.3.1: found, 4xx, unreachable or 5xx
 Mode = Literal["allow_all", "block_all", "block_ai_training", "block_ai"]
 HOST = r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
 URL = r"^https?://[^\x00-\x20\x7f-\x9f]+$"
@@ -334,7 +335,7 @@ class SubmitGuideOut(BaseModel):
 class RobotsStatus(BaseModel):
     url: str
     http_status: int | None
-    status: Literal["ok", "unavailable", "unreachable"]
+    status: RobotsState
     meaning: str
     findings: list[FindingOut]
     sitemaps: list[str]

@@ -94,7 +94,7 @@ def robots_test(p: RobotsTestBody) -> RobotsTest:
         allowed=d.allowed,
         user_agent=token,
         path=d.path,
-        group=GroupOut(agents=d.group.agents, line=d.group.lines[0], kind=d.group_kind) if d.group else None,  # type: ignore[arg-type]
+        group=GroupOut(agents=d.group.agents, line=d.group.lines[0], kind=d.group_kind) if d.group else None,
         rule=RuleOut(kind=d.rule.kind, pattern=d.rule.pattern, line=d.rule.line) if d.rule else None,
         reason=d.reason,
         token_valid=token == p.user_agent.strip(),
