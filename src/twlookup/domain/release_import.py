@@ -32,9 +32,11 @@ from sqlalchemy.orm import Session
 
 from twlookup.domain.release_dates import fold
 from twlookup.domain.release_tables import ImportedRelease
-from twlookup.domain.release_tracker import TrackedItem
+from twlookup.domain.release_tracker import Catalogue, TrackedItem, TrackedRecord
 from twlookup.platform import clock
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
+from twlookup.platform.records import load_records, to_row
+from twlookup.platform.store.seed import replace_rows
 
 ENDPOINT = "https://query.wikidata.org/sparql"
 ENTITY = "http://www.wikidata.org/entity/"
@@ -43,6 +45,7 @@ LICENCE = "CC0 1.0 (Wikidata)"
 PRECISION = {"11": "day", "10": "month", "9": "year"}
 FILE_NAME = re.compile(r"wikidata-(?P<service>[a-z]+)-(?P<day>\d{4}-\d{2}-\d{2})\.json$")
 ItemT = TypeVar("ItemT", bound=TrackedItem)
+RecordT = TypeVar("RecordT", bound=TrackedRecord)
 
 
 # ---------------------------------------------------------------- the answer
@@ -159,6 +162,47 @@ def source_title(pub: Publication) -> str:
     return f"Wikidata {pub.qid}: {pub.label}, publication date (P577) {where}"
 
 
+def imported_fields(pub: Publication, day: date) -> dict[str, Any]:
+    """What every tracker's imported record takes from its Wikidata item: id, names, provenance
+    (the item's page, CC0, the day of the import) and `record_origin: imported`."""
+    return {
+        "id": slug(pub.label, pub.qid),
+        "name": pub.label,
+        "name_zh": pub.label_zh,
+        "source": entity_page(pub.qid),
+        "source_title": source_title(pub),
+        "checked": day,
+        "licence": LICENCE,
+        "record_origin": "imported",
+    }
+
+
+# ---------------------------------------------------------------- the query
+
+BEFORE, AHEAD = timedelta(days=60), timedelta(days=400)
+
+
+def sparql_query(variables: str, items: str, optional: str, today: date) -> str:
+    """A tracker's query: the items `items` chooses (SPARQL triples binding ?item), each with its
+    publication dates (P577) from 60 days before today to 400 after, their precision and place of
+    publication (P291) where given, the English and Taiwan Chinese labels, and the service's own
+    `optional` patterns binding `variables`."""
+    first, last = (today - BEFORE).isoformat(), (today + AHEAD).isoformat()
+    return f"""SELECT ?item ?itemLabel ?zh ?date ?precision ?place {variables} WHERE {{
+{items}
+  ?item p:P577 ?statement .
+  ?statement psv:P577 ?value .
+  ?value wikibase:timeValue ?date ;
+         wikibase:timePrecision ?precision .
+  FILTER(?date >= "{first}T00:00:00Z"^^xsd:dateTime && ?date <= "{last}T00:00:00Z"^^xsd:dateTime)
+  OPTIONAL {{ ?statement pq:P291 ?place . }}
+{optional}
+  OPTIONAL {{ ?item rdfs:label ?zh . FILTER(LANG(?zh) = "zh-tw") }}
+  SERVICE wikibase:label {{ bd:serviceParam wikibase:language "en". }}
+}}
+LIMIT 10000"""
+
+
 # ---------------------------------------------------------------- the store
 
 
@@ -184,6 +228,22 @@ def load_imported(session: Session, service: str, build: Callable[[dict[str, Any
         select(ImportedRelease).where(ImportedRelease.service == service).order_by(ImportedRelease.id)
     )
     return [build({**row.record, "record_origin": "imported"}) for row in rows]
+
+
+def seed_curated(session: Session, path: Path, record: type[RecordT], key: str, table: Any) -> int:
+    """A tracker's data file (its list under `key`, each item a `record`) replacing `table`'s rows."""
+    items = load_records(path, record, key)
+    return replace_rows(session, table, [to_row(item, table) for item in items])
+
+
+def load_catalogue(
+    session: Session, table: Any, record: type[RecordT], service: str | None = None
+) -> Catalogue[RecordT]:
+    """A tracker's catalogue: its curated records, then (a service with a Wikidata feed) the items the
+    feed imported that no curated record has."""
+    curated = [record.model_validate(row) for row in session.scalars(select(table))]
+    imported = load_imported(session, service, record.model_validate) if service else []
+    return Catalogue(merge(curated, imported))
 
 
 def merge(curated: Iterable[ItemT], imported: Iterable[ItemT]) -> list[ItemT]:

@@ -13,7 +13,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -211,16 +211,23 @@ class RecordAnswer(BaseModel, metaclass=_AnswerMeta):
     def __init_subclass__(cls, record: type[Record] | None = None, exclude: Iterable[str] = (), **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
 
+    if TYPE_CHECKING:
+        # The fields taken from the record are made when the class is built, where a type checker
+        # cannot see them: reading one (`answer.name`) is typed Any; the class's own fields keep
+        # their types.
+        def __getattr__(self, name: str) -> Any: ...
+
 
 def answer_model(model: type[Record], *, exclude: Iterable[str] = (), name: str | None = None) -> type[BaseModel]:
     """`RecordAnswer` for `model` with nothing added, made without a class statement."""
-    return _AnswerMeta(
+    made = _AnswerMeta(
         name or f"{model.__name__}Answer",
         (RecordAnswer,),
         {"__module__": model.__module__},
         record=model,
         exclude=exclude,
     )
+    return cast("type[BaseModel]", made)  # _AnswerMeta builds BaseModel classes
 
 
 def as_answer(record: Record, answer: type[A], **added: Any) -> A:

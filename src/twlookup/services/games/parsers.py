@@ -12,14 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from twlookup.domain.release_import import (
-    LICENCE,
-    bindings,
-    entity_page,
-    publications,
-    slug,
-    source_title,
-)
+from twlookup.domain.release_import import bindings, imported_fields, publications
 from twlookup.services.games.records import Game, Platform
 
 # English labels of Wikidata's platform items, onto the platforms tracked here (an exact label,
@@ -62,19 +55,12 @@ def games(raw: bytes, imported: date) -> list[tuple[str, Game]]:
         if not found or release is None:
             continue
         game = Game(
-            id=slug(pub.label, pub.qid),
-            name=pub.label,
-            name_zh=pub.label_zh,
+            **imported_fields(pub, imported),
             platforms=[p for p in ORDER if p in found],
             release=release,
             developer=_label(values, "developerLabel"),
             publisher=_label(values, "publisherLabel"),
             note=None if pub.taiwan else "Wikidata gives no Taiwan date: the origin's date",
-            source=entity_page(pub.qid),
-            source_title=source_title(pub),
-            checked=imported,
-            licence=LICENCE,
-            record_origin="imported",
         )
         out.append((pub.qid, game))
     return out

@@ -12,14 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from twlookup.domain.release_import import (
-    LICENCE,
-    bindings,
-    entity_page,
-    publications,
-    slug,
-    source_title,
-)
+from twlookup.domain.release_import import bindings, imported_fields, publications
 from twlookup.services.movie.records import Title, TitleType
 
 # class -> title type; the more specific type wins where an item has several classes
@@ -56,19 +49,12 @@ def titles(raw: bytes, imported: date) -> list[tuple[str, Title]]:
         network = _first(values, "networkLabel")
         platform = network if network and not network.startswith("Q") else ("cinema" if "film" in kind else None)
         title = Title(
-            id=slug(pub.label, pub.qid),
-            name=pub.label,
-            name_zh=pub.label_zh,
+            **imported_fields(pub, imported),
             type=kind,
             platform=(platform or "not stated in Wikidata")[:60],
             origin=iso.upper(),
             release=pub.origin,
             taiwan_release=pub.taiwan if pub.taiwan != pub.origin else None,
-            source=entity_page(pub.qid),
-            source_title=source_title(pub),
-            checked=imported,
-            licence=LICENCE,
-            record_origin="imported",
         )
         out.append((pub.qid, title))
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -85,7 +86,7 @@ def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
     return parsers.crawlers_from_agents(agents, curated, doc["source"], doc["source_title"], doc["checked"])
 
 
-def list_rows(session: Session) -> list[CrawlerRow]:
+def list_rows(session: Session) -> list[Any]:
     return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == parsers.LIST_DOCS)))
 
 
@@ -135,7 +136,7 @@ def _load(session: Session) -> Catalog:
     )
     ranges = [IpRangeFile.model_validate(r) for r in session.scalars(select(IpRangeRow).order_by(IpRangeRow.id))]
     engines = {e.id: e for e in (Engine.model_validate(r) for r in session.scalars(select(EngineRow)))}
-    ordered = {k: engines[k] for k in ("google", "bing", "duckduckgo", "yahoo") if k in engines}
+    ordered: dict[str, Engine] = {k: engines[k] for k in ("google", "bing", "duckduckgo", "yahoo") if k in engines}
     shares = [MarketShare.model_validate(r) for r in session.scalars(select(ShareRow).order_by(ShareRow.region))]
     networks = [(ipaddress.ip_network(p), f) for f in ranges for p in f.prefixes]
     return Catalog(crawlers, ranges, ordered, shares, networks)

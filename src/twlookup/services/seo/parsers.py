@@ -28,7 +28,7 @@ from datetime import date
 from typing import Any
 
 from twlookup.services.seo.logic.robots import product_token
-from twlookup.services.seo.records import AiAgent, Crawler, CrawlerType
+from twlookup.services.seo.records import AiAgent, Crawler, CrawlerType, HonoursRobots
 
 REPO = "https://github.com/ai-robots-txt/ai.robots.txt"
 RAW_URL = "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json"
@@ -54,7 +54,7 @@ def _type(function: str) -> CrawlerType:
     return "train"
 
 
-def _respect(value: str) -> str:
+def _respect(value: str) -> HonoursRobots:
     text = value.strip().lstrip("[").lower()
     return "yes" if text.startswith("yes") else "no" if text.startswith("no") else "unclear"
 
@@ -98,7 +98,7 @@ def crawlers_from_agents(
             type=a.type,
             operator=a.operator,
             fetches=True,
-            honours_robots=a.honours_robots,  # type: ignore[arg-type]
+            honours_robots=a.honours_robots,
             docs=LIST_DOCS,
             purpose=f"Listed by ai.robots.txt as an AI crawler ({a.type.replace('_', ' ')})"
             + (f"; listed under the name {a.name!r}" if a.name != a.token else ""),

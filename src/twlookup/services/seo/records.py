@@ -1,4 +1,5 @@
-"""The seo service's record models: each kind of reference record declared once."""
+"""The seo service's record models: each kind of reference record declared once (tables.py derives
+the store's tables from them)."""
 
 from __future__ import annotations
 
@@ -9,25 +10,26 @@ from pydantic import BaseModel, Field
 from twlookup.platform.records import Record, SourcedRecord
 
 CrawlerType = Literal["search", "ai_search", "train", "user"]
+HonoursRobots = Literal["yes", "no", "unclear"]
 
 
 class Crawler(SourcedRecord):
-    token: str = Field(description="Product token matched in robots.txt User-agent lines")
+    token: str = Field(max_length=80, description="Product token matched in robots.txt User-agent lines")
     type: CrawlerType
-    operator: str
+    operator: str = Field(max_length=80)
     fetches: bool = Field(description="False for robots.txt tokens that no request carries (nothing to verify by IP)")
-    honours_robots: Literal["yes", "no", "unclear"]
+    honours_robots: HonoursRobots
     ip_ranges: list[str] = Field(default_factory=list, description="ids of the operator's published IP-range files")
     rdns: list[str] = Field(default_factory=list, description="reverse-DNS suffixes the operator documents")
-    docs: str = Field(description="The operator's documentation of this crawler")
+    docs: str = Field(max_length=500, description="The operator's documentation of this crawler")
     purpose: str
 
 
 class IpRangeFile(SourcedRecord):
-    id: str
-    operator: str
+    id: str = Field(max_length=40)
+    operator: str = Field(max_length=80)
     crawlers: list[str]
-    creation_time: str | None = Field(None, description="creationTime of the imported file")
+    creation_time: str | None = Field(None, max_length=40, description="creationTime of the imported file")
     prefixes: list[str]
 
 
@@ -48,9 +50,9 @@ class SubmitGuide(BaseModel):
 
 class Engine(SourcedRecord):
     id: Literal["google", "bing", "duckduckgo", "yahoo"]
-    name: str
-    search_url: str
-    query_param: str
+    name: str = Field(max_length=40)
+    search_url: str = Field(max_length=200)
+    query_param: str = Field(max_length=10)
     time_filters: dict[str, dict[str, str]]
     operators: list[EngineOperator]
     submit: SubmitGuide
@@ -62,8 +64,8 @@ class EngineShare(Record):
 
 
 class MarketShare(SourcedRecord):
-    region: str
-    month: str | None
+    region: str = Field(max_length=20)
+    month: str | None = Field(max_length=7)
     shares: list[EngineShare]
     note: str | None = None
 
@@ -73,4 +75,4 @@ class AiAgent(Record):
     token: str = Field(description="The product token a robots.txt parser reads from the name")
     type: CrawlerType
     operator: str
-    honours_robots: str
+    honours_robots: HonoursRobots

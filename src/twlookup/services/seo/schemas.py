@@ -8,13 +8,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import ANSWERS, RecordAnswer
 from twlookup.platform.schemas import Source
 from twlookup.services.seo.logic import robots as robots_txt  # a body field is named robots
-from twlookup.services.seo.records import Crawler, CrawlerType, EngineOperator, EngineShare, SubmitGuide
+from twlookup.services.seo.records import Crawler, CrawlerType, Engine, IpRangeFile, MarketShare
 
 FREE_SUBMIT_LIMIT = 100  # spec document 1, Limits: free URL submission
 PAID_SUBMIT_LIMIT = 10_000  # paid bulk submission
 EngineId = Literal["google", "bing", "duckduckgo", "yahoo"]
+RobotsState = Literal["ok", "unavailable", "unreachable"]  # RFC 9309 2.3.1: found, 4xx, unreachable or 5xx
 Mode = Literal["allow_all", "block_all", "block_ai_training", "block_ai"]
 HOST = r"^([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
 URL = r"^https?://[^\x00-\x20\x7f-\x9f]+$"
@@ -144,11 +146,10 @@ class SearchUrls(BaseModel):
     source: list[Source]
 
 
-class EngineOperators(BaseModel):
+class EngineOperators(
+    RecordAnswer, record=Engine, exclude=("id", "search_url", "query_param", "time_filters", "submit")
+):
     engine: str
-    name: str
-    operators: list[EngineOperator]
-    source: Source
 
 
 class Operators(BaseModel):
@@ -211,6 +212,9 @@ class RobotsTest(BaseModel):
     differences_from_google: list[str]
 
 
+# The crawler list shows each crawler's provenance flat (source, source_title, checked, licence,
+# sample), as it always has: its answer extends the record rather than nesting a Source, and is
+# listed with the answers derived from records (tests/platform/test_record_tables.py).
 class CrawlerOut(Crawler):
     verify_by_ip: bool = Field(
         description="Whether verify-ip can confirm this crawler (it fetches and has a published range file)"
@@ -220,19 +224,18 @@ class CrawlerOut(Crawler):
     )
 
 
+ANSWERS.append((Crawler, CrawlerOut, frozenset()))
+
+
 class Bots(BaseModel):
     count: int
     types: dict[str, str]
     crawlers: list[CrawlerOut]
 
 
-class RangeMatch(BaseModel):
+class RangeMatch(RecordAnswer, record=IpRangeFile, exclude=("id", "prefixes")):
     file: str
-    operator: str
-    crawlers: list[str]
     prefix: str
-    creation_time: str | None
-    source: Source
 
 
 class DnsCheck(BaseModel):
@@ -309,12 +312,8 @@ class SubmitResult(BaseModel):
     source: Source
 
 
-class Share(BaseModel):
-    region: str
-    month: str | None
-    shares: list[EngineShare]
-    note: str | None
-    source: Source
+class Share(RecordAnswer, record=MarketShare):
+    pass
 
 
 class ShareData(BaseModel):
@@ -324,11 +323,8 @@ class ShareData(BaseModel):
     note: str
 
 
-class GuideEntry(BaseModel):
+class GuideEntry(RecordAnswer, record=Engine, exclude=("id", "search_url", "query_param", "time_filters", "operators")):
     engine: str
-    name: str
-    submit: SubmitGuide
-    source: Source
 
 
 class SubmitGuideOut(BaseModel):
@@ -339,7 +335,7 @@ class SubmitGuideOut(BaseModel):
 class RobotsStatus(BaseModel):
     url: str
     http_status: int | None
-    status: Literal["ok", "unavailable", "unreachable"]
+    status: RobotsState
     meaning: str
     findings: list[FindingOut]
     sitemaps: list[str]

@@ -4,6 +4,7 @@ platform's review (platform/review.py): they are public only once an operator ap
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -213,6 +214,14 @@ def _ranked(
     return [share_out(r, Ranked, rank=i + 1, score=round(s, 6)) for i, (s, r) in enumerate(scored[:limit])]
 
 
+def _share_list(rows: Iterable[Any], empty: str) -> ShareList:
+    """Share rows as a list answer; `empty` says why when there are none."""
+    shares = [share_out(r, ShareOut) for r in rows]
+    return ShareList(
+        count=len(shares), shares=shares, sample=any(s.sample for s in shares), note=_empty_note(len(shares), empty)
+    )
+
+
 def _share(session: Session, ident: int) -> Any:
     row = session.get(ShareRow, ident)
     if row is None:
@@ -249,13 +258,7 @@ def new(p: NewQuery) -> ShareList:
         query = select(ShareRow).order_by(ShareRow.published_at.desc(), ShareRow.id.desc()).limit(p.limit)
         if p.platform:
             query = query.where(ShareRow.platform == p.platform)
-        rows = [share_out(r, ShareOut) for r in session.scalars(query)]
-    return ShareList(
-        count=len(rows),
-        shares=rows,
-        sample=any(r.sample for r in rows),
-        note=_empty_note(len(rows), "No public share yet."),
-    )
+        return _share_list(session.scalars(query), "No public share yet.")
 
 
 @SERVICE.operation("GET", "/api/search", tool="search_shares", blocking=True)
@@ -268,14 +271,10 @@ def search(p: SearchQuery) -> ShareList:
             query = query.where(
                 or_(ShareRow.title.ilike(pattern, escape="\\"), ShareRow.description.ilike(pattern, escape="\\"))
             )
-        found = session.scalars(query.order_by(ShareRow.published_at.desc()).limit(SEARCH_LIMIT))
-        rows = [share_out(r, ShareOut) for r in found]
-    return ShareList(
-        count=len(rows),
-        shares=rows,
-        sample=any(r.sample for r in rows),
-        note=_empty_note(len(rows), "No public share matches."),
-    )
+        return _share_list(
+            session.scalars(query.order_by(ShareRow.published_at.desc()).limit(SEARCH_LIMIT)),
+            "No public share matches.",
+        )
 
 
 @SERVICE.operation("GET", "/api/shares/{id}", tool="get_share", blocking=True)

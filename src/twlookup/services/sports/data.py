@@ -4,24 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain.release_import import load_catalogue, seed_curated
 from twlookup.domain.release_tracker import Catalogue
-from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.reference import Reference
-from twlookup.platform.store.seed import replace_rows
 from twlookup.services.sports.records import Event
 from twlookup.services.sports.tables import EventRow
 
 
 def seed_events(session: Session, data_dir: Path) -> int:
-    events = load_records(data_dir / "sports" / "events.yaml", Event, "events")
-    return replace_rows(session, EventRow, [to_row(e, EventRow) for e in events])
+    return seed_curated(session, data_dir / "sports" / "events.yaml", Event, "events", EventRow)
 
 
 def _load(session: Session) -> Catalogue[Event]:
-    return Catalogue(Event.model_validate(row) for row in session.scalars(select(EventRow)))
+    """The curated events."""
+    return load_catalogue(session, EventRow, Event)
 
 
 CATALOGUE: Reference[Catalogue[Event]] = Reference(_load)

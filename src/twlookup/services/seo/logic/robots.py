@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 from urllib.parse import urlsplit
 
 RFC9309 = "https://www.rfc-editor.org/rfc/rfc9309.html"  # the protocol this module implements
@@ -55,6 +56,7 @@ GOOGLE_TYPOS = {
 }
 KNOWN_OTHER = {"crawl-delay", "host", "clean-param", "noindex", "request-rate", "visit-time", "content-signal"}
 TOKEN = re.compile(r"^[A-Za-z_-]+$")
+GroupKind = Literal["specific", "global", "none"]  # the crawler's own group, the * group, or none
 LEADING_TOKEN = re.compile(r"^[A-Za-z0-9_-]*")
 LEADING_TOKEN_GOOGLE = re.compile(r"^[A-Za-z_-]*")
 UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -95,7 +97,7 @@ class Decision:
     allowed: bool
     path: str  # the path as matched (percent-encoded)
     group: Group | None  # the group (first of the merged ones) that applied, None when no group did
-    group_kind: str  # specific | global | none
+    group_kind: GroupKind
     rule: Rule | None  # the deciding rule; None when no rule matched
     reason: str
 
@@ -164,7 +166,7 @@ def product_token(value: str) -> str:
     value = value.strip()
     if value == "*" or (value.startswith("*") and value[1:2].isspace()):
         return "*"
-    return LEADING_TOKEN.match(value).group()  # type: ignore[union-attr]
+    return LEADING_TOKEN.match(value).group()  # type: ignore[union-attr]  # the pattern matches the empty string: never None
 
 
 def path_of(target: str) -> str:
@@ -278,7 +280,7 @@ def parse(text: str) -> Parsed:
                     )
                 )
             elif token != "*" and not TOKEN.match(token):
-                google = LEADING_TOKEN_GOOGLE.match(token).group()  # type: ignore[union-attr]
+                google = LEADING_TOKEN_GOOGLE.match(token).group()  # type: ignore[union-attr]  # matches "" at least
                 findings.append(
                     Finding(
                         number,
@@ -337,7 +339,8 @@ def decide(parsed: Parsed, user_agent: str, target: str) -> Decision:
     path = encode(path_of(target))
     agent = user_agent.strip().lower()  # the crawler's own token, compared as given (as Google's matcher does)
     specific = [g for g in parsed.groups if agent and agent != "*" and any(a.lower() == agent for a in g.agents)]
-    chosen, kind = (specific, "specific") if specific else ([g for g in parsed.groups if "*" in g.agents], "global")
+    kind: GroupKind = "specific" if specific else "global"
+    chosen = specific or [g for g in parsed.groups if "*" in g.agents]
     if path.split("?", 1)[0] == ROBOTS_PATH:
         return Decision(
             True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from twlookup.platform.errors import InvalidParameter
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
 from twlookup.services.seo import parsers
 from twlookup.services.seo.data import CATALOG
@@ -93,7 +94,7 @@ def robots_test(p: RobotsTestBody) -> RobotsTest:
         allowed=d.allowed,
         user_agent=token,
         path=d.path,
-        group=GroupOut(agents=d.group.agents, line=d.group.lines[0], kind=d.group_kind) if d.group else None,  # type: ignore[arg-type]
+        group=GroupOut(agents=d.group.agents, line=d.group.lines[0], kind=d.group_kind) if d.group else None,
         rule=RuleOut(kind=d.rule.kind, pattern=d.rule.pattern, line=d.rule.line) if d.rule else None,
         reason=d.reason,
         token_valid=token == p.user_agent.strip(),
@@ -148,17 +149,7 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
         raise InvalidParameter(
             "ip", f"{p.ip!r} is not an IPv4 or IPv6 address", "e.g. 66.249.64.1 or 2001:4860:4801:10::1"
         ) from None
-    matches = [
-        RangeMatch(
-            file=f.id,
-            operator=f.operator,
-            crawlers=f.crawlers,
-            prefix=str(net),
-            creation_time=f.creation_time,
-            source=f.source_ref,
-        )
-        for net, f in hits
-    ]
+    matches = [as_answer(f, RangeMatch, file=f.id, prefix=str(net)) for net, f in hits]
     settings = get_settings()
     if settings.seo_verify_dns:
         c = await dns.confirm(address, _dns_suffixes(catalog), settings.seo_dns_timeout_seconds)
@@ -176,7 +167,7 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
         dns_check = DnsCheck(
             enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS)."
         )
-    crawlers = list(dict.fromkeys([t for m in matches for t in m.crawlers] + dns_check.crawlers))
+    crawlers = list(dict.fromkeys([t for _net, f in hits for t in f.crawlers] + dns_check.crawlers))
     sample = any(f.sample for f in catalog.ranges)
     if matches:
         note = "In a published range."

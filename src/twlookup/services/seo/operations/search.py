@@ -4,6 +4,7 @@ submit a site, the SERP preview, meta tags and the video check."""
 from __future__ import annotations
 
 from twlookup.platform.operations import NoParams
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
 from twlookup.services.seo.data import CATALOG
 from twlookup.services.seo.logic import serp, video
@@ -63,9 +64,7 @@ def operators(p: OperatorsQuery) -> Operators:
     """Search operators of one engine (google, bing, duckduckgo, yahoo) or of all four."""
     engines = CATALOG.get().engines
     chosen = [engines[p.engine]] if p.engine else list(engines.values())
-    return Operators(
-        engines=[EngineOperators(engine=e.id, name=e.name, operators=e.operators, source=e.source_ref) for e in chosen]
-    )
+    return Operators(engines=[as_answer(e, EngineOperators, engine=e.id) for e in chosen])
 
 
 @SERVICE.operation("GET", "/api/serp-preview", tool="serp_preview")
@@ -144,9 +143,7 @@ def share(p: NoParams) -> ShareData:
             f"found, so none is given. StatCounter's own Taiwan page: {STATCOUNTER_TW}"
         )
     return ShareData(
-        regions=[
-            Share(region=s.region, month=s.month, shares=s.shares, note=s.note, source=s.source_ref) for s in shares
-        ],
+        regions=[as_answer(s, Share) for s in shares],
         sample=any(s.sample for s in shares),
         missing=missing,
         note=note,
@@ -158,6 +155,6 @@ def submit_guide(p: NoParams) -> SubmitGuideOut:
     """How to get a site into each of the four engines."""
     engines = CATALOG.get().engines.values()
     return SubmitGuideOut(
-        engines=[GuideEntry(engine=e.id, name=e.name, submit=e.submit, source=e.source_ref) for e in engines],
+        engines=[as_answer(e, GuideEntry, engine=e.id) for e in engines],
         instantindex="Engines taking part in IndexNow share submissions with each other; use /api/instantindex/key and /api/instantindex.",
     )

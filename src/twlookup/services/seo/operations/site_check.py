@@ -22,6 +22,7 @@ from twlookup.services.seo.schemas import (
     CrawlerCheck,
     Fix,
     LlmsStatus,
+    RobotsState,
     RobotsStatus,
     SiteCheck,
     SitemapStatus,
@@ -48,6 +49,7 @@ AUDIT_SOURCES = [
 def _robots_status(files: site.SiteFiles) -> tuple[RobotsStatus, robots.Parsed | None]:
     got = files.robots
     result = got.result
+    status: RobotsState
     if result is None or result.status >= 500:
         why = f" ({got.note})" if result is None and got.note else ""
         status, meaning = (
@@ -68,7 +70,7 @@ def _robots_status(files: site.SiteFiles) -> tuple[RobotsStatus, robots.Parsed |
         RobotsStatus(
             url=files.robots_url,
             http_status=result.status if result else None,
-            status=status,  # type: ignore[arg-type]
+            status=status,
             meaning=meaning,
             findings=findings_out(parsed.findings) if parsed else [],
             sitemaps=parsed.sitemaps if parsed else [],
