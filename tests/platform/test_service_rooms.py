@@ -64,7 +64,7 @@ def calls_of_source_in_functions(path: Path) -> list[int]:
 PENDING_CITATIONS = {
     "trip/operations.py", "food/operations.py",
     "wellness/operations.py", "glossary/operations.py", "health/operations.py", "stocks/operations.py",
-    "seo/operations.py", "opinions/operations.py", "sports/operations.py", "life/operations/invoice.py", "life/operations/fuel.py", "life/operations/lottery.py", "life/operations/holidays.py",
+    "seo/operations.py", "opinions/operations.py", "sports/operations.py",
 }  # fmt: skip
 
 

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from twlookup.platform.schemas import today_taipei
 from twlookup.services.life.data import GAMES
 from twlookup.services.life.logic.invoice import period_of
-from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
+from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
 
 INVOICE_FEED = "https://invoice.etax.nat.gov.tw/invoice.xml"
 INVOICE_PAGE = "https://www.etax.nat.gov.tw/etw-main/ETW183W2_{roc:03d}{month:02d}/"
@@ -105,7 +105,7 @@ def import_invoice(session: Session, path: Path) -> int:
         if len(prizes["特別獎"]) != 1 or len(prizes["特獎"]) != 1:
             raise ValueError(f"{period}: expected one 特別獎 and one 特獎 number")
         session.merge(
-            InvoicePeriodRecord(
+            InvoicePeriodRow(
                 period=period,
                 special=prizes["特別獎"][0],
                 grand=prizes["特獎"][0],
@@ -167,7 +167,7 @@ def import_lottery(session: Session, path: Path) -> int:
                         f"{game_key} draw {period}: the last number {extra} is not a valid special/zone-2 number"
                     )
             session.merge(
-                LotteryDrawRecord(
+                LotteryDrawRow(
                     game=game_key,
                     period=period,
                     draw_date=_draw_date(row.get("lotteryDate"), period),
@@ -209,7 +209,7 @@ def import_fuel(session: Session, path: Path) -> int:
         if not re.match(r"\d{4}-\d{2}-\d{2}", when):
             raise ValueError(f"{name}: 牌價生效時間 {when!r} is not an ISO date-time")
         session.merge(
-            FuelPriceRecord(
+            FuelPriceRow(
                 product=product,
                 effective=date.fromisoformat(when[:10]),
                 price=price,
