@@ -264,17 +264,10 @@ class LatestDraws(BaseModel):
     sources: list[Source]
 
 
-class GameDraws(BaseModel):
+class GameDraws(LatestDraws):
     game: GameInfo
     count: int
     limit: int
-    draws: list[DrawOut]
-    claim_rule: str
-    stale_note: str | None = Field(
-        None, description="Set when the newest draw in the store is over a week old: newer draws are missing"
-    )
-    sample: bool
-    sources: list[Source]
 
 
 class LotteryCheckQuery(Params):
