@@ -26,7 +26,7 @@ from twlookup.services.life.parsers import INVOICE_FEED
 from twlookup.services.models.feeds import API_URL as CLAUDE_URL
 from twlookup.services.price.parsers import FEED_URL as FARM_URL
 from twlookup.services.seo.parsers import RAW_URL as AI_ROBOTS_URL
-from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
+from twlookup.services.stocks.parsers import FEEDS as EXCHANGES
 from twlookup.services.trip.feeds import BOARD_CSV
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -30,7 +30,7 @@ from twlookup.platform.feeds.run import Refresher, Store, feed_lock, states
 from twlookup.platform.feeds.schedule import Scheduler
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta
-from twlookup.services.stocks.ingest import FEEDS as EXCHANGES
+from twlookup.services.stocks.parsers import FEEDS as EXCHANGES
 from twlookup.services.stocks.tables import CloseRecord
 from twlookup.services.trip.feeds import BOARD_CSV
 from twlookup.services.trip.tables import FxRateRecord
@@ -286,7 +286,7 @@ def test_an_invalid_file_rolls_back_the_whole_import(store):
     file in the store, and the feed state records the failure, not an import."""
     from dataclasses import replace
 
-    from twlookup.services.stocks.ingest import import_closes
+    from twlookup.services.stocks.parsers import import_closes
 
     def fails_at_the_end(session, path):
         import_closes(session, path)

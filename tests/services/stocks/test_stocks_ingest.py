@@ -17,7 +17,7 @@ import pytest
 from twlookup.app import create_app
 from twlookup.cli import main
 from twlookup.platform.store import engine as store_engine
-from twlookup.services.stocks.ingest import parse
+from twlookup.services.stocks.parsers import parse
 from twlookup.settings import Settings, get_settings
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -14,7 +14,7 @@ from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
 from twlookup.services.life.logic import LifeData
 from twlookup.services.life.records import Draw, FuelPrice, Game, InvoicePeriod, InvoicePrize
-from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
+from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
 
 # The games' rules and the receipt prizes are fixed reference data read once from the shipped data folder (no feed changes them).
 GAMES: dict[str, Game] = {
@@ -49,20 +49,20 @@ def seed_life(session: Session, data_dir: Path) -> int:
     ]
     prices = validate_records(path, weeks, FuelPrice, file_defaults(fuel, FuelPrice), label="effective")
     return (
-        replace_rows(session, InvoicePeriodRecord, (to_row(p, InvoicePeriodRecord) for p in periods))
-        + replace_rows(session, LotteryDrawRecord, (to_row(d, LotteryDrawRecord) for d in draws))
-        + replace_rows(session, FuelPriceRecord, (to_row(f, FuelPriceRecord) for f in prices))
+        replace_rows(session, InvoicePeriodRow, (to_row(p, InvoicePeriodRow) for p in periods))
+        + replace_rows(session, LotteryDrawRow, (to_row(d, LotteryDrawRow) for d in draws))
+        + replace_rows(session, FuelPriceRow, (to_row(f, FuelPriceRow) for f in prices))
     )
 
 
 def _load(session: Session) -> LifeData:
-    periods = {r.period: InvoicePeriod.model_validate(r) for r in session.scalars(select(InvoicePeriodRecord))}
+    periods = {r.period: InvoicePeriod.model_validate(r) for r in session.scalars(select(InvoicePeriodRow))}
     draws: dict[str, list[Draw]] = {}
-    query = select(LotteryDrawRecord).order_by(LotteryDrawRecord.draw_date.desc(), LotteryDrawRecord.period.desc())
+    query = select(LotteryDrawRow).order_by(LotteryDrawRow.draw_date.desc(), LotteryDrawRow.period.desc())
     for r in session.scalars(query):
         draws.setdefault(r.game, []).append(Draw.model_validate(r))
     fuel: dict[str, list[FuelPrice]] = {}
-    for r in session.scalars(select(FuelPriceRecord).order_by(FuelPriceRecord.effective.desc())):
+    for r in session.scalars(select(FuelPriceRow).order_by(FuelPriceRow.effective.desc())):
         fuel.setdefault(r.product, []).append(FuelPrice.model_validate(r))
     return LifeData(periods, draws, fuel)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
@@ -33,7 +34,7 @@ from twlookup.services.life.parsers import (
     import_invoice,
     import_lottery,
 )
-from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
+from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
 
 FUEL_CURRENT = "https://vipmbr.cpc.com.tw/CPCSTN/ListPriceWebService.asmx/getCPCMainProdListPrice"
 NOT_VERIFIED = "no open-data licence found for it here (not verified); the publisher's site terms apply"
@@ -69,7 +70,7 @@ def invoice_stamp(raw: bytes, _name: str) -> Stamp:
 
 
 def invoice_held(session: Session) -> date | None:
-    newest = session.scalar(select(func.max(InvoicePeriodRecord.period)).where(InvoicePeriodRecord.sample.is_(False)))
+    newest = session.scalar(select(func.max(InvoicePeriodRow.period)).where(InvoicePeriodRow.sample.is_(False)))
     return draw_date(newest) if newest else None
 
 
@@ -134,7 +135,7 @@ def _lottery_url(api_name: str, month: str) -> str:
     return LOTTERY_API.format(name=api_name) + f"?period&month={month}&pageNum=1&pageSize=50"
 
 
-def _lottery_fetch(result_key: str, api_name: str, months: list[str]):  # type: ignore[no-untyped-def]
+def _lottery_fetch(result_key: str, api_name: str, months: list[str]) -> Callable[[Fetcher, Part], Fetched]:
     def fetch(fetcher: Fetcher, part: Part) -> Fetched:
         draws: dict[str, dict] = {}
         for month in months:
@@ -174,9 +175,9 @@ def lottery_parts(ctx: PartsContext) -> list[Part]:
 def lottery_held(session: Session) -> date | None:
     """The oldest of the games' newest real draws (each game draws at least weekly)."""
     newest = session.execute(
-        select(LotteryDrawRecord.game, func.max(LotteryDrawRecord.draw_date))
-        .where(LotteryDrawRecord.sample.is_(False))
-        .group_by(LotteryDrawRecord.game)
+        select(LotteryDrawRow.game, func.max(LotteryDrawRow.draw_date))
+        .where(LotteryDrawRow.sample.is_(False))
+        .group_by(LotteryDrawRow.game)
     ).all()
     return min((d for _g, d in newest), default=None)
 
@@ -230,7 +231,7 @@ def fuel_stamp(raw: bytes, _name: str) -> Stamp:
 
 
 def fuel_held(session: Session) -> date | None:
-    return session.scalar(select(func.max(FuelPriceRecord.effective)).where(FuelPriceRecord.sample.is_(False)))
+    return session.scalar(select(func.max(FuelPriceRow.effective)).where(FuelPriceRow.sample.is_(False)))
 
 
 FUEL = Feed(

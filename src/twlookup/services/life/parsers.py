@@ -11,8 +11,8 @@
   getCPCMainProdListPrice) or 產品名 (one product's history, getCPCMainProdListPrice_Historical),
   參考牌價 and 牌價生效時間.
 
-Each importer upserts what the file holds (earlier records stay) and raises ValueError naming
-what is wrong with a file that is not in the format.
+Each importer builds the records (records.py validates them) and upserts them (earlier records
+stay), and raises ValueError naming what is wrong with a file that is not in the format.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from twlookup.platform.records import to_row
 from twlookup.platform.schemas import today_taipei
 from twlookup.services.life.data import GAMES
 from twlookup.services.life.logic.invoice import period_of
-from twlookup.services.life.tables import FuelPriceRecord, InvoicePeriodRecord, LotteryDrawRecord
+from twlookup.services.life.records import Draw, FuelPrice, InvoicePeriod
+from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
 
 INVOICE_FEED = "https://invoice.etax.nat.gov.tw/invoice.xml"
 INVOICE_PAGE = "https://www.etax.nat.gov.tw/etw-main/ETW183W2_{roc:03d}{month:02d}/"
@@ -105,17 +107,20 @@ def import_invoice(session: Session, path: Path) -> int:
         if len(prizes["特別獎"]) != 1 or len(prizes["特獎"]) != 1:
             raise ValueError(f"{period}: expected one 特別獎 and one 特獎 number")
         session.merge(
-            InvoicePeriodRecord(
-                period=period,
-                special=prizes["特別獎"][0],
-                grand=prizes["特獎"][0],
-                first=prizes["頭獎"],
-                additional_sixth=prizes.get("增開六獎", []),
-                reported_by=None,
-                source=fields.get("link") or INVOICE_PAGE.format(roc=roc, month=first),
-                source_title=f"財政部 統一發票中獎號碼 {title} (imported from {INVOICE_FEED})",
-                checked=today,
-                sample=False,
+            to_row(
+                InvoicePeriod(
+                    period=period,
+                    special=prizes["特別獎"][0],
+                    grand=prizes["特獎"][0],
+                    first=tuple(prizes["頭獎"]),
+                    additional_sixth=tuple(prizes.get("增開六獎", ())),
+                    reported_by=None,
+                    source=fields.get("link") or INVOICE_PAGE.format(roc=roc, month=first),
+                    source_title=f"財政部 統一發票中獎號碼 {title} (imported from {INVOICE_FEED})",
+                    checked=today,
+                    sample=False,
+                ),
+                InvoicePeriodRow,
             )
         )
         count += 1
@@ -167,17 +172,20 @@ def import_lottery(session: Session, path: Path) -> int:
                         f"{game_key} draw {period}: the last number {extra} is not a valid special/zone-2 number"
                     )
             session.merge(
-                LotteryDrawRecord(
-                    game=game_key,
-                    period=period,
-                    draw_date=_draw_date(row.get("lotteryDate"), period),
-                    numbers=sorted(main),
-                    second=extra,
-                    reported_by=None,
-                    source=LOTTERY_API.format(name=api_name),
-                    source_title=f"台灣彩券 {game.name_zh} 第{period}期 開獎結果",
-                    checked=today,
-                    sample=False,
+                to_row(
+                    Draw(
+                        game=game_key,
+                        period=period,
+                        draw_date=_draw_date(row.get("lotteryDate"), period),
+                        numbers=tuple(sorted(main)),
+                        second=extra,
+                        reported_by=None,
+                        source=LOTTERY_API.format(name=api_name),
+                        source_title=f"台灣彩券 {game.name_zh} 第{period}期 開獎結果",
+                        checked=today,
+                        sample=False,
+                    ),
+                    LotteryDrawRow,
                 )
             )
             count += 1
@@ -209,16 +217,19 @@ def import_fuel(session: Session, path: Path) -> int:
         if not re.match(r"\d{4}-\d{2}-\d{2}", when):
             raise ValueError(f"{name}: 牌價生效時間 {when!r} is not an ISO date-time")
         session.merge(
-            FuelPriceRecord(
-                product=product,
-                effective=date.fromisoformat(when[:10]),
-                price=price,
-                note=None,
-                reported_by=None,
-                source=FUEL_SOURCE,
-                source_title=f"台灣中油 牌價 {name} (list-price web service)",
-                checked=today,
-                sample=False,
+            to_row(
+                FuelPrice(
+                    product=product,
+                    effective=date.fromisoformat(when[:10]),
+                    price=price,
+                    note=None,
+                    reported_by=None,
+                    source=FUEL_SOURCE,
+                    source_title=f"台灣中油 牌價 {name} (list-price web service)",
+                    checked=today,
+                    sample=False,
+                ),
+                FuelPriceRow,
             )
         )
         count += 1

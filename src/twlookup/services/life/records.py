@@ -17,6 +17,7 @@ from twlookup.platform.records import Record, SourcedRecord
 class Reported(Record):
     reported_by: str | None = Field(
         None,
+        max_length=500,
         description="Report of the official announcement this record was checked against, when it was not read from the publisher's own file",
     )
 
@@ -30,22 +31,20 @@ class InvoicePrize(Record):
 
     key: str
     name_zh: str
-    amount: int
+    amount: int = Field(description="NT$ per winning receipt")
     rule: str
 
 
-class InvoiceNumbersFacts(Record):
-    period: str  # NNN-MM-MM, ROC year, e.g. 114-11-12
-    special: str = Field(description="特別獎 NT$10,000,000")
-    grand: str = Field(description="特獎 NT$2,000,000")
+class InvoicePeriod(Reported, SourcedRecord):
+    """Winning numbers of one two-month receipt-lottery period."""
+
+    period: str = Field(max_length=9, description="NNN-MM-MM in ROC years, e.g. 114-11-12")
+    special: str = Field(max_length=8, description="特別獎 NT$10,000,000")
+    grand: str = Field(max_length=8, description="特獎 NT$2,000,000")
     first: tuple[str, ...] = Field(
         description="頭獎 NT$200,000; their last 7..3 digits give the second to sixth prizes"
     )
     additional_sixth: tuple[str, ...] = Field((), description="增開六獎 (3 digits); none in current periods")
-
-
-class InvoicePeriod(InvoiceNumbersFacts, Reported, SourcedRecord):
-    """Winning numbers of one two-month receipt-lottery period."""
 
     @field_validator("additional_sixth", mode="before")
     @classmethod
@@ -68,7 +67,7 @@ class Tier(Record):
     name_zh: str
     main: int  # main numbers matched
     extra: bool | None  # special number (lotto649) or zone-2 number (superlotto638); None: not used
-    amount: int | None  # fixed prize in NT$, None when pari-mutuel
+    amount: int | None = Field(description="Fixed prize in NT$; null when pari-mutuel")
 
     @property
     def label(self) -> str:
@@ -103,9 +102,11 @@ class Game(GameFacts, SourcedRecord):
         return None
 
 
-class DrawFacts(Record):
-    game: str
-    period: Annotated[str, BeforeValidator(str)]  # a 9-digit draw number, e.g. 114000117
+class Draw(Reported, SourcedRecord):
+    """One draw of lotto649, superlotto638 or daily539."""
+
+    game: str = Field(max_length=20)
+    period: Annotated[str, BeforeValidator(str)] = Field(max_length=12, description="Draw number, e.g. 114000117")
     draw_date: date
     numbers: tuple[int, ...] = Field(description="Main numbers, ascending")
     second: int | None = Field(
@@ -118,17 +119,13 @@ class DrawFacts(Record):
         return tuple(sorted(value))
 
 
-class Draw(DrawFacts, Reported, SourcedRecord):
-    """One draw of lotto649, superlotto638 or daily539."""
-
-
 # ---------------------------------------------------------------- fuel
 
 
 class FuelPrice(Reported, SourcedRecord):
     """CPC's posted retail price of one product from one effective date."""
 
-    product: Annotated[str, BeforeValidator(str)]  # 92, 95, 98 or diesel
-    effective: date
-    price: Decimal  # NT$ per litre, tax included
+    product: Annotated[str, BeforeValidator(str)] = Field(max_length=10, description="92, 95, 98 or diesel")
+    effective: date = Field(description="Monday the posted price took effect")
+    price: Decimal = Field(max_digits=8, decimal_places=2, description="NT$ per litre, tax included")
     note: str | None = None

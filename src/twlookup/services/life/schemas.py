@@ -10,10 +10,11 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
 from twlookup.services.life.logic.fuel import FREE_FUEL_WEEKS
-from twlookup.services.life.logic.invoice import PERIOD_PATTERN
-from twlookup.services.life.records import DrawFacts, GameFacts, InvoiceNumbersFacts, Reported
+from twlookup.services.life.logic.invoice import PERIOD_PATTERN, ClaimStatus
+from twlookup.services.life.records import Draw, FuelPrice, GameFacts, InvoicePeriod, InvoicePrize, Reported, Tier
 
 BATCH_LIMIT = 500
 LOTTERY_DRAWS = 20
@@ -76,7 +77,7 @@ class BreakOut(BaseModel):
 class MakeupOut(BaseModel):
     date: dt.date
     weekday: str
-    pays_back: date | None = Field(description="The bridge day off this workday makes up for")
+    pays_back: dt.date | None = Field(description="The bridge day off this workday makes up for")
 
 
 class HolidaysYear(BaseModel):
@@ -133,19 +134,16 @@ class PeriodQuery(Params):
     _check_period = field_validator("period", mode="before")(lambda v: _period(v, latest=True))
 
 
-class PrizeRuleOut(BaseModel):
-    prize: str
-    name_zh: str
-    amount: int = Field(description="NT$ per winning receipt")
-    rule: str
+class PrizeRuleOut(RecordAnswer, record=InvoicePrize, exclude=("key",)):
+    prize: str = Field(description="The prize's key: special, grand, first ... sixth, additional_sixth")
 
 
-class InvoiceNumbers(InvoiceNumbersFacts, Reported):
+class InvoiceNumbers(RecordAnswer, record=InvoicePeriod):
     months: str = Field(description="Gregorian year and months, e.g. 2025-11/12")
     draw_date: date
     claim_start: date
     claim_end: date
-    claim_status: Literal["not yet open", "open", "expired"]
+    claim_status: ClaimStatus
     prizes: list[PrizeRuleOut]
     claim_notes: str
     known_periods: list[str]
@@ -185,7 +183,7 @@ class InvoiceCheck(Reported):
     draw_date: date
     claim_start: date
     claim_end: date
-    claim_status: Literal["not yet open", "open", "expired"]
+    claim_status: ClaimStatus
     newest_drawn_period: str = Field(
         description="The newest period drawn by today (Taipei); when it is not `period`, see `note`"
     )
@@ -238,14 +236,12 @@ class GameQuery(Params):
     game: GameName = Field(description="lotto649 (大樂透), superlotto638 (威力彩) or daily539 (今彩539)")
 
 
-class TierOut(BaseModel):
-    name_zh: str
+class TierOut(RecordAnswer, record=Tier, exclude=("main", "extra")):
     match: str = Field(description="Main numbers matched, '+ special' when the special/zone-2 number must also match")
-    amount: int | None = Field(description="Fixed prize in NT$; null when pari-mutuel")
     pari_mutuel: bool
 
 
-class DrawOut(DrawFacts, Reported):
+class DrawOut(RecordAnswer, record=Draw):
     claim_until: date
     sample: bool
     source: Source
@@ -268,17 +264,10 @@ class LatestDraws(BaseModel):
     sources: list[Source]
 
 
-class GameDraws(BaseModel):
+class GameDraws(LatestDraws):
     game: GameInfo
     count: int
     limit: int
-    draws: list[DrawOut]
-    claim_rule: str
-    stale_note: str | None = Field(
-        None, description="Set when the newest draw in the store is over a week old: newer draws are missing"
-    )
-    sample: bool
-    sources: list[Source]
 
 
 class LotteryCheckQuery(Params):
@@ -319,23 +308,19 @@ class LotteryCheck(BaseModel):
 # ---------------------------------------------------------------- fuel
 
 
-class FuelWeekOut(Reported):
-    effective: date = Field(description="Monday the posted price took effect")
+class FuelWeekOut(RecordAnswer, record=FuelPrice, exclude=("product",)):
     price: float = Field(description="NT$ per litre, tax included")
     change: float | None = Field(
         description="Against the posted week before (7 days earlier); null when that week is not in the store"
     )
-    note: str | None = None
     sample: bool
     source: Source
 
 
-class FuelNow(Reported):
-    product: str
+class FuelNow(RecordAnswer, record=FuelPrice, exclude=("note",)):
     name_zh: str
     name_en: str
-    effective: date
-    price: float
+    price: float = Field(description="NT$ per litre, tax included")
     previous_price: float | None = Field(
         description="Price of the week before; null when that week is not in the store"
     )

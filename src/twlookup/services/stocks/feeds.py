@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
-from twlookup.services.stocks.ingest import FEEDS, ROC_DATE, detect, import_closes, roc_date
+from twlookup.services.stocks.parsers import FEEDS, ROC_DATE, detect, import_closes, roc_date
 from twlookup.services.stocks.tables import CloseRecord
 
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Literal
 
 from twlookup.services.life.records import InvoicePeriod, InvoicePrize
 
@@ -87,7 +88,10 @@ def claim_window(period: str, is_day_off: Callable[[date], bool]) -> tuple[date,
     return start, end
 
 
-def claim_status(start: date, end: date, today: date) -> str:
+ClaimStatus = Literal["not yet open", "open", "expired"]
+
+
+def claim_status(start: date, end: date, today: date) -> ClaimStatus:
     if today < start:
         return "not yet open"
     return "open" if today <= end else "expired"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from twlookup.domain.provenance import distinct_sources
 from twlookup.platform.errors import Problem
-from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.records import as_answer
+from twlookup.platform.schemas import today_taipei
 from twlookup.services.life.data import LIFE_DATA
 from twlookup.services.life.logic import fuel as fuel_rules
 from twlookup.services.life.operations.service import SERVICE
@@ -18,10 +19,6 @@ from twlookup.services.life.schemas import (
 )
 
 
-def _fuel_source(f: FuelPrice) -> Source:
-    return Source(url=f.source, title=f.source_title, checked=f.checked, sample=f.sample)
-
-
 def _fuel(product: str) -> list[FuelPrice]:
     history = LIFE_DATA.get().fuel.get(product) or []
     if not history:
@@ -33,26 +30,25 @@ def _fuel(product: str) -> list[FuelPrice]:
 def fuel() -> FuelPrices:
     """CPC's posted retail prices this week (92, 95, 98 unleaded and premium diesel) and the change from last week."""
     today = today_taipei()
-    products = []
+    products, current = [], []
     for key, (zh, en) in fuel_rules.FUEL_PRODUCTS.items():
         history = _fuel(key)
         now = history[0]
         change = fuel_rules.price_change(history)
         products.append(
-            FuelNow(
-                product=key,
+            as_answer(
+                now,
+                FuelNow,
                 name_zh=zh,
                 name_en=en,
-                effective=now.effective,
                 price=float(now.price),
                 previous_price=float(history[1].price) if change is not None else None,
                 change=float(change) if change is not None else None,
                 sample=now.sample,
-                source=_fuel_source(now),
-                reported_by=now.reported_by,
             )
         )
-    effective = max(p.effective for p in products)
+        current.append(now)
+    effective = max(f.effective for f in current)
     age = (today - effective).days
     note = "Prices in NT$ per litre at CPC's own stations, tax included; they change on Mondays."
     if age > 7:
@@ -66,7 +62,7 @@ def fuel() -> FuelPrices:
         products=products,
         note=note,
         sample=any(p.sample for p in products),
-        sources=distinct_sources([p.source for p in products]),
+        sources=distinct_sources(f.source_ref for f in current),
     )
 
 
@@ -77,14 +73,12 @@ def _history(product: str, limit: int | None) -> FuelHistory:
     for i, f in enumerate(shown):
         change = fuel_rules.price_change(full, i)
         weeks.append(
-            FuelWeekOut(
-                effective=f.effective,
+            as_answer(
+                f,
+                FuelWeekOut,
                 price=float(f.price),
                 change=float(change) if change is not None else None,
-                note=f.note,
                 sample=f.sample,
-                source=_fuel_source(f),
-                reported_by=f.reported_by,
             )
         )
     zh, en = fuel_rules.FUEL_PRODUCTS[product]
@@ -98,7 +92,7 @@ def _history(product: str, limit: int | None) -> FuelHistory:
         minimum=float(min(f.price for f in shown)),
         maximum=float(max(f.price for f in shown)),
         sample=any(f.sample for f in shown),
-        sources=distinct_sources([w.source for w in weeks]),
+        sources=distinct_sources(f.source_ref for f in shown),
     )
 
 

@@ -45,8 +45,7 @@ def _require_year(cal: TaiwanCalendar, year: int, param: str) -> None:
 
 
 def _calendar_source(cal: TaiwanCalendar, year: int) -> Source:
-    y = cal.years[year]
-    return Source(url=y.source, title=y.source_title, checked=y.checked)
+    return cal.years[year].source_ref
 
 
 def _holiday(h: DayOff) -> HolidayOut:
@@ -124,13 +123,13 @@ def is_holiday(p: DateQuery) -> IsHoliday:
     labor, note = cal.labor_law_days.get(p.date), None
     if labor is not None:
         note = f"{labor.name_en} ({labor.name_zh}): {labor.note}"
-        sources.append(Source(url=labor.source, title=labor.source_title, checked=labor.checked))
+        sources.append(labor.source_ref)
     elif (earlier := cal.labor_law_precedent(p.date)) is not None:
         note = (
             f"{earlier.name_en} is a day off for everyone on this year's government calendar; in "
             f"{earlier.date.year} and before only workers under the Labor Standards Act had it off."
         )
-        sources.append(Source(url=earlier.source, title=earlier.source_title, checked=earlier.checked))
+        sources.append(earlier.source_ref)
     return IsHoliday(
         date=p.date,
         weekday=WEEKDAYS[p.date.weekday()],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from twlookup.platform.errors import NotFound, Problem
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.services.life import logic
 from twlookup.services.life.data import INVOICE_PRIZES, LIFE_DATA
@@ -50,10 +51,6 @@ INVOICE_CLAIM_SOURCE = Source(
     title="統一發票給獎辦法 (Uniform Invoice Award Regulations): prizes and claim period",
     checked=invoice_rules.CHECKED,
 )
-
-
-def _period_source(p: InvoicePeriod) -> Source:
-    return Source(url=p.source, title=p.source_title, checked=p.checked, sample=p.sample)
 
 
 def _find_period(data: logic.LifeData, period: str | None) -> InvoicePeriod:
@@ -102,32 +99,22 @@ def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
     data, today = LIFE_DATA.get(), today_taipei()
     start, end = _window(period.period)
     prizes = [k for k in INVOICE_PRIZES if k != "additional_sixth" or period.additional_sixth]
-    return InvoiceNumbers(
-        period=period.period,
+    return as_answer(
+        period,
+        InvoiceNumbers,
         months=_months(period.period),
         draw_date=invoice_rules.draw_date(period.period),
-        special=period.special,
-        grand=period.grand,
-        first=list(period.first),
-        additional_sixth=list(period.additional_sixth),
         claim_start=start,
         claim_end=end,
-        claim_status=invoice_rules.claim_status(start, end, today),  # type: ignore[arg-type]
-        prizes=[
-            PrizeRuleOut(
-                prize=k, name_zh=INVOICE_PRIZES[k].name_zh, amount=INVOICE_PRIZES[k].amount, rule=INVOICE_PRIZES[k].rule
-            )
-            for k in prizes
-        ],
+        claim_status=invoice_rules.claim_status(start, end, today),
+        prizes=[as_answer(INVOICE_PRIZES[k], PrizeRuleOut, prize=k) for k in prizes],
         claim_notes=invoice_rules.INVOICE_CLAIM_NOTES,
         known_periods=data.known_periods(),
         newest_drawn_period=invoice_rules.newest_drawn_period(today),
         note=invoice_rules.stale_note(period.period, today) if latest else None,
         sample=period.sample,
-        source=_period_source(period),
-        reported_by=period.reported_by,
         sources=[
-            _period_source(period),
+            period.source_ref,
             INVOICE_FEED_SOURCE,
             INVOICE_CLAIM_SOURCE,
             INVOICE_PLAN_SOURCE,
@@ -152,11 +139,11 @@ def _check(number: str, period: InvoicePeriod, today: date, latest: bool) -> Inv
         draw_date=invoice_rules.draw_date(period.period),
         claim_start=start,
         claim_end=end,
-        claim_status=invoice_rules.claim_status(start, end, today),  # type: ignore[arg-type]
+        claim_status=invoice_rules.claim_status(start, end, today),
         newest_drawn_period=invoice_rules.newest_drawn_period(today),
         note=invoice_rules.stale_note(period.period, today) if latest else None,
         sample=period.sample,
-        source=_period_source(period),
+        source=period.source_ref,
         reported_by=period.reported_by,
     )
 
@@ -211,5 +198,5 @@ def invoice_check_batch(p: BatchBody) -> BatchResult:
         results=items,
         claim_notes=invoice_rules.INVOICE_CLAIM_NOTES,
         sample=any(x.sample for x in used.values()),
-        sources=[*(_period_source(x) for x in used.values()), INVOICE_CLAIM_SOURCE, INVOICE_NOTES_SOURCE],
+        sources=[*(x.source_ref for x in used.values()), INVOICE_CLAIM_SOURCE, INVOICE_NOTES_SOURCE],
     )

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from twlookup.domain.provenance import distinct_sources
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.services.life.data import GAMES, LIFE_DATA
 from twlookup.services.life.logic import lottery as lottery_rules
 from twlookup.services.life.operations.holidays import taiwan_calendar
 from twlookup.services.life.operations.service import SERVICE
-from twlookup.services.life.records import Draw, DrawFacts, Game, GameFacts, Tier
+from twlookup.services.life.records import Draw, Game, GameFacts, Tier
 from twlookup.services.life.schemas import (
     LOTTERY_DRAWS,
     DrawOut,
@@ -24,14 +25,11 @@ from twlookup.services.life.schemas import (
 
 
 def _tier(t: Tier) -> TierOut:
-    return TierOut(name_zh=t.name_zh, match=t.label, amount=t.amount, pari_mutuel=t.amount is None)
+    return as_answer(t, TierOut, match=t.label, pari_mutuel=t.amount is None)
 
 
 def _game_sources(g: Game) -> list[Source]:
-    return [
-        Source(url=g.source, title=g.source_title, checked=g.checked),
-        Source(url=g.verified_by, title="Report the prize tiers were checked against", checked=g.checked),
-    ]
+    return [g.source_ref, g.cite(g.verified_by, "Report the prize tiers were checked against")]
 
 
 def _game(g: Game) -> GameInfo:
@@ -42,12 +40,8 @@ def _game(g: Game) -> GameInfo:
 
 
 def _draw(d: Draw) -> DrawOut:
-    return DrawOut(
-        **d.model_dump(include=set(DrawFacts.model_fields) | {"reported_by"}),
-        claim_until=lottery_rules.lottery_claim_until(d.draw_date, taiwan_calendar().is_day_off),
-        sample=d.sample,
-        source=Source(url=d.source, title=d.source_title, checked=d.checked, sample=d.sample),
-    )
+    claim_until = lottery_rules.lottery_claim_until(d.draw_date, taiwan_calendar().is_day_off)
+    return as_answer(d, DrawOut, claim_until=claim_until, sample=d.sample)
 
 
 def _draws(game: str) -> list[Draw]:
@@ -127,9 +121,10 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
     if p.period is None:
         draw = draws[0]
     else:
-        draw = next((d for d in draws if d.period == p.period), None)  # type: ignore[assignment]
-        if draw is None:
+        found = next((d for d in draws if d.period == p.period), None)
+        if found is None:
             raise NotFound(f"{p.game} draw", p.period, f"Draws in the store: {draws[-1].period} to {draws[0].period}.")
+        draw = found
     result = lottery_rules.check_lottery(game, draw, numbers, p.second)
     tier = result.tier
     if tier is None:
@@ -154,7 +149,7 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
         sample=draw.sample,
         sources=distinct_sources(
             [
-                Source(url=draw.source, title=draw.source_title, checked=draw.checked, sample=draw.sample),
+                draw.source_ref,
                 *_game_sources(game),
             ]
         ),
