@@ -33,6 +33,19 @@ async def test_paid_routes_ask_for_payment(client):
     assert r.status_code == 422  # bad input is refused before payment is asked
 
 
+async def test_the_export_cites_every_record_with_its_provenance(client):  # client: the shared store
+    from twlookup.services.creator import operations
+
+    out = operations.export()
+    items = [*out.terms, *out.rules, *out.thresholds, *out.withholding, *out.nhi, *out.minimum_wage, *out.platforms]
+    assert len(out.terms) > 100 and all(
+        i.source.url.startswith(("https://", "http://")) and i.source.checked for i in items
+    )
+    assert {p.id for p in out.platforms if p.source.sample} == {"shopee", "momo", "pinkoi"}
+    rates = {p.id: p.commission_rate for p in out.platforms}
+    assert str(rates["shopee"]) == "0.055"  # rates read back exactly as written in the data file
+
+
 async def test_campaign_review_orders_by_risk(client, monkeypatch):
     from twlookup.services.creator import operations
 
