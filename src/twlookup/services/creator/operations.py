@@ -63,6 +63,7 @@ from twlookup.services.creator.schemas import (
     WithholdingAnswer,
     WithholdingQuery,
 )
+from twlookup.services.creator.tables import KIND_TABLES
 
 SERVICE = Service(
     name="creator",
@@ -469,9 +470,11 @@ async def campaign_review_post(p: CampaignBody) -> CampaignReview:
     return await _review(p)
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=KIND_TABLES)
 def export() -> Export:
-    """All word lists, rules, thresholds, withholding data and fees, with their sources."""
+    """All word lists, rules, thresholds, withholding data and fees, with their sources. Not for sale
+    (503, nothing charged) while any of them is sample data, as the marketplace fees are until their
+    published rates are found: /api/platforms shows them free, marked sample."""
     c = CATALOGUE.get()
     return Export(
         terms=[as_answer(x, AdTermAnswer) for x in c.terms],
