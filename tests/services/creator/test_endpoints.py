@@ -2,6 +2,8 @@
 
 from datetime import date
 
+from conftest import assert_problem
+
 from twlookup.services.creator.operations import _review
 from twlookup.services.creator.schemas import CampaignBody
 
@@ -28,9 +30,43 @@ async def test_paid_routes_ask_for_payment(client):
     ):
         r = await client.request(method, "/creator/api/pro/campaign-review", **kwargs)
         assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"
-    assert (await client.get("/creator/api/pro/export")).status_code == 402
     r = await client.get("/creator/api/pro/campaign-review", params={"supplier_ban": "12"})
     assert r.status_code == 422  # bad input is refused before payment is asked
+
+
+async def test_the_export_is_not_sold_on_sample_platform_rates(client):
+    # three of the four marketplaces' fees are sample rows (no published rate found): the export,
+    # which carries them, answers 503 naming what is missing, before any payment is asked for
+    r = await client.get("/creator/api/pro/export")
+    body = assert_problem(r, 503)
+    assert body["type"].endswith("/not-for-sale") and "payment-required" not in r.headers
+    assert int(r.headers["Retry-After"]) > 0
+    [missing] = body["not_for_sale"]
+    assert missing["table"] == "creator_platform" and missing["sample_rows"] == 3 and missing["rows"] == 4
+    assert "creator_platform holds 3 sample rows of 4" in body["detail"]
+    routes = (await client.get("/creator/api/pro")).json()["paid_routes"]
+    export = next(x for x in routes if x["path"] == "/creator/api/pro/export")
+    assert export["open"] is False and export["not_for_sale"] == [missing["reason"]]
+    assert all(x["open"] for x in routes if x["path"] != "/creator/api/pro/export")
+
+
+async def test_the_export_asks_for_payment_once_the_rates_are_real(for_sale):
+    # with the sample rates made real (as published ones would be), the export is on sale: 402, pay first
+    r = await for_sale.get("/creator/api/pro/export")
+    assert r.status_code == 402 and r.json()["accepts"][0]["network"] == "eip155:84532"
+
+
+async def test_the_export_cites_every_record_with_its_provenance(client):  # client: the shared store
+    from twlookup.services.creator import operations
+
+    out = operations.export()
+    items = [*out.terms, *out.rules, *out.thresholds, *out.withholding, *out.nhi, *out.minimum_wage, *out.platforms]
+    assert len(out.terms) > 100 and all(
+        i.source.url.startswith(("https://", "http://")) and i.source.checked for i in items
+    )
+    assert {p.id for p in out.platforms if p.source.sample} == {"shopee", "momo", "pinkoi"}
+    rates = {p.id: p.commission_rate for p in out.platforms}
+    assert str(rates["shopee"]) == "0.055"  # rates read back exactly as written in the data file
 
 
 async def test_campaign_review_orders_by_risk(client, monkeypatch):

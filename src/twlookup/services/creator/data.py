@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -28,29 +29,40 @@ from twlookup.services.creator.records import (
     Threshold,
     WithholdingAgent,
 )
-from twlookup.services.creator.tables import Company, CreatorRecord
+from twlookup.services.creator.tables import (
+    AdTermRow,
+    Company,
+    EndorsementRuleRow,
+    IncomeKindRow,
+    ListingDutyRow,
+    MinimumWageRow,
+    NhiRuleRow,
+    PlatformRow,
+    RuleRow,
+    ThresholdRow,
+    WithholdingAgentRow,
+)
 
-# kind → (model, file, key in the file)
-KINDS: dict[str, tuple[type[Record], str, str]] = {
-    "term": (AdTerm, "ad_terms.yaml", "terms"),
-    "rule": (Rule, "rules.yaml", "rules"),
-    "threshold": (Threshold, "tax.yaml", "thresholds"),
-    "income": (IncomeKind, "withholding.yaml", "kinds"),
-    "nhi": (NhiRule, "withholding.yaml", "nhi"),
-    "agent": (WithholdingAgent, "withholding.yaml", "agents"),
-    "wage": (MinimumWage, "withholding.yaml", "minimum_wage"),
-    "platform": (Platform, "platforms.yaml", "platforms"),
-    "listing": (ListingDuty, "listing.yaml", "duties"),
-    "endorsement": (EndorsementRule, "endorsement.yaml", "rules"),
+# kind → (model, its table, file, key in the file)
+KINDS: dict[str, tuple[type[Record], Any, str, str]] = {
+    "term": (AdTerm, AdTermRow, "ad_terms.yaml", "terms"),
+    "rule": (Rule, RuleRow, "rules.yaml", "rules"),
+    "threshold": (Threshold, ThresholdRow, "tax.yaml", "thresholds"),
+    "income": (IncomeKind, IncomeKindRow, "withholding.yaml", "kinds"),
+    "nhi": (NhiRule, NhiRuleRow, "withholding.yaml", "nhi"),
+    "agent": (WithholdingAgent, WithholdingAgentRow, "withholding.yaml", "agents"),
+    "wage": (MinimumWage, MinimumWageRow, "withholding.yaml", "minimum_wage"),
+    "platform": (Platform, PlatformRow, "platforms.yaml", "platforms"),
+    "listing": (ListingDuty, ListingDutyRow, "listing.yaml", "duties"),
+    "endorsement": (EndorsementRule, EndorsementRuleRow, "endorsement.yaml", "rules"),
 }
 
 
 def seed_creator(session: Session, data_dir: Path) -> int:
-    rows = []
-    for kind, (model, name, key) in KINDS.items():
-        for r in load_records(data_dir / "creator" / name, model, key):
-            rows.append(to_row(r, CreatorRecord, record_type=kind, payload=r.model_dump(mode="json")))
-    count = replace_rows(session, CreatorRecord, rows)
+    count = 0
+    for model, table, name, key in KINDS.values():
+        records = load_records(data_dir / "creator" / name, model, key)
+        count += replace_rows(session, table, [to_row(r, table) for r in records])
     # The shipped company extract only adds rows; it never removes what an import brought in.
     for r in load_records(data_dir / "creator" / "companies.yaml", CompanyRecord, "companies", label="ban"):
         if session.get(Company, r.ban) is None:
@@ -87,10 +99,10 @@ class Catalogue:
 
 
 def _load(session: Session) -> Catalogue:
-    got: dict[str, list] = {k: [] for k in KINDS}
-    for row in session.scalars(select(CreatorRecord).order_by(CreatorRecord.record_type, CreatorRecord.id)):
-        if row.record_type in KINDS:
-            got[row.record_type].append(KINDS[row.record_type][0].model_validate(row.payload))
+    got: dict[str, list[Any]] = {
+        kind: [model.model_validate(r) for r in session.scalars(select(table).order_by(table.id))]
+        for kind, (model, table, _name, _key) in KINDS.items()
+    }
     return Catalogue(
         terms=got["term"],
         rules={r.id: r for r in got["rule"]},

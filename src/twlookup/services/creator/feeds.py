@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext
+from twlookup.platform.feeds.declare import CompositeFetch
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.creator.data import import_companies
 from twlookup.services.creator.parsers import GCIS_COMPANY, LICENCE
@@ -23,7 +24,7 @@ from twlookup.services.creator.tables import Company
 MAX_COMPANIES = 500
 
 
-def _companies(bans: list[str]):  # type: ignore[no-untyped-def]
+def _companies(bans: list[str]) -> CompositeFetch:
     def fetch(fetcher: Fetcher, part: Part) -> Fetched:
         rows: list = []
         for ban in bans:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import Literal
 
 from anyio import to_thread
 
@@ -23,35 +24,46 @@ from twlookup.services.creator.data import (
 )
 from twlookup.services.creator.feeds import COMPANIES
 from twlookup.services.creator.logic import adcheck, money, ubn
-from twlookup.services.creator.logic.money import pct
+from twlookup.services.creator.records import CompanyRecord, ListingDuty
 from twlookup.services.creator.schemas import (
+    AD_CHECK_NOTE,
+    CAMPAIGN_EXAMPLE,
+    SAMPLE_RATES_NOTE,
     AdCheck,
     AdCheckBody,
     AdFinding,
+    AdTermAnswer,
     AllowedPhrase,
     BanCheck,
     CampaignBody,
     CampaignReview,
     CompanyAnswer,
-    CompanyAnswerItem,
     CompanyQuery,
+    CompanyRecordAnswer,
     EndorsementAnswer,
-    EndorsementAnswerItem,
+    EndorsementRuleAnswer,
     Export,
+    IncomeKindAnswer,
     ListingAnswer,
-    ListingAnswerItem,
+    ListingDutyAnswer,
     ListingQuery,
+    MinimumWageAnswer,
+    NhiRuleAnswer,
     Penalty,
-    PlatformAnswerItem,
+    PlatformAnswer,
     PlatformsAnswer,
     ProfitAnswer,
     ProfitQuery,
+    RuleAnswer,
     TaxAnswer,
     TaxQuery,
+    ThresholdAnswer,
     Todo,
+    WithholdingAgentAnswer,
     WithholdingAnswer,
     WithholdingQuery,
 )
+from twlookup.services.creator.tables import KIND_TABLES
 
 SERVICE = Service(
     name="creator",
@@ -77,10 +89,6 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
     findings = []
     for h in hits:
         rule = catalogue.rules[h.term.rule]
-        if rule.penalty_min is not None and rule.penalty_max is not None:
-            ptext = f"新臺幣 {rule.penalty_min:,} 元以上 {rule.penalty_max:,} 元以下罰鍰"
-        else:
-            ptext = "依該法規定處罰"
         findings.append(
             AdFinding(
                 words=h.term.term,
@@ -88,7 +96,7 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
                 rule=rule.title,
                 article=rule.article,
                 why=rule.why,
-                penalty=Penalty(min_twd=rule.penalty_min, max_twd=rule.penalty_max, text=ptext),
+                penalty=Penalty(min_twd=rule.penalty_min, max_twd=rule.penalty_max, text=rule.penalty_text),
                 suggestion=h.term.suggestion,
                 basis=h.term.basis,
                 source=h.term.source_ref,
@@ -101,11 +109,7 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
         count=len(findings),
         findings=findings,
         allowed_phrases=[AllowedPhrase(words=a.term.term, source=a.term.source_ref) for a in allowed],
-        note=(
-            "比對法規附件詞句、主管機關例句與違規類型用詞（每筆以 basis 標明依據）；"
-            "沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
-            "文字已先轉為繁體並統一全形字元。"
-        ),
+        note=AD_CHECK_NOTE,
     )
 
 
@@ -118,16 +122,8 @@ def ad_check(p: AdCheckBody) -> AdCheck:
     return _ad_check(CATALOGUE.get(), p.text, p.category)
 
 
-def _profit(
-    catalogue: Catalogue,
-    price: Decimal,
-    cost: Decimal,
-    platform: str,
-    commission: Decimal,
-    ship: Decimal,
-    fee_rate: Decimal | None,
-    payment_rate: Decimal | None,
-) -> ProfitAnswer:
+def _profit(catalogue: Catalogue, q: ProfitQuery) -> ProfitAnswer:
+    price, cost, platform, fee_rate, payment_rate = q.price, q.cost, q.platform, q.fee_rate, q.payment_rate
     record = catalogue.platforms.get(platform)
     if platform == "custom":
         if fee_rate is None:
@@ -137,7 +133,7 @@ def _profit(
         raise Problem(503, f"Platform {platform} is not in the store; run `twlookup seed`.")
     fr = fee_rate / PCT if fee_rate is not None else (record.commission_rate if record else Decimal(0))
     pr = payment_rate / PCT if payment_rate is not None else (record.payment_rate if record else Decimal(0))
-    cr = commission / PCT
+    cr = q.commission / PCT
     if fr + pr + cr >= 1:
         raise InvalidParameter(
             "commission", "platform fee, payment fee and commission together must stay below 100% of the price"
@@ -145,9 +141,8 @@ def _profit(
     # the record's minimum and tax on fees apply only to its own rates, not to rates the caller gives
     own_payment = record is not None and payment_rate is None
     vat = record.fee_vat if record is not None and fee_rate is None and payment_rate is None else Decimal(0)
-    result = money.profit(
-        price, cost, ship, cr, fr, pr, payment_min=record.payment_min if own_payment else None, fee_vat=vat
-    )
+    payment_min = record.payment_min if record is not None and own_payment else None
+    result = money.profit(price, cost, q.ship, cr, fr, pr, payment_min=payment_min, fee_vat=vat)
     sample = bool(record and record.sample and (fee_rate is None or payment_rate is None))
     note = "利潤 = 售價 − 成本 − 運費 − 平台手續費 − 金流手續費 − 分潤。"
     if vat:
@@ -161,7 +156,7 @@ def _profit(
     return ProfitAnswer(
         price=price,
         cost=cost,
-        ship=ship,
+        ship=q.ship,
         platform=platform,
         platform_fee_rate_pct=fr * PCT,
         payment_fee_rate_pct=pr * PCT,
@@ -182,7 +177,7 @@ def _profit(
 @SERVICE.operation("GET", "/api/profit", tool="calc_group_buy_profit")
 def profit(p: ProfitQuery) -> ProfitAnswer:
     """Profit, margin and break-even price of one group-buy order after platform, payment and commission fees."""
-    return _profit(CATALOGUE.get(), p.price, p.cost, p.platform, p.commission, p.ship, p.fee_rate, p.payment_rate)
+    return _profit(CATALOGUE.get(), p)
 
 
 def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
@@ -192,38 +187,10 @@ def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
         first = min(x.effective_from for x in catalogue.thresholds).isoformat()
         raise InvalidParameter("date", f"no threshold is known here before {first}", {"minimum": first}) from None
     th = t.threshold
-    label = "銷售貨物" if kind == "goods" else "銷售勞務"
-    if t.tier == "below":
-        summary = f"每月{label} {monthly:,} 元，未達起徵點 {t.limit:,} 元：暫免辦理稅籍登記。"
-        steps = ["持續記錄每月銷售額；任一月達到起徵點就要申請稅籍登記。", "偶爾出售自用二手物品不屬營業行為。"]
-    elif t.tier == "small-scale":
-        summary = (
-            f"每月{label} {monthly:,} 元，已達起徵點 {t.limit:,} 元：應辦理稅籍登記；未達 {th.invoice_threshold:,} 元，"
-            f"通常核定為小規模營業人，由國稅局按季查定 {pct(th.small_scale_rate)}% 營業稅。"
-        )
-        steps = [
-            "向所在地國稅局申請稅籍登記，填寫網域名稱、網路位址與平台會員帳號。",
-            "在銷售網頁揭露營業人名稱及統一編號。",
-            f"每季營業稅約為 {t.quarterly_tax} 元（月銷售額 × 3 × 1%，實際以國稅局查定為準）。",
-        ]
-    else:
-        summary = (
-            f"每月{label} {monthly:,} 元，達 {th.invoice_threshold:,} 元：應辦理稅籍登記，使用統一發票，"
-            f"按 {pct(th.vat_rate)}% 營業稅每兩個月申報。"
-        )
-        steps = [
-            "申請稅籍登記並購買或申請電子發票。",
-            "每單數月15日前申報前兩個月的營業稅（401申報書）。",
-            "在銷售網頁揭露營業人名稱及統一編號。",
-        ]
+    summary, steps = t.advice(monthly, kind)
+    shown = {"effective_from", "effective_to", "goods", "services", "source"}
     earlier = [
-        {
-            "effective_from": x.effective_from.isoformat(),
-            "effective_to": x.effective_to.isoformat() if x.effective_to else None,
-            "goods": x.goods,
-            "services": x.services,
-            "source": x.source,
-        }
+        x.model_dump(mode="json", include=shown)
         for x in sorted(catalogue.thresholds, key=lambda x: x.effective_from)
         if x.id != th.id
     ]
@@ -233,7 +200,7 @@ def _tax(catalogue: Catalogue, monthly: int, kind: str, on: date) -> TaxAnswer:
         type=kind,
         threshold=t.limit,
         must_register=t.must_register,
-        tier=t.tier,  # type: ignore[arg-type]
+        tier=t.tier,
         summary=summary,
         next_steps=steps,
         estimated_quarterly_tax=int(t.quarterly_tax) if t.quarterly_tax is not None else None,
@@ -292,35 +259,35 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
 
 def _ban_check(ban: str) -> BanCheck:
     c = ubn.check(ban)
-    if c.valid and c.valid_old_rule:
-        note = "檢查碼正確（新舊規則皆符合）。"
-    elif c.valid:
-        note = "檢查碼依2023年起的新規則（可被5整除）正確；舊規則（可被10整除）會誤判為錯誤。"
-    else:
-        note = "檢查碼不符：請再核對號碼。"
-    under = [rule for rule, ok in (("2023", c.valid), ("pre-2023", c.valid_old_rule)) if ok]
+    rules: tuple[tuple[Literal["2023", "pre-2023"], bool], ...] = (("2023", c.valid), ("pre-2023", c.valid_old_rule))
+    under = [r for r, ok in rules if ok]
     return BanCheck(
-        ban=ban, valid=c.valid, valid_old_rule=c.valid_old_rule, valid_under=under, checksum=c.checksum, note=note
+        ban=ban,
+        valid=c.valid,
+        valid_old_rule=c.valid_old_rule,
+        valid_under=under,
+        checksum=c.checksum,
+        note=ubn.note(c),
     )
 
 
-async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
-    if (ban is None) == (name is None):
-        raise InvalidParameter("ban", "give exactly one of ban or name", ["ban", "name"])
-    if name is not None:
-        found = await to_thread.run_sync(companies_by_name, name)
-        return CompanyAnswer(
-            query=name,
-            check=None,
-            found=bool(found),
-            from_register="store" if found else "none",
-            companies=[as_answer(c, CompanyAnswerItem) for c in found],
-            note="名稱查詢只搜尋本服務已匯入的登記資料。" + ("" if found else "找不到；請改用統一編號查詢。"),
-        )
-    assert ban is not None
+async def _company_by_name(name: str) -> CompanyAnswer:
+    found = await to_thread.run_sync(companies_by_name, name)
+    return CompanyAnswer(
+        query=name,
+        check=None,
+        found=bool(found),
+        from_register="store" if found else "none",
+        companies=[as_answer(c, CompanyRecordAnswer) for c in found],
+        note="名稱查詢只搜尋本服務已匯入的登記資料。" + ("" if found else "找不到；請改用統一編號查詢。"),
+    )
+
+
+async def _company(ban: str) -> tuple[CompanyAnswer, CompanyRecord | None]:
+    """The answer for a business ID, and the company found (None when there is none)."""
     check = _ban_check(ban)
     record = await to_thread.run_sync(company_by_ban, ban)
-    source = "store"
+    source: Literal["store", "live"] = "store"
     if record is None and parsers.live_lookup_enabled():
         try:
             record = await parsers.fetch_company(ban, today_taipei())
@@ -340,7 +307,7 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
                     "檢查碼不符（2023年起的規則與舊規則皆不符）：很可能是打錯號碼。"
                     "公司登記資料目前無法查詢，稍後可再查是否為早期核發的例外號碼。"
                 ),
-            )
+            ), None
         source = "live"
         if record is not None:
             await to_thread.run_sync(save_company, record)
@@ -348,7 +315,7 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
         note = "公司登記資料查無此統一編號（也可能是商業登記的行號，或尚未匯入）。"
         if not check.valid:
             note = "檢查碼不符，且登記資料查無此號碼：很可能是打錯號碼。"
-        return CompanyAnswer(query=ban, check=check, found=False, from_register="none", companies=[], note=note)
+        return CompanyAnswer(query=ban, check=check, found=False, from_register="none", companies=[], note=note), None
     note = check.note
     if not check.valid:
         note = "此號碼不符合檢查碼規則，但確實存在於登記資料中（早期核發的號碼有少數例外），以登記資料為準。"
@@ -359,9 +326,9 @@ async def _company(ban: str | None, name: str | None) -> CompanyAnswer:
         check=check,
         found=True,
         from_register=source,
-        companies=[as_answer(record, CompanyAnswerItem)],
+        companies=[as_answer(record, CompanyRecordAnswer)],
         note=note,
-    )  # type: ignore[arg-type]
+    ), record
 
 
 @SERVICE.operation("GET", "/api/company", tool="lookup_supplier_company")
@@ -372,15 +339,28 @@ async def company(p: CompanyQuery) -> CompanyAnswer:
     timeout). When it cannot be reached, a number whose check digit fails still gets its verdict
     (from_register: unavailable, register_retry_after_seconds); a number that passes answers 503 with
     Retry-After and the check-digit verdict in `check`."""
-    return await _company(p.ban, p.name)
+    if (p.ban is None) == (p.name is None):
+        raise InvalidParameter("ban", "give exactly one of ban or name", ["ban", "name"])
+    if p.name is not None:
+        return await _company_by_name(p.name)
+    assert p.ban is not None  # exactly one of the two was given
+    answer, _found = await _company(p.ban)
+    return answer
+
+
+RISK_ORDER = {"high": 0, "medium": 1, "low": 2}
+
+
+def _duties(catalogue: Catalogue, categories: list[str]) -> list[ListingDuty]:
+    """The listing duties of the categories (and of every listing), the riskiest first."""
+    duties = [d for d in catalogue.listing if d.category in categories or d.category == "all"]
+    return sorted(duties, key=lambda d: (RISK_ORDER[d.risk], d.category, d.id))
 
 
 def _listing(catalogue: Catalogue, categories: list[str]) -> ListingAnswer:
-    duties = [d for d in catalogue.listing if d.category in categories or d.category == "all"]
-    order = {"high": 0, "medium": 1, "low": 2}
-    duties.sort(key=lambda d: (order[d.risk], d.category, d.id))
+    duties = _duties(catalogue, categories)
     return ListingAnswer(
-        categories=categories, count=len(duties), duties=[as_answer(d, ListingAnswerItem) for d in duties]
+        categories=categories, count=len(duties), duties=[as_answer(d, ListingDutyAnswer) for d in duties]
     )
 
 
@@ -394,7 +374,7 @@ def listing(p: ListingQuery) -> ListingAnswer:
 def endorsement() -> EndorsementAnswer:
     """The Fair Trade Act's endorsement rules and the endorser's liability."""
     rules = CATALOGUE.get().endorsement
-    return EndorsementAnswer(count=len(rules), rules=[as_answer(r, EndorsementAnswerItem) for r in rules])
+    return EndorsementAnswer(count=len(rules), rules=[as_answer(r, EndorsementRuleAnswer) for r in rules])
 
 
 @SERVICE.operation("GET", "/api/platforms", tool="platform_fees")
@@ -405,13 +385,8 @@ def platforms() -> PlatformsAnswer:
     return PlatformsAnswer(
         count=len(items),
         sample=sample,
-        platforms=[as_answer(x, PlatformAnswerItem) for x in items],
-        note=(
-            "標示 sample 的平台費率為示意值，未能找到可引用的公開費率表；計算時請以平台後台公告的費率覆寫。"
-            "未標示者依其來源頁面的公開費率。"
-        )
-        if sample
-        else "",
+        platforms=[as_answer(x, PlatformAnswer) for x in items],
+        note=SAMPLE_RATES_NOTE if sample else "",
     )
 
 
@@ -433,27 +408,22 @@ async def _review(p: CampaignBody) -> CampaignReview:
                     "verdict": "risky" if ad.findings or more.findings else "ok",
                 }
             )
-        for f in ad.findings:
-            todo.append(
-                Todo(
-                    risk="high",
-                    check="ad-check",
-                    item=f"刪改廣告用語「{f.words}」",
-                    detail=f"{f.article}；{f.penalty.text}",
-                )
+        todo += [
+            Todo(
+                risk="high",
+                check="ad-check",
+                item=f"刪改廣告用語「{f.words}」",
+                detail=f"{f.article}；{f.penalty.text}",
             )
+            for f in ad.findings
+        ]
     prof = None
     if p.price is not None and p.cost is not None:
-        prof = _profit(catalogue, p.price, p.cost, p.platform, p.commission, p.ship, None, None)
+        order = ProfitQuery(price=p.price, cost=p.cost, platform=p.platform, commission=p.commission, ship=p.ship)
+        prof = _profit(catalogue, order)
         if prof.profit < 0:
-            todo.append(
-                Todo(
-                    risk="high",
-                    check="profit",
-                    item="售價低於損益兩平",
-                    detail=f"每筆虧損 {-prof.profit} 元；損益兩平售價 {prof.break_even_price} 元",
-                )
-            )
+            loss = f"每筆虧損 {-prof.profit} 元；損益兩平售價 {prof.break_even_price} 元"
+            todo.append(Todo(risk="high", check="profit", item="售價低於損益兩平", detail=loss))
         elif prof.margin_pct < 10:
             todo.append(Todo(risk="medium", check="profit", item="毛利率低於10%", detail=f"毛利率 {prof.margin_pct}%"))
         if prof.sample:
@@ -465,20 +435,17 @@ async def _review(p: CampaignBody) -> CampaignReview:
             todo.append(Todo(risk="high", check="tax-check", item="辦理稅籍登記", detail=tax.summary))
     supplier = None
     if p.supplier_ban is not None:
-        supplier = await _company(p.supplier_ban, None)
-        if not supplier.found:
+        supplier, found = await _company(p.supplier_ban)
+        if found is None:
             todo.append(Todo(risk="high", check="company", item="核對供應商統一編號", detail=supplier.note))
-        elif supplier.companies and supplier.companies[0].status not in ("核准設立",):
-            todo.append(
-                Todo(risk="high", check="company", item="供應商登記狀態異常", detail=supplier.companies[0].status)
-            )
+        elif found.status not in ("核准設立",):
+            todo.append(Todo(risk="high", check="company", item="供應商登記狀態異常", detail=found.status))
     listing_answer = None
     if cats:
         listing_answer = _listing(catalogue, cats)
-        for d in listing_answer.duties:
+        for d in _duties(catalogue, cats):
             todo.append(Todo(risk=d.risk, check="listing", item=d.title, detail=f"{d.article}：{d.duty}"))
-    order = {"high": 0, "medium": 1, "low": 2}
-    todo.sort(key=lambda t: order[t.risk])
+    todo.sort(key=lambda t: RISK_ORDER[t.risk])
     return CampaignReview(
         as_of=today,
         count=len(todo),
@@ -491,51 +458,32 @@ async def _review(p: CampaignBody) -> CampaignReview:
     )
 
 
-CAMPAIGN_EXAMPLE = {  # the paid review's discovery example, the same by GET and POST
-    "copy": "排毒又能降血壓",
-    "categories": "food",
-    "price": 500,
-    "cost": 250,
-    "monthly_sales": 120000,
-    "supplier_ban": "22099131",
-}
-
-
-@SERVICE.operation(
-    "GET",
-    "/api/pro/campaign-review",
-    price="$0.02",
-    example=CAMPAIGN_EXAMPLE,
-)
+@SERVICE.operation("GET", "/api/pro/campaign-review", price="$0.02", example=CAMPAIGN_EXAMPLE)
 async def campaign_review(p: CampaignBody) -> CampaignReview:
     """One to-do list ordered by risk from the copy, profit, tax, supplier and listing checks."""
     return await _review(p)
 
 
-@SERVICE.operation(
-    "POST",
-    "/api/pro/campaign-review",
-    price="$0.02",
-    example=CAMPAIGN_EXAMPLE,
-)
+@SERVICE.operation("POST", "/api/pro/campaign-review", price="$0.02", example=CAMPAIGN_EXAMPLE)
 async def campaign_review_post(p: CampaignBody) -> CampaignReview:
     """The campaign review with its inputs in a JSON body (for long copy)."""
     return await _review(p)
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", rests_on=KIND_TABLES)
 def export() -> Export:
-    """All word lists, rules, thresholds, withholding data and fees, with their sources."""
+    """All word lists, rules, thresholds, withholding data and fees, with their sources. Not for sale
+    (503, nothing charged) while any of them is sample data, as the marketplace fees are until their
+    published rates are found: /api/platforms shows them free, marked sample."""
     c = CATALOGUE.get()
-    dump = lambda items: [i.model_dump(mode="json") for i in items]  # noqa: E731
     return Export(
-        terms=dump(c.terms),
-        rules=dump(c.rules.values()),
-        thresholds=dump(c.thresholds),
-        withholding=dump(c.incomes.values()),
-        withholding_agents=dump(c.agents.values()),
-        nhi=dump(c.nhi),
-        minimum_wage=dump(c.wages),
+        terms=[as_answer(x, AdTermAnswer) for x in c.terms],
+        rules=[as_answer(x, RuleAnswer) for x in c.rules.values()],
+        thresholds=[as_answer(x, ThresholdAnswer) for x in c.thresholds],
+        withholding=[as_answer(x, IncomeKindAnswer) for x in c.incomes.values()],
+        withholding_agents=[as_answer(x, WithholdingAgentAnswer) for x in c.agents.values()],
+        nhi=[as_answer(x, NhiRuleAnswer) for x in c.nhi],
+        minimum_wage=[as_answer(x, MinimumWageAnswer) for x in c.wages],
         platforms=platforms().platforms,
         listing=_listing(c, ["cosmetic", "food"]).duties,
         endorsement=endorsement().rules,

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import builtins
 from datetime import date
 from decimal import Decimal
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from twlookup.platform.records import SourcedRecord
 
 Category = Literal["food", "cosmetic"]
+Id = Annotated[str, Field(max_length=120)]  # a record's id, as stored (every kind's table keys on it)
 
 
 class AdTerm(SourcedRecord):
-    id: str
+    id: Id
     category: Category
     list: Literal["prohibited", "allowed"]
     group: str
     term: str = Field(description="The phrase as the regulation's annex writes it")
-    match: list[str] = Field(min_length=1, description="Literal forms matched in text")
+    match: builtins.list[str] = Field(
+        min_length=1, description="Literal forms matched in text"
+    )  # `list` is a field here
     rule: str = Field(description="Id of the rule it falls under")
     basis: Literal["annex", "official-example", "category"] = Field(
         description="annex: the regulation's own annex; official-example: the ministry's example phrases; "
@@ -29,7 +33,7 @@ class AdTerm(SourcedRecord):
 
 
 class Rule(SourcedRecord):
-    id: str
+    id: Id
     category: Category
     title: str
     article: str
@@ -37,9 +41,16 @@ class Rule(SourcedRecord):
     penalty_min: int | None
     penalty_max: int | None
 
+    @property
+    def penalty_text(self) -> str:
+        """The penalty range in words, as the rule's article states it."""
+        if self.penalty_min is not None and self.penalty_max is not None:
+            return f"新臺幣 {self.penalty_min:,} 元以上 {self.penalty_max:,} 元以下罰鍰"
+        return "依該法規定處罰"
+
 
 class Threshold(SourcedRecord):
-    id: str
+    id: Id
     effective_from: date
     effective_to: date | None = None
     goods: int
@@ -51,7 +62,7 @@ class Threshold(SourcedRecord):
 
 
 class IncomeKind(SourcedRecord):
-    id: str
+    id: Id
     code: str
     name: str
     resident_rate: Decimal
@@ -68,14 +79,14 @@ class IncomeKind(SourcedRecord):
 class WithholdingAgent(SourcedRecord):
     """Whether a payer withholds (所得稅法 §88-89) and who reports the income."""
 
-    id: str
+    id: Id
     payer_is_business: bool
     tax_note: str = Field(description="Why nothing is withheld, when that is the case")
     who_reports: str
 
 
 class NhiRule(SourcedRecord):
-    id: str
+    id: Id
     effective_from: date
     rate: Decimal
     threshold_general: int
@@ -86,13 +97,13 @@ class NhiRule(SourcedRecord):
 
 
 class MinimumWage(SourcedRecord):
-    id: str
+    id: Id
     effective_from: date
     monthly: int
 
 
 class Platform(SourcedRecord):
-    id: str
+    id: Id
     name: str
     commission_rate: Decimal
     payment_rate: Decimal = Field(description="Payment fee as a share of the price, before the tax on the fee")
@@ -102,7 +113,7 @@ class Platform(SourcedRecord):
 
 
 class ListingDuty(SourcedRecord):
-    id: str
+    id: Id
     category: Literal["food", "cosmetic", "all"]
     title: str
     duty: str
@@ -111,20 +122,20 @@ class ListingDuty(SourcedRecord):
 
 
 class EndorsementRule(SourcedRecord):
-    id: str
+    id: Id
     title: str
     rule: str
     article: str
 
 
 class CompanyRecord(SourcedRecord):
-    ban: str = Field(pattern=r"^\d{8}$")
-    name: str
-    status: str
+    ban: str = Field(pattern=r"^\d{8}$", max_length=8)
+    name: str = Field(max_length=300)
+    status: str = Field(max_length=60)
     capital: int | None = None
     paid_in_capital: int | None = None
-    representative: str | None = None
-    address: str | None = None
-    registrar: str | None = None
+    representative: str | None = Field(None, max_length=120)
+    address: str | None = Field(None, max_length=300)
+    registrar: str | None = Field(None, max_length=120)
     setup_date: date | None = None
     last_change: date | None = None

@@ -10,14 +10,38 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from twlookup.platform.operations import Params
-from twlookup.platform.records import answer_model
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.creator.records import CompanyRecord, EndorsementRule, ListingDuty, Platform
+from twlookup.services.creator.records import (
+    AdTerm,
+    CompanyRecord,
+    EndorsementRule,
+    IncomeKind,
+    ListingDuty,
+    MinimumWage,
+    NhiRule,
+    Platform,
+    Rule,
+    Threshold,
+    WithholdingAgent,
+)
 
-CompanyAnswerItem = answer_model(CompanyRecord)
-ListingAnswerItem = answer_model(ListingDuty)
-EndorsementAnswerItem = answer_model(EndorsementRule)
-PlatformAnswerItem = answer_model(Platform)
+
+class CompanyRecordAnswer(RecordAnswer, record=CompanyRecord):
+    """A company of the register, with its provenance."""
+
+
+class ListingDutyAnswer(RecordAnswer, record=ListingDuty):
+    """A listing duty, with the regulation it cites."""
+
+
+class EndorsementRuleAnswer(RecordAnswer, record=EndorsementRule):
+    """An endorsement rule, with the regulation it cites."""
+
+
+class PlatformAnswer(RecordAnswer, record=Platform):
+    """A marketplace's fees, with their source (sample where no published rate was found)."""
+
 
 Category = Literal["food", "cosmetic"]
 PlatformId = Literal["shopee", "momo", "pinkoi", "own-site", "custom"]
@@ -57,6 +81,13 @@ class AdFinding(BaseModel):
 class AllowedPhrase(BaseModel):
     words: str
     source: Source
+
+
+AD_CHECK_NOTE = (
+    "比對法規附件詞句、主管機關例句與違規類型用詞（每筆以 basis 標明依據）；"
+    "沒有命中不代表整體廣告合法（主管機關依整體表現綜合判斷）。"
+    "文字已先轉為繁體並統一全形字元。"
+)
 
 
 class AdCheck(BaseModel):
@@ -201,7 +232,7 @@ class CompanyAnswer(BaseModel):
     register_retry_after_seconds: int | None = Field(
         None, description="When from_register is unavailable: seconds to wait before asking again"
     )
-    companies: list[CompanyAnswerItem]  # type: ignore[valid-type]
+    companies: list[CompanyRecordAnswer]
     note: str
 
 
@@ -212,19 +243,25 @@ class ListingQuery(Params):
 class ListingAnswer(BaseModel):
     categories: list[str]
     count: int
-    duties: list[ListingAnswerItem]  # type: ignore[valid-type]
+    duties: list[ListingDutyAnswer]
 
 
 class EndorsementAnswer(BaseModel):
     count: int
-    rules: list[EndorsementAnswerItem]  # type: ignore[valid-type]
+    rules: list[EndorsementRuleAnswer]
+
+
+SAMPLE_RATES_NOTE = (
+    "標示 sample 的平台費率為示意值，未能找到可引用的公開費率表；計算時請以平台後台公告的費率覆寫。"
+    "未標示者依其來源頁面的公開費率。"
+)
 
 
 class PlatformsAnswer(BaseModel):
     count: int
     sample: bool
     note: str
-    platforms: list[PlatformAnswerItem]  # type: ignore[valid-type]
+    platforms: list[PlatformAnswer]
 
 
 class CampaignBody(Params):
@@ -261,6 +298,16 @@ class CampaignBody(Params):
         return self
 
 
+CAMPAIGN_EXAMPLE = {  # the paid review's discovery example, the same by GET and POST
+    "copy": "排毒又能降血壓",
+    "categories": "food",
+    "price": 500,
+    "cost": 250,
+    "monthly_sales": 120000,
+    "supplier_ban": "22099131",
+}
+
+
 class Todo(BaseModel):
     risk: Literal["high", "medium", "low"]
     check: Literal["ad-check", "profit", "tax-check", "company", "listing"]
@@ -279,14 +326,42 @@ class CampaignReview(BaseModel):
     listing: ListingAnswer | None
 
 
+class AdTermAnswer(RecordAnswer, record=AdTerm):
+    """A term of the regulators' word lists."""
+
+
+class RuleAnswer(RecordAnswer, record=Rule):
+    """A rule an ad term falls under, with its article and penalty range."""
+
+
+class ThresholdAnswer(RecordAnswer, record=Threshold):
+    """Business-tax registration thresholds in force over a period."""
+
+
+class IncomeKindAnswer(RecordAnswer, record=IncomeKind):
+    """An income kind's withholding rates."""
+
+
+class WithholdingAgentAnswer(RecordAnswer, record=WithholdingAgent):
+    """Whether a payer withholds, and who reports the income."""
+
+
+class NhiRuleAnswer(RecordAnswer, record=NhiRule):
+    """The NHI supplementary premium's rate, threshold and cap."""
+
+
+class MinimumWageAnswer(RecordAnswer, record=MinimumWage):
+    """The monthly minimum wage in force from a date."""
+
+
 class Export(BaseModel):
-    terms: list[dict[str, object]]
-    rules: list[dict[str, object]]
-    thresholds: list[dict[str, object]]
-    withholding: list[dict[str, object]]
-    withholding_agents: list[dict[str, object]]
-    nhi: list[dict[str, object]]
-    minimum_wage: list[dict[str, object]]
-    platforms: list[PlatformAnswerItem]  # type: ignore[valid-type]
-    listing: list[ListingAnswerItem]  # type: ignore[valid-type]
-    endorsement: list[EndorsementAnswerItem]  # type: ignore[valid-type]
+    terms: list[AdTermAnswer]
+    rules: list[RuleAnswer]
+    thresholds: list[ThresholdAnswer]
+    withholding: list[IncomeKindAnswer]
+    withholding_agents: list[WithholdingAgentAnswer]
+    nhi: list[NhiRuleAnswer]
+    minimum_wage: list[MinimumWageAnswer]
+    platforms: list[PlatformAnswer]
+    listing: list[ListingDutyAnswer]
+    endorsement: list[EndorsementRuleAnswer]

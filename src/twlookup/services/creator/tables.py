@@ -1,38 +1,96 @@
-"""Store tables of the creator service: reference records by kind, and the company register extract."""
+"""Store tables of the creator service, each derived from its record in records.py (`record_table`):
+one table per kind of reference record, and the company register extract.
+
+Rates and amounts are Decimals kept as the text they were written in (`DecimalText`), so 0.10 reads
+back as 0.10 from every store (SQLite has no exact decimal type)."""
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Any
+import types
+from decimal import Decimal
+from typing import Any, Union, get_args, get_origin
 
-from sqlalchemy import JSON, BigInteger, Date, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import BigInteger, String
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import mapped_column
+from sqlalchemy.types import TypeDecorator
 
-from twlookup.platform.store.base import Base, Provenance
+from twlookup.platform.records import Record
+from twlookup.platform.store.record_tables import record_table
+from twlookup.services.creator.records import (
+    AdTerm,
+    CompanyRecord,
+    EndorsementRule,
+    IncomeKind,
+    ListingDuty,
+    MinimumWage,
+    NhiRule,
+    Platform,
+    Rule,
+    Threshold,
+    WithholdingAgent,
+)
 
 
-class CreatorRecord(Provenance, Base):
-    """One record of data/creator/: `record_type` names its record model; `payload` its validated fields."""
+class DecimalText(TypeDecorator[Decimal]):
+    """A Decimal stored as its text and read back exactly."""
 
-    __tablename__ = "creator_record"
+    impl = String(24)
+    cache_ok = True
 
-    record_type: Mapped[str] = mapped_column(String(20), primary_key=True)
-    id: Mapped[str] = mapped_column(String(120), primary_key=True)
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    def process_bind_param(self, value: Decimal | None, dialect: Dialect) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Decimal | None:
+        return None if value is None else Decimal(value)
 
 
-class Company(Provenance, Base):
-    """A company of the Ministry of Economic Affairs' register (GCIS open data)."""
+def decimals(record: type[Record]) -> dict[str, Any]:
+    """`override` columns for the record's Decimal fields (nullable where the field admits None)."""
+    out: dict[str, Any] = {}
+    for name, field in record.model_fields.items():
+        kinds = get_args(field.annotation) if get_origin(field.annotation) in (Union, types.UnionType) else ()
+        if field.annotation is Decimal or Decimal in kinds:
+            out[name] = mapped_column(DecimalText(), nullable=type(None) in kinds)
+    return out
 
-    __tablename__ = "creator_company"
 
-    ban: Mapped[str] = mapped_column(String(8), primary_key=True)
-    name: Mapped[str] = mapped_column(String(300), index=True)
-    status: Mapped[str] = mapped_column(String(60))
-    capital: Mapped[int | None] = mapped_column(BigInteger, default=None)
-    paid_in_capital: Mapped[int | None] = mapped_column(BigInteger, default=None)
-    representative: Mapped[str | None] = mapped_column(String(120), default=None)
-    address: Mapped[str | None] = mapped_column(String(300), default=None)
-    registrar: Mapped[str | None] = mapped_column(String(120), default=None)
-    setup_date: Mapped[date | None] = mapped_column(Date, default=None)
-    last_change: Mapped[date | None] = mapped_column(Date, default=None)
+def kind_table(record: type[Record], table: str) -> Any:
+    """The table of one kind of reference record, keyed by its id."""
+    return record_table(record, table, override=decimals(record))
+
+
+AdTermRow = kind_table(AdTerm, "creator_ad_term")
+RuleRow = kind_table(Rule, "creator_rule")
+ThresholdRow = kind_table(Threshold, "creator_threshold")
+IncomeKindRow = kind_table(IncomeKind, "creator_income_kind")
+WithholdingAgentRow = kind_table(WithholdingAgent, "creator_withholding_agent")
+NhiRuleRow = kind_table(NhiRule, "creator_nhi_rule")
+MinimumWageRow = kind_table(MinimumWage, "creator_minimum_wage")
+PlatformRow = kind_table(Platform, "creator_platform")
+ListingDutyRow = kind_table(ListingDuty, "creator_listing_duty")
+EndorsementRuleRow = kind_table(EndorsementRule, "creator_endorsement_rule")
+KIND_TABLES = (
+    AdTermRow,
+    RuleRow,
+    ThresholdRow,
+    IncomeKindRow,
+    WithholdingAgentRow,
+    NhiRuleRow,
+    MinimumWageRow,
+    PlatformRow,
+    ListingDutyRow,
+    EndorsementRuleRow,
+)
+
+# A company of the Ministry of Economic Affairs' register (GCIS open data); capital in NT$ needs 64 bits.
+Company = record_table(
+    CompanyRecord,
+    "creator_company",
+    key="ban",
+    index=("name",),
+    override={
+        "capital": mapped_column(BigInteger, nullable=True),
+        "paid_in_capital": mapped_column(BigInteger, nullable=True),
+    },
+)

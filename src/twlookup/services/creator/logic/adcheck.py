@@ -12,6 +12,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from twlookup.services.creator.records import AdTerm
 
@@ -19,7 +20,7 @@ _SPACE = re.compile(r"\s+")
 
 
 @functools.lru_cache(maxsize=1)
-def _converter():  # type: ignore[no-untyped-def]
+def _converter() -> Any:  # opencc has no type information
     import opencc
 
     return opencc.OpenCC("s2tw")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from typing import Literal, Protocol, TypeVar
 
 from twlookup.services.creator.records import IncomeKind, MinimumWage, NhiRule, Threshold
 
@@ -26,7 +27,16 @@ def whole(value: Decimal, rounding: str = ROUND_HALF_UP) -> Decimal:
     return value.quantize(ONE, rounding=rounding)
 
 
-def in_force(items: list, on: date):  # type: ignore[no-untyped-def]
+class Dated(Protocol):
+    @property
+    def effective_from(self) -> date: ...
+
+
+D = TypeVar("D", bound=Dated)
+Tier = Literal["below", "small-scale", "invoice"]
+
+
+def in_force(items: list[D], on: date) -> D | None:
     """The record with the latest effective_from not after `on` (None if none yet)."""
     current = [i for i in items if i.effective_from <= on]
     return max(current, key=lambda i: i.effective_from) if current else None
@@ -37,8 +47,34 @@ class TaxCheck:
     threshold: Threshold
     limit: int
     must_register: bool
-    tier: str  # below | small-scale | invoice
+    tier: Tier
     quarterly_tax: Decimal | None
+
+    def advice(self, monthly: int, kind: str) -> tuple[str, list[str]]:
+        """What the tier means for a seller of `monthly` NT$ of goods or services, and what to do next."""
+        th, label = self.threshold, "銷售貨物" if kind == "goods" else "銷售勞務"
+        if self.tier == "below":
+            return f"每月{label} {monthly:,} 元，未達起徵點 {self.limit:,} 元：暫免辦理稅籍登記。", [
+                "持續記錄每月銷售額；任一月達到起徵點就要申請稅籍登記。",
+                "偶爾出售自用二手物品不屬營業行為。",
+            ]
+        if self.tier == "small-scale":
+            return (
+                f"每月{label} {monthly:,} 元，已達起徵點 {self.limit:,} 元：應辦理稅籍登記；未達 {th.invoice_threshold:,} 元，"
+                f"通常核定為小規模營業人，由國稅局按季查定 {pct(th.small_scale_rate)}% 營業稅。"
+            ), [
+                "向所在地國稅局申請稅籍登記，填寫網域名稱、網路位址與平台會員帳號。",
+                "在銷售網頁揭露營業人名稱及統一編號。",
+                f"每季營業稅約為 {self.quarterly_tax} 元（月銷售額 × 3 × 1%，實際以國稅局查定為準）。",
+            ]
+        return (
+            f"每月{label} {monthly:,} 元，達 {th.invoice_threshold:,} 元：應辦理稅籍登記，使用統一發票，"
+            f"按 {pct(th.vat_rate)}% 營業稅每兩個月申報。"
+        ), [
+            "申請稅籍登記並購買或申請電子發票。",
+            "每單數月15日前申報前兩個月的營業稅（401申報書）。",
+            "在銷售網頁揭露營業人名稱及統一編號。",
+        ]
 
 
 def tax_check(monthly: int, kind: str, thresholds: list[Threshold], on: date) -> TaxCheck:

@@ -40,3 +40,12 @@ def check(ban: str) -> UbnCheck:
         old = s_one % 10 == 0 or s_zero % 10 == 0
         return UbnCheck(ban, valid, old, s_one, True)
     return UbnCheck(ban, s % 5 == 0, s % 10 == 0, s, False)
+
+
+def note(c: UbnCheck) -> str:
+    """The check-digit verdict in words."""
+    if c.valid and c.valid_old_rule:
+        return "檢查碼正確（新舊規則皆符合）。"
+    if c.valid:
+        return "檢查碼依2023年起的新規則（可被5整除）正確；舊規則（可被10整除）會誤判為錯誤。"
+    return "檢查碼不符：請再核對號碼。"
