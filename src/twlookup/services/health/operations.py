@@ -299,7 +299,7 @@ def screening_check(p: ScreeningQuery) -> ScreeningCheck:
         results=[
             EligibilityOut(
                 programme=programme_out(r.programme),
-                status=r.status,  # type: ignore[arg-type]
+                status=r.status,
                 because=[as_answer(x, RuleOut) for x in r.matched],
                 interval_en=next((x.interval_en for x in r.matched if x.interval_en), r.programme.doc["interval_en"]),
                 missing=list(r.missing),

@@ -12,7 +12,7 @@ from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
 from twlookup.services.health import records
-from twlookup.services.health.logic import readings
+from twlookup.services.health.logic import readings, screening
 
 BP_CHECK_LIMIT = 6  # spec document 1, Limits: blood pressure check, at most 6 readings per call
 BP_REPORT_LIMIT = 28  # one full 7-2-2 week: 7 days x 2 times x 2 readings
@@ -226,7 +226,7 @@ class ScreeningQuery(Params):
 
 class EligibilityOut(BaseModel):
     programme: ProgrammeOut
-    status: Literal["eligible", "need-information", "not-eligible"]
+    status: screening.Status
     because: list[RuleOut] = Field(description="The rules this person meets")
     interval_en: str = Field(description="How often, for the rule met (or the programme's interval)")
     missing: list[str] = Field(description="Parameters that would decide a need-information result")

@@ -5,6 +5,7 @@ programmes' rules (from the data), and what is missing to decide the others.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from twlookup.services.health.logic.rules import Programme
 from twlookup.services.health.records import Rule
@@ -51,10 +52,13 @@ def check_rule(rule: Rule, p: Person) -> tuple[bool | None, list[str]]:
     return (None, missing) if missing else (True, [])
 
 
+Status = Literal["eligible", "need-information", "not-eligible"]
+
+
 @dataclass(frozen=True)
 class Eligibility:
     programme: Programme
-    status: str  # eligible, need-information, not-eligible
+    status: Status
     matched: tuple[Rule, ...]
     missing: tuple[str, ...]
 
@@ -70,6 +74,6 @@ def screening_eligibility(programmes: tuple[Programme, ...], p: Person) -> list[
                 matched.append(rule)
             elif ok is None:
                 missing.extend(n for n in need if n not in missing)
-        status = "eligible" if matched else ("need-information" if missing else "not-eligible")
+        status: Status = "eligible" if matched else ("need-information" if missing else "not-eligible")
         out.append(Eligibility(prog, status, tuple(matched), tuple(missing if not matched else ())))
     return out
