@@ -135,6 +135,31 @@ def test_numbered_keys_and_references():
         assert [r.id for r in s.query(replies)] == [1] and post.id == 1
 
 
+def test_a_citing_record_cites_every_page_with_its_provenance():
+    from twlookup.platform.records import CitingRecord
+
+    class Guide(CitingRecord):
+        id: str
+
+    g = Guide.model_validate(
+        {
+            "id": "g",
+            "sources": [{"title": "A", "url": "https://example.org/a"}, {"title": "B", "url": "https://example.org/b"}],
+            "checked": date(2026, 11, 1),
+            "licence": "CC BY 4.0",
+            "sample": True,
+        }
+    )
+    own, other = g.source_refs
+    assert (own.url, own.title, own.licence, own.sample) == ("https://example.org/a", "A", "CC BY 4.0", True)
+    assert (other.url, other.title, other.checked, other.sample) == (
+        "https://example.org/b",
+        "B",
+        date(2026, 11, 1),
+        True,
+    )
+
+
 def test_mistakes_are_named():
     class Odd(Record):
         id: str

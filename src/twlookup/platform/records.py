@@ -72,9 +72,14 @@ class CitingRecord(SourcedRecord):
 
     @property
     def source_refs(self) -> list[Source]:
-        """Every page the record cites, as answers carry them: its own source as `source_ref`
-        (licence included), the others by `cite`; all with its check date and sample flag."""
-        return [self.source_ref if c.url == self.source else self.cite(c.url, c.title) for c in self.sources]
+        """Every page the record cites, as answers carry them, each under its own title: its own
+        source as `source_ref` (licence included), the others by `cite`; all with its check date
+        and sample flag."""
+        own = self.source_ref
+        return [
+            own.model_copy(update={"title": c.title}) if c.url == self.source else self.cite(c.url, c.title)
+            for c in self.sources
+        ]
 
     @model_validator(mode="before")
     @classmethod

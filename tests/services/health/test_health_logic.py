@@ -3,17 +3,21 @@
 The data comes straight from data/health/*.yaml, so these tests also pin the sourced numbers.
 """
 
+from datetime import date
+
 import pytest
 
 from twlookup.cli import DEFAULT_DATA
-from twlookup.services.health import logic
+from twlookup.platform.records import Citation
+from twlookup.services.health import records
 from twlookup.services.health.data import from_directory
+from twlookup.services.health.logic import blood_pressure, glucose, meal, readings, screening
 
 H = from_directory(DEFAULT_DATA / "health")
 
 
 def band(s, d):
-    return logic.grade_bp(H.bp, s, d).band.id
+    return blood_pressure.grade_bp(H.bp, s, d).band.id
 
 
 # ---------------------------------------------------------------- blood pressure bands
@@ -41,36 +45,36 @@ def test_bp_bands_on_every_cut_off(s, d, expected):
 
 
 def test_bp_target_crisis_and_low_edges():
-    assert logic.grade_bp(H.bp, 129, 79).at_target
-    assert not logic.grade_bp(H.bp, 130, 79).at_target and not logic.grade_bp(H.bp, 129, 80).at_target
+    assert blood_pressure.grade_bp(H.bp, 129, 79).at_target
+    assert not blood_pressure.grade_bp(H.bp, 130, 79).at_target and not blood_pressure.grade_bp(H.bp, 129, 80).at_target
     # crisis is "above 180 or above 120": exactly 180/120 is not, 181 or 121 is
-    assert not logic.grade_bp(H.bp, 180, 120).crisis
-    assert logic.grade_bp(H.bp, 181, 100).crisis and logic.grade_bp(H.bp, 170, 121).crisis
+    assert not blood_pressure.grade_bp(H.bp, 180, 120).crisis
+    assert blood_pressure.grade_bp(H.bp, 181, 100).crisis and blood_pressure.grade_bp(H.bp, 170, 121).crisis
     # low: below 90 or below 60
-    assert not logic.grade_bp(H.bp, 90, 60).low
-    assert logic.grade_bp(H.bp, 89, 70).low and logic.grade_bp(H.bp, 100, 59).low
+    assert not blood_pressure.grade_bp(H.bp, 90, 60).low
+    assert blood_pressure.grade_bp(H.bp, 89, 70).low and blood_pressure.grade_bp(H.bp, 100, 59).low
 
 
 def test_bp_average_of_a_7_2_2_like_series_is_graded_on_the_mean():
     # hand-worked: (132+128+126+130)/4 = 129.0, (84+80+78+82)/4 = 81.0 -> stage 1 by the diastolic
-    avg = logic.average_bp(H.bp, [(132, 84), (128, 80), (126, 78), (130, 82)])
+    avg = blood_pressure.average_bp(H.bp, [(132, 84), (128, 80), (126, 78), (130, 82)])
     assert (avg.systolic, avg.diastolic, avg.band.id) == (129.0, 81.0, "stage-1")
 
 
 def test_bp_actions_put_the_crisis_first():
-    grades = [logic.grade_bp(H.bp, 185, 100), logic.grade_bp(H.bp, 120, 70)]
-    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(185, 100), (120, 70)]))
+    grades = [blood_pressure.grade_bp(H.bp, 185, 100), blood_pressure.grade_bp(H.bp, 120, 70)]
+    actions = blood_pressure.bp_actions(H.bp, grades, blood_pressure.average_bp(H.bp, [(185, 100), (120, 70)]))
     assert "119" in actions[0] and "crisis" in actions[0]
 
 
 def test_a_low_average_is_not_called_normal_in_what_to_do():
-    grades = [logic.grade_bp(H.bp, 85, 55)]
-    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(85, 55)]))
+    grades = [blood_pressure.grade_bp(H.bp, 85, 55)]
+    actions = blood_pressure.bp_actions(H.bp, grades, blood_pressure.average_bp(H.bp, [(85, 55)]))
     assert not any(a.startswith("Normal range") for a in actions)
     assert any("low blood pressure" in a for a in actions)
     # a low reading inside a normal average keeps the normal advice and adds the low note
-    grades = [logic.grade_bp(H.bp, 85, 55), logic.grade_bp(H.bp, 115, 75)]
-    actions = logic.bp_actions(H.bp, grades, logic.average_bp(H.bp, [(85, 55), (115, 75)]))
+    grades = [blood_pressure.grade_bp(H.bp, 85, 55), blood_pressure.grade_bp(H.bp, 115, 75)]
+    actions = blood_pressure.bp_actions(H.bp, grades, blood_pressure.average_bp(H.bp, [(85, 55), (115, 75)]))
     assert actions[0].startswith("Normal range") and any("low blood pressure" in a for a in actions)
 
 
@@ -90,17 +94,17 @@ def test_a_low_average_is_not_called_normal_in_what_to_do():
     ],
 )
 def test_bp_reading_errors(text, fragment):
-    with pytest.raises(logic.ReadingError, match=fragment):
-        logic.parse_bp_readings(text, 6)
+    with pytest.raises(readings.ReadingError, match=fragment):
+        readings.parse_bp_readings(text, 6)
 
 
 def test_six_readings_is_the_maximum_accepted():
-    assert len(logic.parse_bp_readings(",".join(["120/80"] * 6), 6)) == 6
+    assert len(readings.parse_bp_readings(",".join(["120/80"] * 6), 6)) == 6
 
 
 def test_bp_report_morning_hypertension_trend_and_summary():
     tagged = [("morning", (138, 88)), ("evening", (126, 78)), ("morning", (134, 84)), ("evening", (124, 76))]
-    r = logic.bp_report(H.bp, tagged)
+    r = blood_pressure.bp_report(H.bp, tagged)
     assert (r.morning.systolic, r.morning.diastolic) == (136.0, 86.0)
     assert (r.evening.systolic, r.evening.diastolic) == (125.0, 77.0)
     assert r.morning_hypertension is True
@@ -108,13 +112,13 @@ def test_bp_report_morning_hypertension_trend_and_summary():
     # later half (134/84, 124/76) minus earlier half (138/88, 126/78)
     assert r.trend == (-3.0, -3.0)
     assert r.band_counts == {"stage-2": 0, "stage-1": 2, "elevated": 2, "normal": 0}
-    text = logic.bp_doctor_summary(H.bp, r)
+    text = blood_pressure.bp_doctor_summary(H.bp, r)
     assert "Morning average 136/86" in text and "morning hypertension" in text
 
 
 def test_bp_report_arithmetic_checked_by_hand():
-    tagged = logic.parse_bp_report("m:135/85,e:128/82,m:141/88,e:126/80,m:138/86,e:124/78,m:131/83", 28)
-    r = logic.bp_report(H.bp, tagged)
+    tagged = readings.parse_bp_report("m:135/85,e:128/82,m:141/88,e:126/80,m:138/86,e:124/78,m:131/83", 28)
+    r = blood_pressure.bp_report(H.bp, tagged)
     # all 7: 923/7 = 131.857, 582/7 = 83.14
     assert (r.overall.systolic, r.overall.diastolic) == (131.9, 83.1)
     # morning 545/4 = 136.25 (half rounds up, not to 136.2), 342/4 = 85.5; evening 378/3, 240/3
@@ -127,7 +131,9 @@ def test_bp_report_arithmetic_checked_by_hand():
 
 
 def test_glucose_report_arithmetic_checked_by_hand():
-    r = logic.glucose_report(H.glucose, logic.parse_glucose_report("f:112,a:168,b:96,r:250,f:65,a:181,b:50,f:130", 120))
+    r = glucose.glucose_report(
+        H.glucose, readings.parse_glucose_report("f:112,a:168,b:96,r:250,f:65,a:181,b:50,f:130", 120)
+    )
     assert r.mean == 131.5  # 1052 / 8
     assert (r.with_target, r.in_target) == (7, 4)  # random excluded; 112, 168, 96, 130 in target
     assert (r.hypo_level1, r.hypo_level2) == (1, 1)
@@ -136,23 +142,23 @@ def test_glucose_report_arithmetic_checked_by_hand():
 
 def test_bp_report_gives_no_trend_for_one_morning_and_one_evening_reading():
     # it used to report e minus m (-7/-3) as a "trend", a time-of-day difference
-    r = logic.bp_report(H.bp, logic.parse_bp_report("m:135/85,e:128/82", 28))
+    r = blood_pressure.bp_report(H.bp, readings.parse_bp_report("m:135/85,e:128/82", 28))
     assert r.trend is None and r.morning_minus_evening == (7.0, 3.0)
-    r = logic.bp_report(H.bp, logic.parse_bp_report("m:135/85,e:128/82,m:131/83", 28))
+    r = blood_pressure.bp_report(H.bp, readings.parse_bp_report("m:135/85,e:128/82,m:131/83", 28))
     assert r.trend is None
 
 
 def test_bp_report_morning_exactly_below_target_is_not_morning_hypertension():
-    r = logic.bp_report(H.bp, [("morning", (129, 79))])
+    r = blood_pressure.bp_report(H.bp, [("morning", (129, 79))])
     assert r.morning_hypertension is False and r.evening is None and r.trend is None
 
 
 def test_tagged_entries_need_known_slot_letters():
-    with pytest.raises(logic.ReadingError, match="unknown slot letter 'x'"):
-        logic.parse_tagged("x:120/80", 28, {"m": "morning", "e": "evening"}, "135/85")
-    with pytest.raises(logic.ReadingError, match="has no slot letter"):
-        logic.parse_tagged("120/80", 28, {"m": "morning", "e": "evening"}, "135/85")
-    assert logic.parse_tagged("M:120/80", 28, {"m": "morning"}, "135/85") == [("morning", "120/80")]
+    with pytest.raises(readings.ReadingError, match="unknown slot letter 'x'"):
+        readings.parse_tagged("x:120/80", 28, {"m": "morning", "e": "evening"}, "135/85")
+    with pytest.raises(readings.ReadingError, match="has no slot letter"):
+        readings.parse_tagged("120/80", 28, {"m": "morning", "e": "evening"}, "135/85")
+    assert readings.parse_tagged("M:120/80", 28, {"m": "morning"}, "135/85") == [("morning", "120/80")]
 
 
 # ---------------------------------------------------------------- glucose
@@ -181,7 +187,7 @@ def test_tagged_entries_need_known_slot_letters():
     ],
 )
 def test_glucose_bands_on_every_cut_off(value, when, expected):
-    assert logic.grade_glucose(H.glucose, value, when).band == expected
+    assert glucose.grade_glucose(H.glucose, value, when).band == expected
 
 
 @pytest.mark.parametrize(
@@ -197,7 +203,7 @@ def test_glucose_bands_on_every_cut_off(value, when, expected):
     ],
 )
 def test_glucose_diagnostic_thresholds(value, when, expected):
-    assert logic.grade_glucose(H.glucose, value, when).diagnostic == expected
+    assert glucose.grade_glucose(H.glucose, value, when).diagnostic == expected
 
 
 @pytest.mark.parametrize(
@@ -213,12 +219,12 @@ def test_glucose_diagnostic_thresholds(value, when, expected):
 def test_very_high_readings_say_to_check_ketones_and_the_emergency_signs(value, when, warned):
     # A random 450 used to get only "only low values and very high values are flagged" plus a
     # diagnosis note for undiagnosed people: nothing on what to do. CDC: at 240 or more, check ketones.
-    lines = logic.glucose_explain(H.glucose, logic.grade_glucose(H.glucose, value, when))
+    lines = glucose.glucose_explain(H.glucose, glucose.grade_glucose(H.glucose, value, when))
     assert any("ketones" in x and "119" in x for x in lines) is warned
 
 
 def test_random_explanation_names_what_is_actually_checked():
-    lines = logic.glucose_explain(H.glucose, logic.grade_glucose(H.glucose, 150, "random"))
+    lines = glucose.glucose_explain(H.glucose, glucose.grade_glucose(H.glucose, 150, "random"))
     assert lines == [
         "A random reading has no target; it is checked only for hypoglycaemia (below 70), for 240 mg/dL or more "
         "(ketone check) and for 200 or more (diabetes range for people not diagnosed)."
@@ -226,20 +232,20 @@ def test_random_explanation_names_what_is_actually_checked():
 
 
 def test_hypoglycaemia_explanation_says_how_to_treat():
-    g = logic.grade_glucose(H.glucose, 50, "random")
-    lines = logic.glucose_explain(H.glucose, g)
+    g = glucose.grade_glucose(H.glucose, 50, "random")
+    lines = glucose.glucose_explain(H.glucose, g)
     assert g.hypoglycaemia == 2 and any("15 to 20 g" in x for x in lines)
 
 
 @pytest.mark.parametrize(("mean", "a1c"), [(126, 6.0), (154, 7.0), (183, 8.0), (97, 5.0)])
 def test_estimated_a1c_matches_the_adag_table(mean, a1c):
     # ADAG (Nathan 2008) table: HbA1c 5% ~ 97, 6% ~ 126, 7% ~ 154, 8% ~ 183 mg/dL
-    assert logic.estimated_a1c(H.glucose, mean) == a1c
+    assert glucose.estimated_a1c(H.glucose, mean) == a1c
 
 
 def test_glucose_report_counts():
     tagged = [("fasting", 112.0), ("after-meal", 168.0), ("before-meal", 96.0), ("random", 65.0), ("fasting", 50.0)]
-    r = logic.glucose_report(H.glucose, tagged)
+    r = glucose.glucose_report(H.glucose, tagged)
     assert r.count == 5 and r.mean == 98.2 and (r.lowest, r.highest) == (50.0, 168.0)
     assert r.with_target == 4 and r.in_target == 3  # 112, 168, 96 in target; 50 is hypoglycaemia
     assert (r.hypo_level1, r.hypo_level2) == (1, 1)
@@ -250,16 +256,16 @@ def test_glucose_report_counts():
     ("text", "fragment"), [("f:abc", "not a glucose value"), ("f:700", "outside 20 to 600"), ("f:19", "outside")]
 )
 def test_glucose_entry_errors(text, fragment):
-    tagged = logic.parse_tagged(text, 120, {"f": "fasting"}, "112")
-    with pytest.raises(logic.ReadingError, match=fragment):
-        logic.parse_glucose(tagged[0][1], 1)
+    tagged = readings.parse_tagged(text, 120, {"f": "fasting"}, "112")
+    with pytest.raises(readings.ReadingError, match=fragment):
+        readings.parse_glucose(tagged[0][1], 1)
 
 
 # ---------------------------------------------------------------- screening eligibility (HPA, 2025 rules)
 
 
 def status(**kw):
-    person = logic.Person(
+    person = screening.Person(
         kw.pop("age"),
         kw.pop("sex"),
         kw.pop("smoker", "never"),
@@ -270,7 +276,7 @@ def status(**kw):
         kw.pop("quit_years", None),
     )
     assert not kw
-    return {r.programme.id: r.status for r in logic.screening_eligibility(H.programmes, person)}
+    return {r.programme.id: r.status for r in screening.screening_eligibility(H.programmes, person)}
 
 
 @pytest.mark.parametrize(
@@ -305,11 +311,13 @@ def test_breast_ages(age, sex, expected):
 
 def test_cervical_interval_follows_the_age():
     results = {
-        r.programme.id: r for r in logic.screening_eligibility(H.programmes, logic.Person(29, "female", "never"))
+        r.programme.id: r
+        for r in screening.screening_eligibility(H.programmes, screening.Person(29, "female", "never"))
     }
     assert results["cervical"].matched[0].interval_en == "once every 3 years"
     results = {
-        r.programme.id: r for r in logic.screening_eligibility(H.programmes, logic.Person(30, "female", "never"))
+        r.programme.id: r
+        for r in screening.screening_eligibility(H.programmes, screening.Person(30, "female", "never"))
     }
     assert results["cervical"].matched[0].interval_en == "once a year"
     assert status(age=24, sex="female")["cervical"] == "not-eligible"
@@ -383,7 +391,7 @@ def test_a_worked_person():
 
 
 def ids(text):
-    return [m.factor.id for m in logic.meal_matches(H.factors, text)]
+    return [m.factor.id for m in meal.meal_matches(H.factors, text)]
 
 
 def test_meal_matches_chinese_and_english_group_1_first():
@@ -414,17 +422,18 @@ def test_mould_keywords_do_not_fire_on_preserved_vegetables_or_bad_luck():
 
 
 def test_meal_match_reports_the_keywords():
-    (hit,) = logic.meal_matches(H.factors, "HOT DOG and another hot dog")
+    (hit,) = meal.meal_matches(H.factors, "HOT DOG and another hot dog")
     assert hit.factor.id == "processed-meat" and hit.keywords == ("hot dog",)
 
 
 def test_every_rule_and_factor_names_a_source_and_the_checked_date():
     for topic in ("counseling", "glp1", "cancer_diet", "screening", "monitoring"):
-        assert H.checked(topic).isoformat() == "2026-11-22"
-    for p in H.programmes:
-        assert p.source.url.startswith("http")
+        assert H.documents[topic].checked.isoformat() == "2026-11-22"
+    for p in H.programmes:  # each under its own page's title, also where pages share an address
+        assert p.source.url.startswith("http") and p.source.title == p.doc["source"]["title"]
     for f in H.factors:
         assert f.source.url.startswith("http") and f.group in ("1", "2A", "2B")
+        assert f.source.title == f.doc["source"]["title"]
     for c in (
         H.bp.source,
         H.bp.crisis_source,
@@ -451,3 +460,20 @@ def test_a_bad_record_in_a_document_fails_naming_file_record_and_field(tmp_path)
     with pytest.raises(DataFileError) as err:
         from_directory(folder)
     assert str(path) in str(err.value) and "'stage-2'" in str(err.value) and "field systolic_min" in str(err.value)
+
+
+def test_pages_are_cited_through_their_document():
+    """A page is cited with its document's check date and sample flag; the document's own page
+    also with its licence (no citation is built by hand, so none drops them)."""
+    doc = records.Document(
+        topic="glp1",
+        source="https://example.org/main",
+        source_title="Main",
+        checked=date(2026, 11, 22),
+        licence="CC BY 4.0",
+        sample=True,
+    )
+    own = doc.cite_page(Citation(title="Main", url="https://example.org/main"))
+    other = doc.cite_page(Citation(title="Other", url="https://example.org/other"))
+    assert (own.title, own.licence, own.sample) == ("Main", "CC BY 4.0", True)
+    assert (other.title, other.checked, other.sample) == ("Other", date(2026, 11, 22), True)

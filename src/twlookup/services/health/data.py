@@ -12,23 +12,9 @@ from sqlalchemy.orm import Session
 from twlookup.platform.records import DataFileError
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.health.logic import HealthData, build
-from twlookup.services.health.tables import HealthDocument
-
-TOPICS = ("counseling", "glp1", "cancer_diet", "screening", "monitoring")
-
-
-def _main_source(topic: str, doc: dict[str, Any]) -> dict[str, str]:
-    """The source that stands for the whole document (each rule inside names its own too)."""
-    if topic == "counseling":
-        return doc["programme"]["source"]
-    if topic == "glp1":
-        return doc["approval"]["source"]
-    if topic == "cancer_diet":
-        return doc["list_source"]
-    if topic == "screening":
-        return doc["common"]["sources"][0]
-    return doc["blood_pressure"]["source"]
+from twlookup.services.health.logic.rules import HealthData, build
+from twlookup.services.health.records import TOPICS
+from twlookup.services.health.tables import DocumentRow
 
 
 def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
@@ -38,21 +24,9 @@ def read_documents(folder: Path) -> dict[str, dict[str, Any]]:
 def seed_health(session: Session, data_dir: Path) -> int:
     folder = data_dir / "health"
     docs = read_documents(folder)
-    check(docs, folder)
-    rows = []
-    for topic, doc in docs.items():
-        source = _main_source(topic, doc)
-        checked: date = doc["checked"]
-        rows.append(
-            HealthDocument(
-                topic=topic,
-                body=_jsonable(doc),
-                source=source["url"],
-                source_title=source.get("title"),
-                checked=checked,
-            )
-        )
-    return replace_rows(session, HealthDocument, rows)
+    documents = check(docs, folder).documents
+    rows = [DocumentRow(body=_jsonable(docs[topic]), **documents[topic].model_dump()) for topic in TOPICS]
+    return replace_rows(session, DocumentRow, rows)
 
 
 def _jsonable(value: Any) -> Any:
@@ -67,7 +41,7 @@ def _jsonable(value: Any) -> Any:
 
 
 def _load(session: Session) -> HealthData:
-    docs = {row.topic: row.body for row in session.scalars(select(HealthDocument))}
+    docs = {row.topic: row.body for row in session.scalars(select(DocumentRow))}
     missing = [t for t in TOPICS if t not in docs]
     if missing:
         raise RuntimeError(f"health documents {missing} are not seeded; run `twlookup seed`")

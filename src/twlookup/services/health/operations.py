@@ -6,14 +6,12 @@ answers out of every log line (platform/privacy.py, router.py, mcp.py).
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Any
-
 from twlookup.platform.errors import InvalidParameter
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
-from twlookup.services.health import logic
 from twlookup.services.health.data import HEALTH, seed_health
+from twlookup.services.health.logic import blood_pressure, glucose, meal, readings, rules, screening
 from twlookup.services.health.schemas import (
     BP_CHECK_LIMIT,
     BP_REPORT_LIMIT,
@@ -68,21 +66,12 @@ SERVICE = Service(
 SERVICE.seeder(seed_health)
 
 
-def src(c: logic.Cite) -> Source:
-    return Source(url=c.url, title=c.title, checked=c.checked)
-
-
-def src_doc(d: dict[str, Any], checked: date) -> Source:
-    return Source(url=d["url"], title=d.get("title"), checked=checked)
-
-
 # ---------------------------------------------------------------- guides
 
 
-def counseling_guide(h: logic.HealthData) -> CounselingGuide:
+def counseling_guide(h: rules.HealthData) -> CounselingGuide:
     doc = h.docs["counseling"]
     p = doc["programme"]
-    checked = h.checked("counseling")
     return CounselingGuide(
         programme_en=p["name_en"],
         programme_zh=p["name_zh"],
@@ -100,13 +89,12 @@ def counseling_guide(h: logic.HealthData) -> CounselingGuide:
         talking_tips_en=doc["talking_tips_en"],
         talking_tips_zh=doc["talking_tips_zh"],
         crisis_lines=[CrisisLine(**c) for c in doc["crisis_lines"]],
-        sources=[src_doc(p["source"], checked), src_doc(doc["crisis_source"], checked)],
+        sources=[h.cite("counseling", p["source"]), h.cite("counseling", doc["crisis_source"])],
     )
 
 
-def glp1_guide(h: logic.HealthData) -> Glp1Guide:
+def glp1_guide(h: rules.HealthData) -> Glp1Guide:
     doc = h.docs["glp1"]
-    checked = h.checked("glp1")
     drugs = [
         Drug(
             id=d["id"],
@@ -125,7 +113,7 @@ def glp1_guide(h: logic.HealthData) -> Glp1Guide:
                 for s in d["side_effects"]
             ],
             note_en=d["note_en"],
-            source=src_doc(d["source"], checked),
+            source=h.cite("glp1", d["source"]),
         )
         for d in doc["drugs"]
     ]
@@ -136,14 +124,14 @@ def glp1_guide(h: logic.HealthData) -> Glp1Guide:
         warning_signs=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["warning_signs"]],
         when_to_see_doctor=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["when_to_see_doctor"]],
         sources=[
-            src_doc(doc["approval"]["source"], checked),
-            src_doc(doc["indication_source"], checked),
-            src_doc(doc["warnings_source"], checked),
+            h.cite("glp1", doc["approval"]["source"]),
+            h.cite("glp1", doc["indication_source"]),
+            h.cite("glp1", doc["warnings_source"]),
         ],
     )
 
 
-def factor_out(h: logic.HealthData, f: logic.Factor) -> FactorOut:
+def factor_out(h: rules.HealthData, f: rules.Factor) -> FactorOut:
     meaning = h.docs["cancer_diet"]["groups"][f.group]
     d = f.doc
     return FactorOut(
@@ -160,7 +148,7 @@ def factor_out(h: logic.HealthData, f: logic.Factor) -> FactorOut:
         advice_zh=d["advice_zh"],
         keywords_zh=list(f.keywords_zh),
         keywords_en=[k for k, _ in f.patterns_en],
-        source=src(f.source),
+        source=f.source,
     )
 
 
@@ -170,16 +158,16 @@ GROUP_EXPLAIN = (
 )
 
 
-def cancer_diet(h: logic.HealthData) -> CancerDiet:
+def cancer_diet(h: rules.HealthData) -> CancerDiet:
     doc = h.docs["cancer_diet"]
     return CancerDiet(
         explain_en=GROUP_EXPLAIN,
         factors=[factor_out(h, f) for f in h.factors],
-        source=src_doc(doc["list_source"], h.checked("cancer_diet")),
+        source=h.cite("cancer_diet", doc["list_source"]),
     )
 
 
-def programme_out(p: logic.Programme) -> ProgrammeOut:
+def programme_out(p: rules.Programme) -> ProgrammeOut:
     d = p.doc
     return ProgrammeOut(
         id=p.id,
@@ -191,78 +179,55 @@ def programme_out(p: logic.Programme) -> ProgrammeOut:
         interval_zh=d["interval_zh"],
         where_en=d["where_en"],
         where_zh=d["where_zh"],
-        who=[RuleOut(id=r.id, en=r.en, zh=r.zh) for r in p.rules],
-        source=src(p.source),
+        who=[as_answer(r, RuleOut) for r in p.rules],
+        source=p.source,
     )
 
 
-def screening(h: logic.HealthData) -> Screening:
+def screening_guide(h: rules.HealthData) -> Screening:
     doc = h.docs["screening"]
-    checked = h.checked("screening")
     return Screening(
         how_en=doc["common"]["how_en"],
         how_zh=doc["common"]["how_zh"],
         programmes=[programme_out(p) for p in h.programmes],
         not_covered_en=doc["not_covered_en"],
-        sources=[src_doc(s, checked) for s in doc["common"]["sources"]],
+        sources=[h.cite("screening", s) for s in doc["common"]["sources"]],
     )
 
 
-def band_out(b: logic.BPBand) -> BandOut:
-    return BandOut(
-        id=b.id,
-        name_en=b.name_en,
-        name_zh=b.name_zh,
-        range_en=b.range_en,
-        systolic_min=b.systolic_min,
-        diastolic_min=b.diastolic_min,
-        advice_en=b.advice_en,
-        advice_zh=b.advice_zh,
-    )
+def target_out(g: rules.GlucoseRules, when: str) -> GlucoseTargetOut:
+    return as_answer(g.moments[when], GlucoseTargetOut, when=when)
 
 
-def target_out(rules: logic.GlucoseRules, when: str) -> GlucoseTargetOut:
-    label = rules.doc["targets"][when]
-    t = rules.targets[when]
-    return GlucoseTargetOut(
-        when=when,
-        label_en=label["label_en"],
-        label_zh=label["label_zh"],
-        low=t.low if t else None,
-        high=t.high if t else None,
-        high_below=t.high_below if t else None,
-    )
+def bp_sources(h: rules.HealthData) -> list[Source]:
+    return [h.bp.source, h.bp.crisis_source, h.bp.low_source]
 
 
-def bp_sources(h: logic.HealthData) -> list[Source]:
-    return [src(h.bp.source), src(h.bp.crisis_source), src(h.bp.low_source)]
-
-
-def glucose_sources(h: logic.HealthData) -> list[Source]:
+def glucose_sources(h: rules.HealthData) -> list[Source]:
     g = h.glucose
-    return [src(g.source), src(g.diagnosis_source), src(g.a1c_source), src(g.very_high_source)]
+    return [g.source, g.diagnosis_source, g.a1c_source, g.very_high_source]
 
 
-def home_monitoring(h: logic.HealthData) -> HomeMonitoring:
+def home_monitoring(h: rules.HealthData) -> HomeMonitoring:
     bp, gl = h.bp.doc, h.glucose.doc
     hypo = gl["hypoglycaemia"]
     return HomeMonitoring(
         rule_722_en=bp["rule_722"]["summary_en"],
         rule_722_zh=bp["rule_722"]["summary_zh"],
         bp_target_en=bp["target"]["summary_en"],
-        bp_bands=[band_out(b) for b in h.bp.bands],
+        bp_bands=[as_answer(b, BandOut) for b in h.bp.bands],
         bp_crisis_en=bp["crisis"]["summary_en"],
         bp_crisis_above=f"{h.bp.crisis_systolic_above}/{h.bp.crisis_diastolic_above} mmHg",
         bp_low_en=bp["low"]["summary_en"],
         glucose_unit=gl["unit"],
         glucose_targets_note_en=gl["targets_note_en"],
-        glucose_targets=[target_out(h.glucose, w) for w in logic.WHEN],
+        glucose_targets=[target_out(h.glucose, w) for w in glucose.WHEN],
         hba1c_target_below=h.glucose.a1c_target_below,
         hypoglycaemia_en=[hypo["level1_en"], hypo["level2_en"], hypo["level3_en"]],
         hypoglycaemia_treat_en=hypo["treat_en"],
         glucose_very_high_en=gl["very_high"]["en"],
         estimated_hba1c_formula=gl["estimated_a1c"]["formula"],
-        sources=[*bp_sources(h), src_doc(bp["rule_722"]["also_from"], h.checked("monitoring")), *glucose_sources(h)],
+        sources=[*bp_sources(h), h.cite("monitoring", bp["rule_722"]["also_from"]), *glucose_sources(h)],
     )
 
 
@@ -288,7 +253,7 @@ def get_cancer_diet() -> CancerDiet:
 def meal_check(p: MealQuery) -> MealCheck:
     """Match a meal description (Traditional Chinese or English) against the IARC dietary carcinogens."""
     h = HEALTH.get()
-    hits = logic.meal_matches(h.factors, p.meal)
+    hits = meal.meal_matches(h.factors, p.meal)
     if hits:
         names = ", ".join(f"{m.factor.doc['name_en']} (IARC {m.factor.group})" for m in hits)
         summary = f"Named in the meal: {names}. See each factor's advice."
@@ -311,7 +276,7 @@ def meal_check(p: MealQuery) -> MealCheck:
 @SERVICE.operation("GET", "/api/screening")
 def get_screening() -> Screening:
     """Publicly funded cancer screenings in force now: who, which test, how often, where."""
-    return screening(HEALTH.get())
+    return screening_guide(HEALTH.get())
 
 
 @SERVICE.operation("GET", "/api/screening-check", tool="check_cancer_screening_eligibility")
@@ -325,8 +290,8 @@ def screening_check(p: ScreeningQuery) -> ScreeningCheck:
         raise InvalidParameter("quit_years", "only applies with smoker=former")
     h = HEALTH.get()
     family = frozenset(name for name, on in (("colorectal", p.family_colorectal), ("lung", p.family_lung)) if on)
-    person = logic.Person(p.age, p.sex, p.smoker, p.betel, p.indigenous, family, p.pack_years, p.quit_years)
-    results = logic.screening_eligibility(h.programmes, person)
+    person = screening.Person(p.age, p.sex, p.smoker, p.betel, p.indigenous, family, p.pack_years, p.quit_years)
+    results = screening.screening_eligibility(h.programmes, person)
     return ScreeningCheck(
         age=p.age,
         sex=p.sex,
@@ -334,8 +299,8 @@ def screening_check(p: ScreeningQuery) -> ScreeningCheck:
         results=[
             EligibilityOut(
                 programme=programme_out(r.programme),
-                status=r.status,  # type: ignore[arg-type]
-                because=[RuleOut(id=x.id, en=x.en, zh=x.zh) for x in r.matched],
+                status=r.status,
+                because=[as_answer(x, RuleOut) for x in r.matched],
                 interval_en=next((x.interval_en for x in r.matched if x.interval_en), r.programme.doc["interval_en"]),
                 missing=list(r.missing),
             )
@@ -351,7 +316,7 @@ def get_home_monitoring() -> HomeMonitoring:
     return home_monitoring(HEALTH.get())
 
 
-def grade_out(g: logic.BPGrade) -> GradeOut:
+def grade_out(g: blood_pressure.BPGrade) -> GradeOut:
     return GradeOut(
         systolic=g.systolic,
         diastolic=g.diastolic,
@@ -368,15 +333,15 @@ def grade_out(g: logic.BPGrade) -> GradeOut:
 def bp_check(p: BPQuery) -> BPCheck:
     """Grade up to 6 home blood pressure readings and their average, with what to do (2022 Taiwan guideline)."""
     h = HEALTH.get()
-    pairs = logic.parse_bp_readings(p.readings, BP_CHECK_LIMIT)  # already validated by BPQuery
-    grades = [logic.grade_bp(h.bp, s, d) for s, d in pairs]
-    average = logic.average_bp(h.bp, pairs)
+    pairs = readings.parse_bp_readings(p.readings, BP_CHECK_LIMIT)  # already validated by BPQuery
+    grades = [blood_pressure.grade_bp(h.bp, s, d) for s, d in pairs]
+    average = blood_pressure.average_bp(h.bp, pairs)
     return BPCheck(
         count=len(grades),
         readings=[grade_out(g) for g in grades],
         average=grade_out(average),
         urgent=any(g.crisis for g in grades),
-        what_to_do=logic.bp_actions(h.bp, grades, average),
+        what_to_do=blood_pressure.bp_actions(h.bp, grades, average),
         sources=bp_sources(h),
     )
 
@@ -385,7 +350,7 @@ def bp_check(p: BPQuery) -> BPCheck:
 def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
     """Grade one blood glucose reading against the target for that moment; hypoglycaemia is flagged."""
     h = HEALTH.get()
-    g = logic.grade_glucose(h.glucose, p.value, p.when)
+    g = glucose.grade_glucose(h.glucose, p.value, p.when)
     return GlucoseCheck(
         value=p.value,
         unit=h.glucose.doc["unit"],
@@ -396,7 +361,7 @@ def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
         target=target_out(h.glucose, p.when),
         diagnostic_range=g.diagnostic,
         urgent=g.hypoglycaemia is not None,
-        explanation=logic.glucose_explain(h.glucose, g),
+        explanation=glucose.glucose_explain(h.glucose, g),
         sources=glucose_sources(h),
     )
 
@@ -407,9 +372,9 @@ def glucose_check(p: GlucoseQuery) -> GlucoseCheck:
 def bp_report(p: BPReportQuery) -> BPReport:
     """Home blood pressure report: morning and evening averages, morning hypertension, trend, a summary for a doctor."""
     h = HEALTH.get()
-    tagged = logic.parse_bp_report(p.readings, BP_REPORT_LIMIT)
-    r = logic.bp_report(h.bp, tagged)
-    grades = [logic.grade_bp(h.bp, s, d) for _, (s, d) in tagged]
+    tagged = readings.parse_bp_report(p.readings, BP_REPORT_LIMIT)
+    r = blood_pressure.bp_report(h.bp, tagged)
+    grades = [blood_pressure.grade_bp(h.bp, s, d) for _, (s, d) in tagged]
     return BPReport(
         count=r.count,
         average=grade_out(r.overall),
@@ -424,8 +389,8 @@ def bp_report(p: BPReportQuery) -> BPReport:
         low_readings=r.low_readings,
         band_counts=r.band_counts,
         urgent=r.crisis_readings > 0,
-        what_to_do=logic.bp_actions(h.bp, grades, r.overall),
-        summary_for_doctor=logic.bp_doctor_summary(h.bp, r),
+        what_to_do=blood_pressure.bp_actions(h.bp, grades, r.overall),
+        summary_for_doctor=blood_pressure.bp_doctor_summary(h.bp, r),
         sources=bp_sources(h),
     )
 
@@ -434,17 +399,17 @@ def bp_report(p: BPReportQuery) -> BPReport:
 def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
     """Glucose report: time in target, hypoglycaemia events, estimated HbA1c (ADAG formula) and a summary for a doctor."""
     h = HEALTH.get()
-    tagged = logic.parse_glucose_report(p.readings, GLUCOSE_REPORT_LIMIT)
-    r = logic.glucose_report(h.glucose, tagged)
+    tagged = readings.parse_glucose_report(p.readings, GLUCOSE_REPORT_LIMIT)
+    r = glucose.glucose_report(h.glucose, tagged)
     percent = round(100 * r.in_target / r.with_target, 1) if r.with_target else None
     by_when = [
         SlotSummary(
             when=w,
             count=len(gs),
-            mean=logic.mean([g.value for g in gs]),
+            mean=readings.mean([g.value for g in gs]),
             in_target=sum(bool(g.in_target) for g in gs) if h.glucose.targets[w] else None,
         )
-        for w in logic.WHEN
+        for w in glucose.WHEN
         if (gs := r.by_when.get(w))
     ]
     hypo = r.hypo_level1 + r.hypo_level2
@@ -489,6 +454,6 @@ def export() -> Export:
         counseling=counseling_guide(h),
         glp1=glp1_guide(h),
         cancer_diet=cancer_diet(h),
-        screening=screening(h),
+        screening=screening_guide(h),
         home_monitoring=home_monitoring(h),
     )

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.health import logic
+from twlookup.services.health import records
+from twlookup.services.health.logic import readings, screening
 
 BP_CHECK_LIMIT = 6  # spec document 1, Limits: blood pressure check, at most 6 readings per call
 BP_REPORT_LIMIT = 28  # one full 7-2-2 week: 7 days x 2 times x 2 readings
@@ -22,14 +25,23 @@ NOTICE = (
 PRIVACY = "Queries and answers of this service are not stored or logged."
 
 
-def _readings(parse: Any, text: str, limit: int) -> str:
+def parsed_by(parse: Callable[[str, int], object], limit: int) -> AfterValidator:
     """Validate readings while parameters are parsed, so a paid route answers 422 before asking
     for payment; the message names the bad entry."""
-    try:
-        parse(text, limit)
-    except logic.ReadingError as exc:
-        raise PydanticCustomError("invalid_readings", str(exc)) from None
-    return text
+
+    def check(text: str) -> str:
+        try:
+            parse(text, limit)
+        except readings.ReadingError as exc:
+            raise PydanticCustomError("invalid_readings", str(exc)) from None
+        return text
+
+    return AfterValidator(check)
+
+
+CheckReadings = Annotated[str, parsed_by(readings.parse_bp_readings, BP_CHECK_LIMIT)]
+BPReportReadings = Annotated[str, parsed_by(readings.parse_bp_report, BP_REPORT_LIMIT)]
+GlucoseReportReadings = Annotated[str, parsed_by(readings.parse_glucose_report, GLUCOSE_REPORT_LIMIT)]
 
 
 When = Literal["fasting", "before-meal", "after-meal", "random"]
@@ -158,10 +170,8 @@ class MealCheck(Answer):
 # ---------------------------------------------------------------- screening
 
 
-class RuleOut(BaseModel):
-    id: str
-    en: str
-    zh: str
+class RuleOut(RecordAnswer, record=records.Rule, exclude=("conditions", "interval_en")):
+    """An eligibility rule in words (its conditions are what the check reads)."""
 
 
 class ProgrammeOut(BaseModel):
@@ -216,7 +226,7 @@ class ScreeningQuery(Params):
 
 class EligibilityOut(BaseModel):
     programme: ProgrammeOut
-    status: Literal["eligible", "need-information", "not-eligible"]
+    status: screening.Status
     because: list[RuleOut] = Field(description="The rules this person meets")
     interval_en: str = Field(description="How often, for the rule met (or the programme's interval)")
     missing: list[str] = Field(description="Parameters that would decide a need-information result")
@@ -233,24 +243,12 @@ class ScreeningCheck(Answer):
 # ---------------------------------------------------------------- home monitoring
 
 
-class BandOut(BaseModel):
-    id: str
-    name_en: str
-    name_zh: str
-    range_en: str
-    systolic_min: int | None
-    diastolic_min: int | None
-    advice_en: str
-    advice_zh: str
+class BandOut(RecordAnswer, record=records.BPBand):
+    """A blood pressure band of the guideline (the record, unchanged)."""
 
 
-class GlucoseTargetOut(BaseModel):
+class GlucoseTargetOut(RecordAnswer, record=records.GlucoseTarget):
     when: str
-    label_en: str
-    label_zh: str
-    low: float | None = Field(description="In target from this value (mg/dL, inclusive)")
-    high: float | None = Field(description="... up to this value (inclusive)")
-    high_below: float | None = Field(description="... or below this value")
 
 
 class HomeMonitoring(Answer):
@@ -278,7 +276,7 @@ class HomeMonitoring(Answer):
 
 
 class BPQuery(Params):
-    readings: str = Field(
+    readings: CheckReadings = Field(
         min_length=3,
         max_length=200,
         description=(
@@ -286,11 +284,6 @@ class BPQuery(Params):
             "Systolic 50-300, diastolic 20-200, systolic above diastolic."
         ),
     )
-
-    @field_validator("readings")
-    @classmethod
-    def _valid(cls, text: str) -> str:
-        return _readings(logic.parse_bp_readings, text, BP_CHECK_LIMIT)
 
 
 class GradeOut(BaseModel):
@@ -314,7 +307,7 @@ class BPCheck(Answer):
 
 
 class BPReportQuery(Params):
-    readings: str = Field(
+    readings: BPReportReadings = Field(
         min_length=5,
         max_length=1000,
         description=(
@@ -323,11 +316,6 @@ class BPReportQuery(Params):
             "medicine), e = evening (within an hour before bed). E.g. m:135/85,e:128/82"
         ),
     )
-
-    @field_validator("readings")
-    @classmethod
-    def _valid(cls, text: str) -> str:
-        return _readings(logic.parse_bp_report, text, BP_REPORT_LIMIT)
 
 
 class BPReport(Answer):
@@ -386,7 +374,7 @@ class GlucoseCheck(Answer):
 
 
 class GlucoseReportQuery(Params):
-    readings: str = Field(
+    readings: GlucoseReportReadings = Field(
         min_length=3,
         max_length=2000,
         description=(
@@ -394,11 +382,6 @@ class GlucoseReportQuery(Params):
             "f = fasting, b = before a meal, a = 1 to 2 hours after the start of a meal, r = random. E.g. f:112,a:168,b:96"
         ),
     )
-
-    @field_validator("readings")
-    @classmethod
-    def _valid(cls, text: str) -> str:
-        return _readings(logic.parse_glucose_report, text, GLUCOSE_REPORT_LIMIT)
 
 
 class SlotSummary(BaseModel):

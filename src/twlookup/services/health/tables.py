@@ -10,9 +10,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 from twlookup.platform.store.base import Base, Provenance
 
 
-class HealthDocument(Provenance, Base):
-    """One YAML document (counseling, glp1, cancer_diet, screening, monitoring) as loaded; every
-    rule inside carries its own source, and `source` is the document's main one."""
+class DocumentRow(Provenance, Base):
+    """One YAML document (counseling, glp1, cancer_diet, screening, monitoring) as loaded, with the
+    provenance of its `records.Document`. A stored document, written out: its records (bands,
+    targets, rules) are validated from `body` by `logic.rules.build` when seeding and reading, so no
+    record's field is a column here."""
 
     __tablename__ = "health_document"
 

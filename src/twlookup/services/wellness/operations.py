@@ -26,6 +26,7 @@ from twlookup.services.wellness.schemas import (
     ExtraItemOut,
     Gad7Body,
     GuideSectionOut,
+    InstrumentId,
     InstrumentOut,
     ItemFlagOut,
     MoodThermometerBody,
@@ -101,7 +102,9 @@ def telehealth(p: TelehealthQuery) -> TelehealthAnswer:
     return _telehealth(data, [found])
 
 
-def _assess(data: WellnessData, instrument_id: str, answers: list[int], extra: int | None = None) -> AssessmentResult:
+def _assess(
+    data: WellnessData, instrument_id: InstrumentId, answers: list[int], extra: int | None = None
+) -> AssessmentResult:
     instrument = data.instruments[instrument_id]
     result = logic.score(instrument, answers, extra)  # count and range are already the schema's (tested equal)
     extra_out = None
@@ -113,7 +116,7 @@ def _assess(data: WellnessData, instrument_id: str, answers: list[int], extra: i
             flagged=extra >= instrument.extra_item.flag_at,
         )
     return AssessmentResult(
-        instrument=instrument.id,  # type: ignore[arg-type]
+        instrument=instrument_id,
         name_zh=instrument.name_zh,
         name_en=instrument.name_en,
         period=instrument.period,

@@ -64,6 +64,7 @@ def _check_extra(value: object) -> object:
     return value
 
 
+InstrumentId = Literal["bsrs5", "phq9", "gad7"]
 SCALE_0_4 = "0 not at all, 1 a little, 2 moderately, 3 quite a lot, 4 extremely"
 SCALE_0_3 = "0 not at all, 1 several days, 2 more than half the days, 3 nearly every day"
 
@@ -204,7 +205,7 @@ class ExtraItemOut(BaseModel):
 
 
 class AssessmentResult(BaseModel):
-    instrument: Literal["bsrs5", "phq9", "gad7"]
+    instrument: InstrumentId
     name_zh: str
     name_en: str
     period: str = Field(description="The period the answers are about")
