@@ -34,7 +34,12 @@ def current() -> RequestInfo:
 
 
 def bearer(info: RequestInfo) -> str | None:
-    if not info.authorization:
+    return bearer_token(info.authorization)
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None for any other header."""
+    if not authorization:
         return None
-    scheme, _, token = info.authorization.partition(" ")
+    scheme, _, token = authorization.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
