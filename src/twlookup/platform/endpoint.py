@@ -10,6 +10,7 @@ served through the x402 gate once its input is valid, its ids exist and its data
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twlookup.platform.errors import InvalidParameter, Problem
@@ -68,18 +69,20 @@ class OperationEndpoint:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # Who is asking, for the operations that need it (review: per-client limits, operator tokens).
+        reset = CURRENT.set(partial(self.request_info, scope))
+        try:
+            await self._answer(scope[MATCH], scope, receive, send)
+        finally:
+            CURRENT.reset(reset)
+
+    def request_info(self, scope: dict[str, Any]) -> RequestInfo:
         auth = header(scope, b"authorization")
-        info = RequestInfo(
+        return RequestInfo(
             self.service,
             self.client_ip(scope) if self.client_ip else "unknown",
             auth.decode("latin-1") if auth else None,
             self.settings,
         )
-        reset = CURRENT.set(info)
-        try:
-            await self._answer(scope[MATCH], scope, receive, send)
-        finally:
-            CURRENT.reset(reset)
 
     async def _answer(self, match: Match, scope: dict[str, Any], receive: Any, send: Any) -> None:
         op = match.op

@@ -380,7 +380,7 @@ class MCPEndpoint:
                 return _result(ident, await self.call_paid(op, name, arguments, params.get("_meta"), scope or {}))
             if billing is not None and billing.over_quota is not None and await billing.over_quota(scope or {}):
                 return _result(ident, await self.past_quota(op, name, arguments, params.get("_meta"), scope or {}))
-            result = op.dump(await op.call(arguments))
+            result = op.dump_json(await op.call(arguments))
         except Problem as problem:
             return _result(ident, self.tool_error(problem))
         except Exception:  # a bug of ours inside the tool: still the tool's failure, not the protocol's
@@ -407,7 +407,7 @@ class MCPEndpoint:
             await self.sale.check(op)
 
         async def run() -> dict[str, Any]:
-            return _answer(op.dump(await op.run(params)))
+            return _answer(op.dump_json(await op.run(params)))
 
         return await billing.payments.serve(op, tool, self.resource_url(scope, tool), meta, run)
 
@@ -431,7 +431,7 @@ class MCPEndpoint:
         )
 
         async def run() -> dict[str, Any]:
-            return _answer(op.dump(await op.run(params)))
+            return _answer(op.dump_json(await op.run(params)))
 
         return await billing.payments.serve(
             op,
@@ -488,9 +488,13 @@ class MCPEndpoint:
         return None
 
 
-def _answer(result: dict[str, Any]) -> dict[str, Any]:
-    text = orjson.dumps(result).decode()
-    return {"content": [{"type": "text", "text": text}], "structuredContent": result, "isError": False}
+def _answer(result: bytes) -> dict[str, Any]:
+    """A tool's answer from its JSON (serialized once: the text and, as it is, the structured content)."""
+    return {
+        "content": [{"type": "text", "text": result.decode()}],
+        "structuredContent": orjson.Fragment(result),
+        "isError": False,
+    }
 
 
 # A REST path in a message, with its method and query if given ("GET /api/terms", "/api/search?q=...").
