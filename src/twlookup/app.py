@@ -11,18 +11,19 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from twlookup import __version__
 from twlookup.platform import clock, pages, privacy
-from twlookup.platform.errors import Problem
+from twlookup.platform.errors import method_not_allowed, no_route
 from twlookup.platform.feeds.status import FeedsStatus, StatusCache
 from twlookup.platform.health import Health
 from twlookup.platform.http import head_as_get, header
+from twlookup.platform.listing import ServiceListing
 from twlookup.platform.operations import Operation
 from twlookup.platform.payments.facilitators import make_facilitator
 from twlookup.platform.payments.pass_shop import PassShop
 from twlookup.platform.payments.passes import PassBook
 from twlookup.platform.public_origin import PublicOrigin
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
-from twlookup.platform.router import ServiceRouter, build_service_app
 from twlookup.platform.service import Service
+from twlookup.platform.service_app import build_service_app
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.subapp import problem_response
@@ -111,37 +112,39 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     facilitator = make_facilitator(settings) if settings.payments_enabled else None
     client_ip = ClientIP(settings.trusted_proxies)
     passes = PassBook(settings.pass_secret, settings.pass_hours)
-    routers: dict[str, ServiceRouter] = {}
+    listings: dict[str, ServiceListing] = {}
+    subapps: dict[str, FastAPI] = {}
     apps: dict[str, Any] = {}
     hosts: dict[bytes, Any] = {}
     services = services if services is not None else load_services()
     public = PublicOrigin.from_settings(settings, client_ip, [s.name for s in services])
     for service in services:
-        router, app = build_service_app(service, settings, counter, client_ip, facilitator, passes, public)
-        routers[service.name] = router
-        apps[service.name] = app
+        built = build_service_app(service, settings, counter, client_ip, facilitator, passes, public)
+        listings[service.name] = built.listing
+        subapps[service.name] = built.subapp
+        apps[service.name] = built.asgi
         host = settings.host_for(service.name)
         if host:
-            hosts[host.encode()] = app
+            hosts[host.encode()] = built.asgi
     quota_services = [s for s in services if s.free_quota]
     if quota_services and facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota
         solana = any(s.solana for s in quota_services)
         apps["pay"] = PassShop(
             settings, facilitator, passes, [s.name for s in quota_services], solana=solana, public=public
         )
-    private = {name for name, r in routers.items() if r.service.private}
+    private = {name for name, listing in listings.items() if listing.service.private}
     privacy.install(private, {h.decode() for h, a in hosts.items() if any(apps[n] is a for n in private)})
     for entry in CATALOG:  # the service page shows the Chinese name; the platform does not import the catalogue
-        if entry.name in routers:
-            routers[entry.name].app.state.zh_name = entry.zh
+        if entry.name in subapps:
+            subapps[entry.name].state.zh_name = entry.zh
     root = _root_app(
-        settings, routers, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
+        settings, listings, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
     )
     root.state.public_origin = public  # the pages write absolute URLs with it
     limited_root = RateLimit(
         head_as_get(root), "index", settings.rate_limit_default, counter, client_ip
     )  # /, /docs, /healthz
-    app = TwlookupApp(limited_root, apps, hosts, [root, *(r.app for r in routers.values())])
+    app = TwlookupApp(limited_root, apps, hosts, [root, *subapps.values()])
     resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
     app_built.set()  # `serve`'s background feed refresh waits for this before its first pass
     return app
@@ -163,7 +166,7 @@ def _feed_summary(status: FeedsStatus | None) -> list[dict[str, Any]]:
     ]
 
 
-def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Health, feeds: StatusCache) -> FastAPI:
+def _root_app(settings: Settings, listings: dict[str, ServiceListing], health: Health, feeds: StatusCache) -> FastAPI:
     root = FastAPI(title="twlookup", version=__version__, docs_url=None, redoc_url=None)
     pages.install_assets(root)  # Swagger UI and the pages' style, from this origin
 
@@ -172,31 +175,31 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
         return pages.docs_page("", "twlookup")
 
     @root.exception_handler(404)
-    async def not_found(_request: Any, _exc: Any) -> JSONResponse:
-        names = ", ".join(sorted(routers))
-        problem = Problem(404, f"No such path. Services live under /<name>/: {names}. See / for the list.")
-        return problem_response(problem)
+    async def not_found(request: Request, _exc: Any) -> JSONResponse:
+        names = ", ".join(sorted(listings))
+        hint = f"services live under /<name>/ ({names}); see / for the list"
+        return problem_response(no_route("this server", request.scope["path"], hint))
 
     @root.exception_handler(405)
-    async def not_allowed(_request: Any, _exc: Any) -> JSONResponse:
-        return problem_response(Problem(405, "This path accepts GET and HEAD.", headers={"Allow": "GET, HEAD"}))
+    async def not_allowed(request: Request, _exc: Any) -> JSONResponse:
+        return problem_response(method_not_allowed(request.scope["path"], ["GET"]))
 
     @root.get("/", summary="The twenty services, where each lives, and which are available")
     def index(request: Request, response: Response) -> Any:
         response.headers["Vary"] = "Accept"
-        by_service = {name: list(r.service.feeds.values()) for name, r in routers.items() if r.service.feeds}
+        by_service = {name: list(s.service.feeds.values()) for name, s in listings.items() if s.service.feeds}
         feed_status = feeds.get(by_service, settings)  # read from the store at most every few seconds
         if pages.wants_html(request):  # a browser: the same list as a page
-            return pages.index_html(request, settings, CATALOG, routers, __version__, feed_status)
+            return pages.index_html(request, settings, CATALOG, listings, __version__, feed_status)
         services = []
         for entry in CATALOG:
-            router = routers.get(entry.name)
+            listing = listings.get(entry.name)
             item: dict[str, Any] = {
                 "name": entry.name,
                 "subject": entry.subject,
-                "state": "available" if router else "planned",
+                "state": "available" if listing else "planned",
             }
-            if router:
+            if listing:
                 base = f"/{entry.name}"
                 item.update(
                     base=base,
@@ -204,13 +207,13 @@ def _root_app(settings: Settings, routers: dict[str, ServiceRouter], health: Hea
                     docs=f"{base}/docs",
                     openapi=f"{base}/openapi.json",
                     mcp=f"{base}/mcp",
-                    tools=len(router.service.tools),
+                    tools=len(listing.service.tools),
                     paid_routes=[  # open: for sale right now (switched on, its data real and fresh)
                         {k: r[k] for k in ("method", "path", "price_usd", "open", "not_for_sale") if k in r}
-                        for r in router.paid_routes(base)
+                        for r in listing.paid_routes(base)
                     ],
                 )
-                if router.service.feeds:
+                if listing.service.feeds:
                     item.update(status=f"{base}/api/status", feeds=_feed_summary(feed_status.get(entry.name)))
             services.append(item)
         return {"name": "twlookup", "version": __version__, "services": services}

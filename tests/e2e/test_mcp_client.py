@@ -4,7 +4,7 @@ import pytest
 import service_examples
 from mcp import Client
 
-from twlookup.platform.mcp import paid_tool_name
+from twlookup.platform.tools import paid_tool_name
 from twlookup.services import load_services
 
 pytestmark = pytest.mark.asyncio

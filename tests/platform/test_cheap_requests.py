@@ -9,16 +9,16 @@ import httpx
 import pytest
 
 from twlookup.app import create_app
-from twlookup.platform.router import ServiceRouter
+from twlookup.platform.listing import ServiceListing
 
 pytestmark = pytest.mark.asyncio
 
 
 async def test_index_builds_paid_routes_once_and_is_rate_limited(settings, monkeypatch):
     built = []
-    original = ServiceRouter._build_paid_routes
+    original = ServiceListing._build_paid_routes
     monkeypatch.setattr(
-        ServiceRouter, "_build_paid_routes", lambda self, base: built.append(base) or original(self, base)
+        ServiceListing, "_build_paid_routes", lambda self, base: built.append(base) or original(self, base)
     )
     app = create_app(settings.model_copy(update={"rate_limit_default": "5/minute"}))
     transport = httpx.ASGITransport(app=app, client=("10.66.1.1", 1))

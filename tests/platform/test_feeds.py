@@ -727,3 +727,29 @@ def test_a_store_that_does_not_answer_fails_the_refresh_without_fetching(tmp_pat
         (outcome,) = refresher(Store(engine)).refresh(CLOSES)
     assert outcome.outcome == "failed" and "the store did not answer" in outcome.message and twse.call_count == 0
     engine.dispose()
+
+
+def test_the_index_status_keeps_its_last_view_only_while_the_store_is_away(monkeypatch, caplog):
+    """A store that cannot be read leaves the last view shown (and says so in the log); any other
+    error is a bug and is not hidden."""
+    from sqlalchemy.exc import OperationalError
+
+    from twlookup.platform.feeds import status
+
+    cache = status.StatusCache(seconds=0)
+    cache._value = {"x": "the last view"}  # type: ignore[dict-item]  # a stand-in for a FeedsStatus
+
+    def away(*_args, **_kwargs):
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(status, "service_status", away)
+    with caplog.at_level("WARNING", logger="twlookup.feeds"):
+        assert cache.get({"x": [object()]}) == {"x": "the last view"}  # type: ignore[list-item]
+    assert "OperationalError" in caplog.text
+
+    def bug(*_args, **_kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(status, "service_status", bug)
+    with pytest.raises(KeyError):
+        cache.get({"x": [object()]})  # type: ignore[list-item]

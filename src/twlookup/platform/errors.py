@@ -6,11 +6,14 @@ Logic and operations raise `Problem` (or a subclass); the REST layer turns it in
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
+log = logging.getLogger("twlookup")
 PROBLEM_TYPE_BASE = "https://twlookup.dev/problems/"
 
 TITLES = {
@@ -89,6 +92,38 @@ class InvalidParameter(Problem):
         if allowed is not None:
             entry["allowed"] = allowed
         super().__init__(422, f"{name}: {message}", kind="invalid-parameter", errors=[entry])
+
+
+# The answers of the routing layers (the dispatcher, each service's FastAPI app, the root app, the
+# pass shop, MCP), built here only, so that a 404, 405 or 500 reads the same wherever it is given.
+
+
+def no_route(where: str, path: str, hint: str) -> Problem:
+    """404: `where` (a service, this server) has nothing at `path`; `hint` says where to look."""
+    return Problem(404, f"{where} has no route {path}; {hint}.")
+
+
+def method_not_allowed(path: str, methods: Iterable[str], note: str = "") -> Problem:
+    """405 with its Allow header; a path that answers GET answers HEAD too. `note` adds why."""
+    allowed = sorted(set(methods))
+    if "GET" in allowed and "HEAD" not in allowed:
+        allowed.append("HEAD")
+    listed = ", ".join(allowed)
+    return Problem(405, f"{path} accepts {listed}." + (f" {note}" if note else ""), headers={"Allow": listed})
+
+
+def internal_error() -> Problem:
+    """500: a bug of ours, never the client's input (log it with `log_unhandled`)."""
+    return Problem(500, "An internal error occurred; it has been logged.")
+
+
+def log_unhandled(where: str, path: str, exc: BaseException, private: bool = False) -> None:
+    """Log a bug of ours. A private service's message or traceback could quote what the client
+    sent, so only the exception's type is logged for it."""
+    if private:
+        log.error("unhandled %s in %s %s (details withheld: private service)", type(exc).__name__, where, path)
+    else:
+        log.error("unhandled error in %s %s", where, path, exc_info=exc)
 
 
 def from_validation_error(

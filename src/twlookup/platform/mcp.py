@@ -46,11 +46,12 @@ import orjson
 from anyio import to_thread
 
 from twlookup import __version__
-from twlookup.platform.errors import Problem
-from twlookup.platform.http import header, read_body, send_bytes
+from twlookup.platform.errors import Problem, internal_error, method_not_allowed
+from twlookup.platform.http import header, read_body, send_bytes, send_problem
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
+from twlookup.platform.tools import tool_table
 
 if TYPE_CHECKING:
     from twlookup.platform.payments.tool_payments import ToolPayments
@@ -81,13 +82,6 @@ def sdk() -> SimpleNamespace:
 
 def _valid_id(ident: Any) -> bool:
     return isinstance(ident, (str, int, float)) and not isinstance(ident, bool)
-
-
-def paid_tool_name(op: Operation) -> str:
-    """A paid route's tool: `pro_` and the words of its path (`/api/pro/invoice/check-batch` is
-    `pro_invoice_check_batch`; path parameters are arguments, not words)."""
-    words = [w for w in op.path.removeprefix("/api/pro/").split("/") if w and not w.startswith("{")]
-    return "pro_" + "_".join(re.sub(r"[^a-z0-9]+", "_", w.lower()).strip("_") for w in words)
 
 
 @dataclass
@@ -181,12 +175,8 @@ class MCPEndpoint:
         self.max_body = max_body
         self.origins = origins or OriginPolicy(["*"])
         self.billing = billing
-        # the declared tools, then every paid route as a tool (one per path: a path paid by GET
-        # and by POST takes the same arguments, so it is one tool, the first declared)
-        self.by_tool: dict[str, Operation] = {op.tool: op for op in service.tools if op.tool}
-        for op in service.operations:
-            if op.paid and billing is not None:
-                self.by_tool.setdefault(paid_tool_name(op), op)
+        # the declared tools, then every paid route as a tool (platform/tools.py)
+        self.by_tool: dict[str, Operation] = tool_table(service, paid=billing is not None)
         instructions = service.description + (f" {service.notice}" if service.notice else "")
         self.instructions = instructions
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
@@ -254,11 +244,11 @@ class MCPEndpoint:
                 "(the operator lists allowed origins in TWLOOKUP_MCP_ALLOWED_ORIGINS).",
                 kind="origin-not-allowed",
             )
-            await send_bytes(send, 403, body.render(), b"application/problem+json")
+            await send_problem(send, body)
             return
         if scope["method"] != "POST":
-            body = Problem(405, "The MCP endpoint takes JSON-RPC messages by POST; this server offers no SSE stream.")
-            await send_bytes(send, 405, body.render(), b"application/problem+json", [(b"allow", b"POST")])
+            note = "The MCP endpoint takes JSON-RPC messages by POST; this server offers no SSE stream."
+            await send_problem(send, method_not_allowed(scope["path"], ["POST"], note))
             return
         if self._built is None:  # the first MCP request here: load the SDK off the event loop
             await to_thread.run_sync(self._build)
@@ -303,9 +293,7 @@ class MCPEndpoint:
         except Exception:
             log.exception("unhandled error in MCP %s of %s", message.get("method"), self.service.name)
             ident = message.get("id")
-            return _rpc_error(
-                ident if _valid_id(ident) else None, INTERNAL_ERROR, "An internal error occurred; it has been logged."
-            )
+            return _rpc_error(ident if _valid_id(ident) else None, INTERNAL_ERROR, internal_error().detail)
 
     async def batch(
         self, messages: list[Any], version: bytes | None, send: Any, scope: dict[str, Any] | None = None
@@ -392,12 +380,12 @@ class MCPEndpoint:
                 return _result(ident, await self.call_paid(op, name, arguments, params.get("_meta"), scope or {}))
             if billing is not None and billing.over_quota is not None and await billing.over_quota(scope or {}):
                 return _result(ident, await self.past_quota(op, name, arguments, params.get("_meta"), scope or {}))
-            result = op.dump(await op.call(arguments))
+            result = op.dump_json(await op.call(arguments))
         except Problem as problem:
             return _result(ident, self.tool_error(problem))
         except Exception:  # a bug of ours inside the tool: still the tool's failure, not the protocol's
             log.exception("unhandled error in MCP tool %s of %s", op.tool, self.service.name)
-            return _result(ident, self.tool_error(Problem(500, "An internal error occurred; it has been logged.")))
+            return _result(ident, self.tool_error(internal_error()))
         return _result(ident, _answer(result))
 
     async def call_paid(
@@ -419,7 +407,7 @@ class MCPEndpoint:
             await self.sale.check(op)
 
         async def run() -> dict[str, Any]:
-            return _answer(op.dump(await op.run(params)))
+            return _answer(op.dump_json(await op.run(params)))
 
         return await billing.payments.serve(op, tool, self.resource_url(scope, tool), meta, run)
 
@@ -443,7 +431,7 @@ class MCPEndpoint:
         )
 
         async def run() -> dict[str, Any]:
-            return _answer(op.dump(await op.run(params)))
+            return _answer(op.dump_json(await op.run(params)))
 
         return await billing.payments.serve(
             op,
@@ -500,9 +488,13 @@ class MCPEndpoint:
         return None
 
 
-def _answer(result: dict[str, Any]) -> dict[str, Any]:
-    text = orjson.dumps(result).decode()
-    return {"content": [{"type": "text", "text": text}], "structuredContent": result, "isError": False}
+def _answer(result: bytes) -> dict[str, Any]:
+    """A tool's answer from its JSON (serialized once: the text and, as it is, the structured content)."""
+    return {
+        "content": [{"type": "text", "text": result.decode()}],
+        "structuredContent": orjson.Fragment(result),
+        "isError": False,
+    }
 
 
 # A REST path in a message, with its method and query if given ("GET /api/terms", "/api/search?q=...").

@@ -176,14 +176,14 @@ async def _bounded(
     or servable from memory while the store stalls (see platform/store/reference.py). Work that
     waits on the store waits at most `Reference.stall_wait_seconds` while the store is suspect."""
     limit = Operation.timeout_seconds
-    if not is_async and Reference.suspect():
-        limit = min(limit, Reference.stall_wait_seconds)
     try:
         if not is_async and not blocking:  # the hot path: from memory, on the loop
             if Reference.due(group):
+                limit = _store_wait(limit)
                 await _refresh(group, limit)
-            with Reference.from_memory():
-                return fn(params)
+            return Reference.in_memory(fn, params)
+        if not is_async:
+            limit = _store_wait(limit)
         with fail_after(limit):
             if is_async:
                 return await fn(params)
@@ -205,6 +205,11 @@ async def _bounded(
             Reference.store_failed()
             raise store_unavailable(exc) from None
         raise
+
+
+def _store_wait(limit: float) -> float:
+    """How long work that waits on the store may wait: less while the store is suspect."""
+    return min(limit, Reference.stall_wait_seconds) if Reference.suspect() else limit
 
 
 async def _refresh(group: str | None, limit: float) -> None:

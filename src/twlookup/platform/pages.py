@@ -24,7 +24,7 @@ __all__ = ["ASSET_CACHE", "docs_page", "index_html", "install_assets", "service_
 
 if TYPE_CHECKING:
     from twlookup.platform.feeds.status import FeedsStatus
-    from twlookup.platform.router import ServiceRouter
+    from twlookup.platform.listing import ServiceListing
     from twlookup.services import Entry
     from twlookup.settings import Settings
 
@@ -102,12 +102,8 @@ def mcp_snippet(name: str, url: str) -> str:
     return json.dumps(config, indent=2)
 
 
-def networks(router: ServiceRouter, settings: Settings) -> list[str]:
-    if router.gate is not None:
-        ids = [network for network, _ in router.gate.options]
-    else:
-        ids = [settings.evm_testnet if router.service.network == "testnet" else settings.evm_mainnet]
-    return [f"USDC on {NETWORK_NAMES.get(n, n)} ({n})" for n in ids]
+def networks(listing: ServiceListing) -> list[str]:
+    return [f"USDC on {NETWORK_NAMES.get(n, n)} ({n})" for n in listing.networks]
 
 
 def _zh(text: str) -> str:
@@ -186,7 +182,7 @@ def index_html(
     request: Request,
     settings: Settings,
     catalog: list[Entry],
-    routers: dict[str, ServiceRouter],
+    listings: dict[str, ServiceListing],
     version: str,
     feeds: dict[str, FeedsStatus] | None = None,
 ) -> HTMLResponse:
@@ -194,14 +190,14 @@ def index_html(
     available: list[str] = []
     planned: list[str] = []
     for entry in catalog:
-        router = routers.get(entry.name)
-        state = "available" if router else "planned"
+        listing = listings.get(entry.name)
+        state = "available" if listing else "planned"
         head = (
             f'<h3 id="{escape(entry.name)}">{escape(entry.name)} {_zh(entry.zh)}'
             f'<span class="state {state}">{state}</span></h3>'
             f"<p>{escape(entry.subject)}</p>"
         )
-        if router is None:
+        if listing is None:
             planned.append(f"<li>{head}</li>")
             continue
         base = f"/{entry.name}"
@@ -216,10 +212,10 @@ def index_html(
             f'<a href="{base}/">Service page</a><a href="{base}/docs">API docs</a>'
             f'<a href="{base}/openapi.json">OpenAPI</a></nav>'
             f"<dl><dt>Address</dt><dd><code>{escape(here)}{base}/</code></dd>{host_row}"
-            f"<dt>MCP</dt><dd><code>{escape(here)}{base}/mcp</code> ({len(router.service.tools)} tools)</dd></dl>"
+            f"<dt>MCP</dt><dd><code>{escape(here)}{base}/mcp</code> ({len(listing.service.tools)} tools)</dd></dl>"
             f"<details><summary>MCP client configuration for {escape(entry.name)}</summary>"
             f'<pre data-copy aria-label="MCP configuration for {escape(entry.name)}" tabindex="0">{escape(snippet)}</pre></details>'
-            f"<h4>Paid routes</h4>{_paid_list(router.paid_routes(base), networks(router, settings))}"
+            f"<h4>Paid routes</h4>{_paid_list(listing.paid_routes(base), networks(listing))}"
             f"{_feeds_block((feeds or {}).get(entry.name), base)}"
             "</li>"
         )
@@ -271,20 +267,20 @@ def _example(op: Any, base: str, here: str) -> str:
     return f"curl -X POST -H 'Content-Type: application/json' -d '{body}' '{url}'"
 
 
-def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLResponse:
-    service = router.service
+def service_html(request: Request, listing: ServiceListing, zh: str) -> HTMLResponse:
+    service = listing.service
     base = request.scope.get("root_path", "")
     here = origin(request)
-    settings = router.settings
+    settings = listing.settings
 
-    tool_of = {id(op): name for name, op in router.mcp.by_tool.items()}  # paid routes are pro_* tools too
+    tool_of = {id(op): name for name, op in listing.tools.items()}  # paid routes are pro_* tools too
 
     def route_item(op: Any) -> str:
         name = tool_of.get(id(op))
         tool = f" · MCP tool <code>{escape(name)}</code>" if name else ""
         price = ""
         if op.paid:
-            price = f" · {escape(router.prices[op.path])} ({escape(sale_words(router.sale_state(op)))})"
+            price = f" · {escape(listing.prices[op.path])} ({escape(sale_words(listing.sale_state(op)))})"
         md = ""
         if op.markdown:
             needs = op.path_params or op.params.model_json_schema().get("required")
@@ -302,16 +298,16 @@ def service_html(request: Request, router: ServiceRouter, zh: str) -> HTMLRespon
 
     tools = "".join(
         f"<li><code>{escape(name)}</code>: {escape(op.summary)}"
-        + (f" ({escape(router.prices[op.path])} by x402)" if op.paid else "")
+        + (f" ({escape(listing.prices[op.path])} by x402)" if op.paid else "")
         + "</li>"
-        for name, op in router.mcp.by_tool.items()
+        for name, op in listing.tools.items()
     )
     texts = "".join(f'<li><a href="{escape(base + p)}">{escape(base + p)}</a></li>' for p in service.text_routes)
     notice = f"<p><strong>{escape(service.notice)}</strong></p>" if service.notice else ""
     free = [op for op in service.operations if not op.paid]
     paid = [op for op in service.operations if op.paid]
     paid_note = (
-        f"Paid with x402 in {escape(' or '.join(networks(router, settings)))}; without payment a paid route "
+        f"Paid with x402 in {escape(' or '.join(networks(listing)))}; without payment a paid route "
         f"answers 402 with what to pay. A paid route whose data is sample, empty or older than twice its "
         f"feed's cadence is not for sale: it answers 503 before asking for payment. {escape(_payment_note(settings))}"
         if paid

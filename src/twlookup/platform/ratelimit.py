@@ -124,9 +124,9 @@ class Counter:
                 url, implementation="redispy", socket_timeout=timeout, socket_connect_timeout=timeout
             )
             self._async = AsyncFixedWindow(self._storage)
-            self._sync = None
+            self.memory: LocalWindows | None = None
         else:
-            self._sync = self._local
+            self.memory = self._local  # counted in this process: answered without an await
             self._async = None
 
     @classmethod
@@ -139,8 +139,8 @@ class Counter:
         )
 
     async def hit(self, item: RateLimitItem, *keys: str) -> bool:
-        if self._sync is not None:
-            return self._sync.hit(item, *keys)
+        if self.memory is not None:
+            return self.memory.hit(item, *keys)
         assert self._async is not None
         if time.monotonic() < self._down_until:
             return self._fallback(item, keys)
@@ -153,8 +153,8 @@ class Counter:
 
     async def reset_in(self, item: RateLimitItem, *keys: str) -> int:
         stats = None
-        if self._sync is not None:
-            stats = self._sync.get_window_stats(item, *keys)
+        if self.memory is not None:
+            stats = self.memory.get_window_stats(item, *keys)
         elif time.monotonic() >= self._down_until:
             assert self._async is not None
             try:
@@ -225,11 +225,15 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         ip = self.client_ip(scope)
-        try:
-            allowed = await self.counter.hit(self.item, self.service, ip)
-        except Problem as problem:  # the counters' store is down and the setting is "refuse"
-            await send_problem(send, problem)
-            return
+        memory = self.counter.memory
+        if memory is not None:  # the usual single process: no coroutine on the hot path
+            allowed = memory.hit(self.item, self.service, ip)
+        else:
+            try:
+                allowed = await self.counter.hit(self.item, self.service, ip)
+            except Problem as problem:  # the counters' store is down and the setting is "refuse"
+                await send_problem(send, problem)
+                return
         if allowed:
             await self.app(scope, receive, send)
             return

@@ -2,12 +2,14 @@
 
 Operations take only their parameters. The few that must know the caller (a public submission is
 rate limited per client; an operator's decision needs the operator's token) read the request the
-router is serving from this context variable. The router sets it around every REST call; it is
-copied into the worker thread of a plain `def` operation. MCP calls set nothing (no tool needs it).
+endpoint is serving from this context variable. The endpoint (platform/endpoint.py) sets it around
+every REST call, as a function that works the facts out only when an operation asks; it is copied
+into the worker thread of a plain `def` operation. MCP calls set nothing (no tool needs it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -23,18 +25,24 @@ class RequestInfo:
     settings: Any  # the app's Settings (tests build their own; operations must not read globals)
 
 
-CURRENT: ContextVar[RequestInfo | None] = ContextVar("twlookup_request", default=None)
+# Who is asking, worked out when first asked (most operations never ask).
+CURRENT: ContextVar[Callable[[], RequestInfo] | None] = ContextVar("twlookup_request", default=None)
 
 
 def current() -> RequestInfo:
-    info = CURRENT.get()
-    if info is None:
+    asking = CURRENT.get()
+    if asking is None:
         raise Problem(400, "This operation is available over HTTP only (it needs to know the caller).")
-    return info
+    return asking()
 
 
 def bearer(info: RequestInfo) -> str | None:
-    if not info.authorization:
+    return bearer_token(info.authorization)
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None for any other header."""
+    if not authorization:
         return None
-    scheme, _, token = info.authorization.partition(" ")
+    scheme, _, token = authorization.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None

@@ -72,6 +72,82 @@ def bounds() -> Bounds:
     return _bounds
 
 
+class Deadline:
+    """A time limit that costs next to nothing to set and clear, as each request's head and body do:
+    one timer per connection, armed when none is, and armed again only when it fires before the
+    limit (a new head or body moved it). Clearing leaves the timer to lapse."""
+
+    __slots__ = ("at", "loop", "on_expiry", "seconds", "timer")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, seconds: float, on_expiry: Any) -> None:
+        self.loop = loop
+        self.seconds = seconds
+        self.on_expiry = on_expiry
+        self.at: float | None = None  # when the limit runs out; None: nothing is being waited for
+        self.timer: asyncio.TimerHandle | None = None
+
+    def start(self) -> None:
+        """The limit runs from now."""
+        self.at = self.loop.time() + self.seconds
+        if self.timer is None:
+            self.timer = self.loop.call_later(self.seconds, self._fire)
+
+    def clear(self) -> None:
+        self.at = None
+
+    def cancel(self) -> None:
+        self.at = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _fire(self) -> None:
+        self.timer = None
+        if self.at is None:
+            return
+        left = self.at - self.loop.time()
+        if left > 0:
+            self.timer = self.loop.call_later(left, self._fire)
+            return
+        self.at = None
+        self.on_expiry()
+
+
+class HeadWithBody:
+    """The transport as one response sees it: the status line and headers, which uvicorn writes on
+    `http.response.start`, are held and written with the first piece of the body, one write (one
+    system call) instead of two. Anything written before the response starts (a 100 Continue) and
+    after its first piece goes straight through; closing writes what is held first. Not used for
+    HEAD, whose answer has no body write to carry its head."""
+
+    __slots__ = ("cycle", "head", "transport")
+
+    def __init__(self, transport: asyncio.Transport, cycle: Any) -> None:
+        self.transport = transport
+        self.cycle = cycle  # None once the head has been taken
+        self.head: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        head = self.head
+        if head is not None:
+            self.head = None
+            self.transport.writelines((head, data))
+        elif self.cycle is not None and self.cycle.response_started:
+            self.cycle = None
+            self.head = data
+        else:
+            self.transport.write(data)
+
+    def close(self) -> None:
+        if self.head is not None:
+            self.transport.write(self.head)
+            self.head = None
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+
 class _Refused(Exception):
     """Raised from a parser callback to stop reading; the problem is kept on the protocol."""
 
@@ -82,8 +158,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.bounds = bounds()
         self.limit_concurrency = None  # counted here, answered as a problem
         self.head_bytes = 0
-        self.head_timer: asyncio.TimerHandle | None = None
-        self.body_timer: asyncio.TimerHandle | None = None
+        self.head_limit: Deadline | None = None  # set with the loop, in connection_made
+        self.body_limit: Deadline | None = None
         self.refusal: Problem | None = None
         self.refused = False  # answered and half-closed: what still arrives is read and dropped
 
@@ -91,7 +167,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._arm_head_timer()  # a connection that never sends a request is not held forever
+        self.head_limit = Deadline(self.loop, self.bounds.header_timeout_seconds, self._head_timed_out)
+        self.body_limit = Deadline(self.loop, self.bounds.body_timeout_seconds, self._body_timed_out)
+        self.head_limit.start()  # a connection that never sends a request is not held forever
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timers()
@@ -101,8 +179,9 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         if self.refused:
             return
         self._unset_keepalive_if_required()
-        if self.body_timer is None:  # any byte outside a body starts (or continues) a head
-            self._arm_head_timer()
+        assert self.head_limit is not None and self.body_limit is not None  # set in connection_made
+        if self.body_limit.at is None and self.head_limit.at is None:  # a byte outside a body starts a head
+            self.head_limit.start()
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
@@ -147,7 +226,8 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             )
 
     def on_headers_complete(self) -> None:
-        self._cancel_head_timer()
+        assert self.head_limit is not None and self.body_limit is not None  # set in connection_made
+        self.head_limit.clear()
         cap = self.bounds.max_connections
         if cap is not None and (len(self.connections) > cap or len(self.tasks) >= cap):
             self._stop(
@@ -166,13 +246,15 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                 )
             )
         super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is not None and cycle.scope is self.scope and self.scope["method"] != "HEAD":
+            cycle.transport = HeadWithBody(self.transport, cycle)  # type: ignore[assignment]  # the methods it uses
         if length or self._chunked():
-            self.body_timer = self.loop.call_later(self.bounds.body_timeout_seconds, self._body_timed_out)
+            self.body_limit.start()
 
     def on_message_complete(self) -> None:
-        if self.body_timer is not None:
-            self.body_timer.cancel()
-            self.body_timer = None
+        if self.body_limit is not None:
+            self.body_limit.clear()
         super().on_message_complete()
 
     # refusals
@@ -221,25 +303,14 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         else:
             self.transport.close()
 
-    # timers
-
-    def _arm_head_timer(self) -> None:
-        if self.head_timer is None:
-            self.head_timer = self.loop.call_later(self.bounds.header_timeout_seconds, self._head_timed_out)
-
-    def _cancel_head_timer(self) -> None:
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
+    # time limits
 
     def _cancel_timers(self) -> None:
-        self._cancel_head_timer()
-        if self.body_timer is not None:
-            self.body_timer.cancel()
-            self.body_timer = None
+        for limit in (self.head_limit, self.body_limit):
+            if limit is not None:
+                limit.cancel()
 
     def _head_timed_out(self) -> None:
-        self.head_timer = None
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.keep_alive = False  # a pipelined head is late: close after this answer
             return
@@ -253,7 +324,6 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         )
 
     def _body_timed_out(self) -> None:
-        self.body_timer = None
         self.refuse(
             Problem(
                 408,

@@ -1,18 +1,19 @@
 """Each service's FastAPI application: everything the operation dispatcher does not answer.
 
-The dispatcher (`platform.router.ServiceRouter`) sits in front and answers the declared
+The dispatcher (`platform.router.Dispatcher`) sits in front and answers the declared
 operations, their Markdown pages, text pages and `/mcp` on its fast path; any other request
 falls through to this FastAPI app. It carries the service's ordinary FastAPI routes
 (`Service.api`, an `APIRouter`, with dependencies as usual), its exception handlers and its
 lifespan, and serves the service's summary (`/`), paid-route list (`/api/pro`), OpenAPI document
 and docs. The OpenAPI document joins the operations' paths to FastAPI's own for `Service.api`.
-Every error here answers RFC 9457 problem+json, as the dispatcher's do.
+Every error here answers RFC 9457 problem+json, as the dispatcher's do, built by the same
+functions (platform/errors.py). A bug here is answered 500 and raised again by Starlette; the
+dispatcher logs it.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,13 +23,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from twlookup import __version__
 from twlookup.platform import pages
-from twlookup.platform.errors import Problem
+from twlookup.platform.errors import Problem, internal_error, method_not_allowed, no_route
+from twlookup.platform.listing import ServiceListing
 from twlookup.platform.openapi import build_openapi, with_sale_state
 
-if TYPE_CHECKING:
-    from twlookup.platform.router import ServiceRouter
-
-log = logging.getLogger("twlookup")
 PROBLEM_JSON = "application/problem+json"
 
 
@@ -36,17 +34,8 @@ def problem_response(problem: Problem) -> JSONResponse:
     return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_JSON, headers=problem.headers)
 
 
-def log_unhandled(service_name: str, private: bool, path: str, exc: Exception) -> None:
-    """Log a bug of ours (never the client's input). A private service's message or traceback
-    could quote what the client sent, so only the exception's type is logged for it."""
-    if private:
-        log.error("unhandled %s in %s %s (details withheld: private service)", type(exc).__name__, service_name, path)
-    else:
-        log.error("unhandled error in %s %s", service_name, path, exc_info=exc)
-
-
-def build_subapp(router: ServiceRouter) -> FastAPI:
-    service = router.service
+def build_subapp(listing: ServiceListing) -> FastAPI:
+    service = listing.service
     app = FastAPI(
         title=f"twlookup {service.name}",
         version=__version__,
@@ -56,12 +45,12 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
         lifespan=service.lifespan,
     )
     app.include_router(service.api)
-    app.state.public_origin = router.public  # the pages write absolute URLs with it
+    app.state.public_origin = listing.public  # the pages write absolute URLs with it
     documents: dict[str, dict[str, Any]] = {}
 
     def document(base: str) -> dict[str, Any]:
         if base not in documents:
-            doc = build_openapi(service, base or "/", router.prices)
+            doc = build_openapi(service, base or "/", listing.prices)
             if service.api.routes:
                 own = get_openapi(title=app.title, version=app.version, routes=service.api.routes)
                 doc["paths"].update(own.get("paths", {}))
@@ -75,19 +64,19 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
     def summary(request: Request, response: Response) -> Any:
         response.headers["Vary"] = "Accept"
         if pages.wants_html(request):  # a browser: the service's page (app.state.zh_name set by create_app)
-            return pages.service_html(request, router, getattr(app.state, "zh_name", ""))
-        return router.summary(request.scope.get("root_path", ""))
+            return pages.service_html(request, listing, getattr(app.state, "zh_name", ""))
+        return listing.summary(request.scope.get("root_path", ""))
 
     @app.get("/api/pro", include_in_schema=False)
     def paid_routes(request: Request) -> dict[str, Any]:
-        return {"paid_routes": router.paid_routes(request.scope.get("root_path", ""))}
+        return {"paid_routes": listing.paid_routes(request.scope.get("root_path", ""))}
 
     @app.get("/openapi.json", include_in_schema=False)
     def openapi(request: Request) -> JSONResponse:
         doc = document(request.scope.get("root_path", ""))
         # `servers` is the absolute URL this client reaches the service at (platform/public_origin.py)
-        doc = {**doc, "servers": [{"url": router.public.url(request.scope)}]}
-        paid = {(op.method, op.path): router.sale_state(op) for op in service.operations if op.paid}
+        doc = {**doc, "servers": [{"url": listing.public.url(request.scope)}]}
+        paid = {(op.method, op.path): listing.sale_state(op) for op in service.operations if op.paid}
         return JSONResponse(with_sale_state(doc, paid) if paid else doc)
 
     @app.get("/docs", include_in_schema=False)
@@ -104,15 +93,11 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
     async def on_http(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
             base = request.scope.get("root_path", "")
-            return problem_response(
-                Problem(404, f"{service.name} has no route {request.scope['path']}; see {base}/docs.")
-            )
+            return problem_response(no_route(service.name, request.scope["path"], f"see {base}/docs"))
         headers = dict(exc.headers or {})
         if exc.status_code == 405:
-            allowed = headers.get("Allow", "GET")
-            return problem_response(
-                Problem(405, f"{request.scope['path']} accepts {allowed}.", headers={"Allow": allowed})
-            )
+            allowed = [m.strip() for m in headers.get("Allow", "GET").split(",")]
+            return problem_response(method_not_allowed(request.scope["path"], allowed))
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         return problem_response(Problem(exc.status_code, detail, headers=headers))
 
@@ -126,9 +111,8 @@ def build_subapp(router: ServiceRouter) -> FastAPI:
         return problem_response(Problem(422, detail, kind="invalid-parameter", errors=entries))
 
     @app.exception_handler(Exception)
-    async def on_bug(request: Request, exc: Exception) -> Response:
-        log_unhandled(service.name, service.private, request.scope["path"], exc)
-        return problem_response(Problem(500, "An internal error occurred; it has been logged."))
+    async def on_bug(_request: Request, _exc: Exception) -> Response:
+        return problem_response(internal_error())  # Starlette raises it again: the dispatcher logs it
 
     for kind, handler in service.exception_handlers.items():
         app.add_exception_handler(kind, handler)

@@ -11,7 +11,7 @@ is `failing` when its last attempt failed; the data it serves is then the last g
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import threading
 import time
 from datetime import date, datetime, timedelta
@@ -23,6 +23,9 @@ from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.feeds.run import Store, as_utc, states, utcnow
 from twlookup.platform.feeds.tables import FeedStateRow
 from twlookup.platform.schemas import today_taipei
+from twlookup.platform.store.errors import STORE_ERRORS
+
+log = logging.getLogger("twlookup.feeds")
 
 
 class FeedPartStatus(BaseModel):
@@ -229,9 +232,11 @@ class StatusCache:
         with self._lock:
             if time.monotonic() - self._at < self.seconds and self._value:
                 return self._value
-            with contextlib.suppress(Exception):  # the store is away: the index answers with what it last knew
+            try:
                 self._value = {
                     name: service_status(name, feeds, settings=settings) for name, feeds in by_service.items() if feeds
                 }
+            except STORE_ERRORS as exc:  # the store is away: the index answers with what it last knew
+                log.warning("feed status not read (%s); the index shows the last one read", type(exc).__name__)
             self._at = time.monotonic()
             return self._value

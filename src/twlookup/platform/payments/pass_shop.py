@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from twlookup.platform.errors import InvalidParameter, Problem
+from twlookup.platform.errors import InvalidParameter, Problem, method_not_allowed, no_route
 from twlookup.platform.http import query_params, send_problem
 from twlookup.platform.operations import build_operation
 from twlookup.platform.payments.gate import PaymentGate
@@ -68,9 +68,10 @@ class PassShop:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         try:
             if scope["path"] != "/pass":
-                raise Problem(404, "Only /pay/pass exists here: it sells a pass that lifts the free quota.")
+                hint = "only /pay/pass exists here: it sells a pass that lifts the free quota"
+                raise no_route("/pay", "/pay" + scope["path"], hint)
             if scope["method"] not in ("GET", "HEAD"):  # HEAD shows the challenge, never sells
-                raise Problem(405, "/pay/pass accepts GET and HEAD.", headers={"Allow": "GET, HEAD"})
+                raise method_not_allowed("/pay/pass", ["GET"])
             for name in query_params(scope):
                 raise InvalidParameter(name, "unknown parameter; /pay/pass takes none")
             await self.gate.serve(scope, self.op, lambda: self.op.call({}), send)

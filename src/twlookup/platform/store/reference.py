@@ -23,12 +23,11 @@ waits at most `stall_wait_seconds` while the store is suspect (operations.py), t
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import ClassVar, Generic, TypeVar
 
@@ -38,6 +37,8 @@ from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import read_version
 
 T = TypeVar("T")
+A = TypeVar("A")
+R = TypeVar("R")
 log = logging.getLogger("twlookup.store")
 # Set while an operation runs on the event loop after its references were refreshed (or found
 # servable): a built reference is then read from memory, never checked against the store.
@@ -134,13 +135,12 @@ class Reference(Generic[T]):
         threading.Thread(target=run, name="twlookup-version-check", daemon=True).start()
 
     @staticmethod
-    @contextlib.contextmanager
-    def from_memory() -> Iterator[None]:
-        """Within it, a built reference is returned as it is, without a version check (for an
-        operation on the event loop whose group was just refreshed or found servable)."""
+    def in_memory(fn: Callable[[A], R], arg: A) -> R:
+        """`fn(arg)` with every built reference returned as it is, without a version check (for
+        an operation on the event loop whose group was just refreshed or found servable)."""
         token = _FROM_MEMORY.set(True)
         try:
-            yield
+            return fn(arg)
         finally:
             _FROM_MEMORY.reset(token)
 
