@@ -78,6 +78,7 @@ def load_services() -> list[Service]:
 
 def load_tables() -> None:
     """Import every implemented service's tables so that their metadata is complete."""
+    import twlookup.domain.search_tables
     import twlookup.domain.taiwan_calendar_tables
     import twlookup.platform.feeds.tables
     import twlookup.platform.payments.ledger_tables

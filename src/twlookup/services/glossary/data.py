@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain import search
 from twlookup.platform.records import (
     DataFileError,
     SourcedRecord,
@@ -19,7 +20,7 @@ from twlookup.platform.records import (
 )
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.glossary.logic import Catalog
+from twlookup.services.glossary.logic import COLLECTIONS, TERMS, Catalog, documents
 from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
 from twlookup.services.glossary.tables import ComparisonRow, HowToRow, SourceRow, TermRow
 
@@ -130,7 +131,14 @@ def _load(session: Session) -> Catalog:
             for r in sources
             if r.kind == "usage"
         ],
+        searchers=(search.Stored(TERMS), search.Stored(*COLLECTIONS)),
     )
+
+
+@search.indexed
+def search_documents(session: Session) -> dict[str, list[search.Document]]:
+    """The glossary's search collections, as `twlookup seed` writes them into the store."""
+    return documents(_load(session))
 
 
 CATALOG: Reference[Catalog] = Reference(_load)
