@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from rapidfuzz import fuzz
-from sqlalchemy import bindparam, delete, func, insert, or_, select
+from sqlalchemy import bindparam, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from twlookup.domain import script_tables, search_text
@@ -128,9 +128,10 @@ class Document:
             if n and compact(n)
         ]
 
-    def text_tokens(self) -> frozenset[str]:
-        """Tokens of the body text and of every name."""
-        return frozenset(tokens(self.text + " " + " ".join(n.original for n in self.prepared_names())))
+    def text_tokens(self, prepared: list[Name] | None = None) -> frozenset[str]:
+        """Tokens of the body text and of every name (`prepared`: the names, when already prepared)."""
+        names = self.prepared_names() if prepared is None else prepared
+        return frozenset(tokens(self.text + " " + " ".join(n.original for n in names)))
 
     def digest(self) -> str:
         """What the document is indexed from (and how): unchanged content is not indexed again."""
@@ -208,7 +209,8 @@ def _ranked(hits: Iterable[Hit | None], limit: int, min_score: float) -> list[Hi
 def score(query: str, doc: Document) -> Hit | None:
     """The document's score for the query, with the reasons that make it up (None when no part matches)."""
     q = Query.of(query)
-    return _hit(q, doc.key, doc.prepared_names(), doc.text_tokens()) if q else None
+    names = doc.prepared_names()
+    return _hit(q, doc.key, names, doc.text_tokens(names)) if q else None
 
 
 class Searcher(Protocol):
@@ -231,7 +233,7 @@ class Index(_Best):
     search the store through `Stored`. Ranks exactly as `Stored` does."""
 
     def __init__(self, documents: Sequence[Document]) -> None:
-        self.documents = [(d.key, d.prepared_names(), d.text_tokens()) for d in documents]
+        self.documents = [(d.key, names, d.text_tokens(names)) for d in documents for names in [d.prepared_names()]]
 
     def search(self, query: str, limit: int = 20, min_score: float = MIN_SCORE) -> list[Hit]:
         q = Query.of(query)
@@ -260,19 +262,22 @@ class Stored(_Best):
 
 
 _shared = (
-    select(SearchGramRow.name_id, func.count().label("shared"))
+    select(SearchGramRow.collection, SearchGramRow.key, SearchGramRow.position, func.count().label("shared"))
     .where(
         SearchGramRow.collection.in_(bindparam("collections", expanding=True)),
         SearchGramRow.gram.in_(bindparam("grams", expanding=True)),
     )
-    .group_by(SearchGramRow.name_id)
+    .group_by(SearchGramRow.collection, SearchGramRow.key, SearchGramRow.position)
     .subquery()
 )
 _n = SearchNameRow
 # The names a query can match: the statement is built once, the query's figures are its parameters.
 CANDIDATE_NAMES = (
     select(_n.key, _n.field, _n.name, _n.compact, _n.units, _n.weight)
-    .join(_shared, _shared.c.name_id == _n.id)
+    .join(
+        _shared,
+        (_shared.c.collection == _n.collection) & (_shared.c.key == _n.key) & (_shared.c.position == _n.position),
+    )
     .where(
         or_(
             # the same name, or a typo: a ratio of 0.75 needs 0.375 x (both lengths) shared characters
@@ -353,59 +358,53 @@ def write(session: Session, collection: str, documents: Iterable[Document]) -> i
     gone = [key for key in stored if digests.get(key) != stored[key]]
     fresh = [wanted[key] for key in wanted if stored.get(key) != digests[key]]
     for chunk in _chunks(gone):
-        ids = select(SearchNameRow.id).where(SearchNameRow.collection == collection, SearchNameRow.key.in_(chunk))
-        session.execute(delete(SearchGramRow).where(SearchGramRow.name_id.in_(ids)))
-        session.execute(
-            delete(SearchNameRow).where(SearchNameRow.collection == collection, SearchNameRow.key.in_(chunk))
-        )
-        session.execute(
-            delete(SearchTokenRow).where(SearchTokenRow.collection == collection, SearchTokenRow.key.in_(chunk))
-        )
-        session.execute(
-            delete(SearchDocumentRow).where(
-                SearchDocumentRow.collection == collection, SearchDocumentRow.key.in_(chunk)
-            )
-        )
+        for table in (SearchGramRow, SearchNameRow, SearchTokenRow, SearchDocumentRow):
+            session.execute(delete(table).where(table.collection == collection, table.key.in_(chunk)))
     if fresh:
         _insert(session, collection, fresh, digests)
     return len(fresh)
 
 
 def _insert(session: Session, collection: str, documents: list[Document], digests: dict[str, str]) -> None:
-    session.execute(
-        insert(SearchDocumentRow),
-        [{"collection": collection, "key": d.key, "digest": digests[d.key]} for d in documents],
-    )
-    named = [(d.key, i, n) for d in documents for i, n in enumerate(d.prepared_names())]
-    if named:
-        ids = session.scalars(
-            insert(SearchNameRow).returning(SearchNameRow.id, sort_by_parameter_order=True),
-            [
-                {
-                    "collection": collection,
-                    "key": key,
-                    "position": position,
-                    "field": n.field,
-                    "name": n.original,
-                    "compact": n.compact,
-                    "units": " ".join(n.units),
-                    "length": len(n.compact),
-                    "unit_length": unit_length(n.units),
-                    "weight": n.weight,
-                }
-                for key, position, n in named
-            ],
-        ).all()
-        gram_rows = [
-            {"collection": collection, "gram": g, "name_id": name_id}
-            for name_id, (_, _, n) in zip(ids, named, strict=True)
-            for g in grams(n.compact)
-        ]
-        for chunk in _chunks(gram_rows, 5000):
-            session.execute(insert(SearchGramRow), chunk)
-    token_rows = [{"collection": collection, "token": t, "key": d.key} for d in documents for t in d.text_tokens()]
-    for chunk in _chunks(token_rows, 5000):
-        session.execute(insert(SearchTokenRow), chunk)
+    """Many rows at a time, straight to the driver (SQLAlchemy's per-row parameter handling would be
+    most of a seed's time here)."""
+    names: list[tuple[object, ...]] = []
+    gram_rows: list[tuple[object, ...]] = []
+    token_rows: list[tuple[object, ...]] = []
+    for d in documents:
+        prepared = d.prepared_names()
+        for position, n in enumerate(prepared):
+            units_text, length, units_length = " ".join(n.units), len(n.compact), unit_length(n.units)
+            names.append(
+                (
+                    collection,
+                    d.key,
+                    position,
+                    n.field,
+                    n.original,
+                    n.compact,
+                    units_text,
+                    length,
+                    units_length,
+                    n.weight,
+                )
+            )
+            gram_rows += [(collection, g, d.key, position) for g in grams(n.compact)]
+        token_rows += [(collection, t, d.key) for t in d.text_tokens(prepared)]
+    rows = {
+        SearchDocumentRow: [(collection, d.key, digests[d.key]) for d in documents],
+        SearchNameRow: names,
+        SearchGramRow: gram_rows,
+        SearchTokenRow: token_rows,
+    }
+    conn = session.connection()
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    for model, values in rows.items():
+        table = model.__table__
+        columns = ", ".join(c.name for c in table.columns)
+        sql = f"INSERT INTO {table.name} ({columns}) VALUES ({', '.join(mark for _ in table.columns)})"
+        for chunk in _chunks(values, 5000):
+            conn.exec_driver_sql(sql, list(chunk))
 
 
 T = TypeVar("T")
