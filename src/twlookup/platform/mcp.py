@@ -71,8 +71,10 @@ def sdk() -> SimpleNamespace:
     if _sdk is None:
         with _lock:
             if _sdk is None:
-                import mcp.types as types
-                from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+                # the SDK's wire types from their own package (`mcp.types` is the same objects, but
+                # importing it loads the SDK's client and server too: 27 MB instead of 4 MB)
+                import mcp_types as types
+                from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
                 _sdk = SimpleNamespace(
                     types=types, versions=HANDSHAKE_PROTOCOL_VERSIONS, latest=LATEST_HANDSHAKE_VERSION

@@ -82,6 +82,7 @@ def load_tables() -> None:
     so that their metadata is complete."""
     import twlookup.domain.model_lifecycle_tables
     import twlookup.domain.release_tables  # the release trackers' Wikidata imports and lookup cache
+    import twlookup.domain.search_tables
     import twlookup.domain.taiwan_calendar_tables
     import twlookup.platform.feeds.tables
     import twlookup.platform.payments.ledger_tables

@@ -243,6 +243,9 @@ def import_file(
             _checked(row, now, "unchanged", "the same file as the last import; nothing to do", fetched)
             return Outcome(feed.full_name, stamp.part, "unchanged", "the same file as the last import")
         rows = feed.importer(session, path)
+        from twlookup.domain import search
+
+        search.sync(session, [feed.service])  # the imported rows become searchable with them
         if (stamp.key is not None and not older) or (stamp.key is None and stored is None):
             row.data_key = _key_json(stamp.key)
             row.data_label = stamp.label

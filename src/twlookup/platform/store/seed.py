@@ -14,6 +14,10 @@ from twlookup.platform.records import read_data_file
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta, bump_version
 
+# how the search reads text (domain/search_text.py and its tables): the indexed forms are built by
+# them (the files are read, not imported)
+SEARCH_FORMS = tuple(Path(__file__).parents[2] / "domain" / f for f in ("search_text.py", "script_tables.py"))
+
 if TYPE_CHECKING:
     from twlookup.platform.service import Seeder, Service
 
@@ -46,8 +50,11 @@ def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
 
 
 def fingerprint(names: Iterable[str], data_dir: Path) -> str:
-    """What a seed is made of: the services' names and every data file's bytes."""
+    """What a seed is made of: the services' names, every data file's bytes, and how the search
+    reads text (a change there re-indexes the search collections)."""
     digest = hashlib.sha256()
+    for path in SEARCH_FORMS:
+        digest.update(path.read_bytes())
     for name in sorted(names):
         digest.update(name.encode() + b"\0")
     for path in sorted(data_dir.rglob("*")):
@@ -75,6 +82,9 @@ def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
                     total += seeder(session, data_dir)
                     done.add(seeder)
             counts[service.name] = total
+        from twlookup.domain import search
+
+        search.sync(session, [s.name for s in services])  # the searchable forms of what changed
         bump_version(session)
         session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint((s.name for s in services), data_dir)))
         _forget_downloads(session)
@@ -97,8 +107,12 @@ def _forget_downloads(session: Session) -> None:
 
 def ingest(importer: Callable[[Session, Path], int], path: Path) -> int:
     """Run one feed importer in a transaction and bump the data version so every process reloads."""
+    from twlookup.domain import search
+    from twlookup.platform.store.reference import group_of
+
     with store_engine.session() as session, session.begin():
         rows = importer(session, path)
+        search.sync(session, [group_of(importer.__module__) or ""])
         bump_version(session)
     from twlookup.platform.store.reference import Reference
 

@@ -8,11 +8,12 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain import search
 from twlookup.platform.records import DataFileError, load_records, read_data_file, to_row
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
 from twlookup.services.cardgame import parsers
-from twlookup.services.cardgame.logic import Guide
+from twlookup.services.cardgame.logic import COLLECTIONS, TERMS, Guide, documents
 from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqItem
 from twlookup.services.cardgame.tables import BanListRow, ChapterRow, FaqRow, TermRow
 
@@ -84,7 +85,14 @@ def _load(session: Session) -> Guide:
         terms={r.term: CardTerm.model_validate(r) for r in session.scalars(select(TermRow).order_by(TermRow.term))},
         faq={r.id: FaqItem.model_validate(r) for r in session.scalars(select(FaqRow))},
         banlists=[BanList.model_validate(r) for r in session.scalars(select(BanListRow))],
+        searchers=(search.Stored(*COLLECTIONS), search.Stored(TERMS)),
     )
+
+
+@search.indexed
+def search_documents(session: Session) -> dict[str, list[search.Document]]:
+    """The guide's search collections, as a seed or a ban list import writes them into the store."""
+    return documents(_load(session))
 
 
 GUIDE: Reference[Guide] = Reference(_load)

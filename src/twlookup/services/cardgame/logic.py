@@ -4,7 +4,7 @@ previous one, and search over chapters (by section), glossary, FAQ and ban-liste
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from datetime import date
 
 from twlookup.domain import search
@@ -89,28 +89,45 @@ def changes(current: BanList, previous: BanList) -> list[tuple[str, int, int]]:
     return [c for c in out if c[1] != c[2]]
 
 
+TERMS = "cardgame:term"
+COLLECTIONS = ("cardgame:chapter", TERMS, "cardgame:faq", "cardgame:card")  # what search_rules searches
+
+
 @dataclass
 class Guide:
     chapters: dict[str, Chapter]
     terms: dict[str, CardTerm]
     faq: dict[str, FaqItem]
     banlists: list[BanList]
-    index: search.Index = field(init=False)
-    term_index: search.Index = field(init=False)
+    # (everything, terms): the store's index when loaded from the store; given none, the guide
+    # indexes its own records in memory
+    searchers: InitVar[tuple[search.Searcher, search.Searcher] | None] = None
+    index: search.Searcher = field(init=False)
+    term_index: search.Searcher = field(init=False)
 
-    def __post_init__(self) -> None:
-        docs: list[search.Document] = []
-        for ch in self.chapters.values():
-            for anchor, heading, text in sections(ch):
-                key = f"chapter:{ch.slug}#{anchor}" if anchor else f"chapter:{ch.slug}"
-                docs.append(search.Document(key, {"title": [heading]}, text))
-        term_docs = [
+    def __post_init__(self, searchers: tuple[search.Searcher, search.Searcher] | None) -> None:
+        if searchers is None:
+            docs = documents(self)
+            searchers = search.Index([d for c in COLLECTIONS for d in docs[c]]), search.Index(docs[TERMS])
+        self.index, self.term_index = searchers
+
+
+def documents(guide: Guide) -> dict[str, list[search.Document]]:
+    """The guide's search collections: chapter sections, glossary terms, FAQ and ban-listed card names."""
+    chapters = [
+        search.Document(f"chapter:{ch.slug}#{anchor}" if anchor else f"chapter:{ch.slug}", {"title": [heading]}, text)
+        for ch in guide.chapters.values()
+        for anchor, heading, text in sections(ch)
+    ]
+    names = {c.name for b in guide.banlists for c in [*b.forbidden, *b.limited, *b.semi_limited]}
+    return {
+        "cardgame:chapter": chapters,
+        TERMS: [
             search.Document(f"term:{t.term}", {"term": [t.term], "alias": list(t.aliases)}, t.definition)
-            for t in self.terms.values()
-        ]
-        docs += term_docs  # the same documents, prepared once
-        docs += [search.Document(f"faq:{f.id}", {"question": [f.question]}, f.answer) for f in self.faq.values()]
-        names = {c.name for b in self.banlists for c in [*b.forbidden, *b.limited, *b.semi_limited]}
-        docs += [search.Document(f"card:{n}", {"card": [n]}, "") for n in sorted(names)]
-        self.index = search.Index(docs)
-        self.term_index = search.Index(term_docs)
+            for t in guide.terms.values()
+        ],
+        "cardgame:faq": [
+            search.Document(f"faq:{f.id}", {"question": [f.question]}, f.answer) for f in guide.faq.values()
+        ],
+        "cardgame:card": [search.Document(f"card:{n}", {"card": [n]}, "") for n in sorted(names)],
+    }

@@ -86,13 +86,15 @@ def get_chapter(p: ChapterQuery) -> ChapterOut:
     )
 
 
-@SERVICE.operation("GET", "/api/search", tool="search_rules")
+@SERVICE.operation("GET", "/api/search", tool="search_rules", blocking=True)  # the store's search index
 def search_rules(p: SearchQuery) -> SearchResult:
     """Full-text search over the chapters (by section), glossary, FAQ and ban-listed card names, best first."""
     guide = GUIDE.get()
     results = []
     for hit in guide.index.search(p.q, limit=p.limit):
         kind, _, ident = hit.key.partition(":")
+        if not _known(guide, kind, ident):  # re-seeded since the guide was read: left out until it is read again
+            continue
         if kind == "chapter":
             slug, _, anchor = ident.partition("#")
             ch = guide.chapters[slug]
@@ -124,18 +126,30 @@ def search_rules(p: SearchQuery) -> SearchResult:
     return SearchResult(query=p.q, count=len(results), results=results)
 
 
+def _known(guide: logic.Guide, kind: str, ident: str) -> bool:
+    """Whether the guide holds the record a search hit names (cards are named by the hit itself)."""
+    if kind == "chapter":
+        slug, _, anchor = ident.partition("#")
+        return slug in guide.chapters and any(s[0] == anchor for s in logic.sections(guide.chapters[slug]))
+    return kind == "card" or ident in {"term": guide.terms, "faq": guide.faq}.get(kind, {})
+
+
 def _term_out(guide: logic.Guide, t) -> TermOut:
     return TermOut(**t.model_dump(), chapter_title=guide.chapters[t.chapter].title)
 
 
-@SERVICE.operation("GET", "/api/glossary", tool="lookup_term")
+@SERVICE.operation("GET", "/api/glossary", tool="lookup_term", blocking=True)
 def lookup_term(p: GlossaryQuery) -> GlossaryResult:
     """A game term by name or alias (typos tolerated), with the chapter that explains it; all terms without q."""
     guide = GUIDE.get()
     if p.q is None:
         terms = [_term_out(guide, t) for t in sorted(guide.terms.values(), key=lambda t: t.term.lower())]
         return GlossaryResult(query=None, count=len(terms), terms=terms)
-    hits = guide.term_index.search(p.q, limit=5, min_score=0.6)
+    hits = [
+        h
+        for h in guide.term_index.search(p.q, limit=5, min_score=0.6)
+        if _known(guide, "term", h.key.removeprefix("term:"))
+    ]
     if not hits:
         close = [h.key.removeprefix("term:") for h in guide.term_index.search(p.q, limit=5)]
         raise NotFound("term", p.q, f"Closest: {', '.join(close)}." if close else "GET /api/glossary lists every term.")
@@ -221,7 +235,7 @@ def _status(ban, name: str) -> CardStatus:
     )
 
 
-@SERVICE.operation("GET", "/api/card", tool="get_card_status")
+@SERVICE.operation("GET", "/api/card", tool="get_card_status", blocking=True)
 def get_card_status(p: CardQuery) -> CardOut:
     """One card's status (forbidden, limited, semi-limited or unlimited) under the Forbidden & Limited list in force
     today for Asian-English cards, under the previous list, and across every stored list."""

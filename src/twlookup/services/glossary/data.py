@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.domain import model_lifecycle
+from twlookup.domain import model_lifecycle, search
 from twlookup.domain.model_lifecycle_tables import read_catalog
 from twlookup.platform.records import (
     DataFileError,
@@ -21,7 +21,7 @@ from twlookup.platform.records import (
 )
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.glossary.logic import Catalog
+from twlookup.services.glossary.logic import COLLECTIONS, TERMS, Catalog, documents
 from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
 from twlookup.services.glossary.tables import ComparisonRow, HowToRow, SourceRow, TermRow
 
@@ -124,7 +124,14 @@ def _load(session: Session) -> Catalog:
         howtos={r.id: HowTo.model_validate(r) for r in session.scalars(select(HowToRow).order_by(HowToRow.id))},
         citations={r.url: CitedSource.model_validate(r) for r in sources if r.kind == "citation"},
         usage=[UsageSource.model_validate(r) for r in sources if r.kind == "usage"],
+        searchers=(search.Stored(TERMS), search.Stored(*COLLECTIONS)),
     )
+
+
+@search.indexed
+def search_documents(session: Session) -> dict[str, list[search.Document]]:
+    """The glossary's search collections, as `twlookup seed` writes them into the store."""
+    return documents(_load(session))
 
 
 CATALOG: Reference[Catalog] = Reference(_load)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 
 from twlookup.domain import search
@@ -182,7 +183,7 @@ def comparison_out(c: Comparison, catalog: logic.Catalog) -> ComparisonOut:
     )
 
 
-@SERVICE.operation("GET", "/api/term", tool="explain_term")
+@SERVICE.operation("GET", "/api/term", tool="explain_term", blocking=True)  # the store's search index
 def explain_term(p: TermQuery) -> TermDetail:
     """Full explanation of one term, by id or by a name, alias, English or Simplified Chinese (typos tolerated)."""
     catalog = CATALOG.get()
@@ -205,23 +206,22 @@ def explain_term(p: TermQuery) -> TermDetail:
     )
 
 
-@SERVICE.operation("GET", "/api/search", tool="search_glossary")
+@SERVICE.operation("GET", "/api/search", tool="search_glossary", blocking=True)
 def search_glossary(p: SearchQuery) -> SearchResult:
     """Fuzzy search over terms, comparisons and how-tos, best first, each with the reasons for its score."""
     catalog = CATALOG.get()
     results: list[SearchHit] = []
     for hit in catalog.all_index.search(p.q, limit=p.limit):
         kind, _, ident = hit.key.partition(":")
-        rec: Term | Comparison | HowTo
-        if kind == "term":
-            rec = catalog.terms[ident]
-            title = f"{rec.name_zh}（{rec.name_en}）"
-        elif kind == "comparison":
-            rec = catalog.comparisons[ident]
-            title = rec.title
-        else:
-            rec = catalog.howtos[ident]
-            title = rec.title
+        records: Mapping[str, Term | Comparison | HowTo] = {
+            "term": catalog.terms,
+            "comparison": catalog.comparisons,
+            "howto": catalog.howtos,
+        }[kind]
+        rec = records.get(ident)
+        if rec is None:  # re-seeded since the catalogue was read: left out until it is read again
+            continue
+        title = f"{rec.name_zh}（{rec.name_en}）" if isinstance(rec, Term) else rec.title
         source, verified = source_of(rec, catalog)
         results.append(
             SearchHit(
@@ -256,7 +256,7 @@ def list_terms(p: TermsQuery) -> TermList:
     )
 
 
-@SERVICE.operation("GET", "/api/compare", tool="compare_concepts")
+@SERVICE.operation("GET", "/api/compare", tool="compare_concepts", blocking=True)
 def compare_concepts(p: CompareQuery) -> ComparisonOut:
     """Compare two concepts: a written comparison by id, or by `a` and `b` (any two terms; when nobody wrote
     a comparison of the two, the answer is put together from the two term records and says so)."""
@@ -306,7 +306,7 @@ def get_howto(p: HowToQuery) -> HowToOut:
     return howto_out(h, catalog)
 
 
-@SERVICE.operation("GET", "/api/intent", tool="classify_search_intent")
+@SERVICE.operation("GET", "/api/intent", tool="classify_search_intent", blocking=True)
 def classify_search_intent(p: IntentQuery) -> IntentOut:
     """Classify a search query (informational, navigational, commercial, transactional; and its question shape)
     by stated rules, and suggest the answer structure that suits it, with the reasons."""
@@ -324,7 +324,7 @@ def classify_search_intent(p: IntentQuery) -> IntentOut:
     )
 
 
-@SERVICE.operation("POST", "/api/pro/explain-batch", price="$0.02", example={"terms": ["LLM", "RAG"]})
+@SERVICE.operation("POST", "/api/pro/explain-batch", price="$0.02", example={"terms": ["LLM", "RAG"]}, blocking=True)
 def explain_batch(p: BatchBody) -> BatchResult:
     """Explain up to 50 terms at once (names, aliases or ids); unknown ones come back with suggestions."""
     catalog = CATALOG.get()

@@ -114,36 +114,63 @@ def import_posts(session: Session, path: Path) -> int:
     return len(posts)
 
 
+TOPICS = "opinions:topic"
+COLLECTIONS = ("opinions:thread", "opinions:post")  # what a query searches (its topics apart)
+
+
 class Store:
-    def __init__(self, topics: list[Topic], threads: list[Thread], posts: list[Post]) -> None:
+    def __init__(
+        self,
+        topics: list[Topic],
+        threads: list[Thread],
+        posts: list[Post],
+        searchers: tuple[search.Searcher, search.Searcher] | None = None,
+    ) -> None:
+        """`searchers` (threads and posts, topics): the store's index; given none, the records are
+        indexed in memory."""
         self.topics = {t.slug: t for t in topics}
         self.threads = {t.id: t for t in threads}
         self.posts = {p.id: p for p in posts}
-        docs = [
+        if searchers is None:
+            docs = documents(self)
+            searchers = search.Index([d for c in COLLECTIONS for d in docs[c]]), search.Index(docs[TOPICS])
+        self.index, self.topic_index = searchers
+
+
+def documents(store: Store) -> dict[str, list[search.Document]]:
+    """The search collections: threads, posts (imported ones included) and topics."""
+    return {
+        "opinions:thread": [
             search.Document(f"thread:{t.id}", {"title": [t.title]}, f"{t.summary or ''} {' '.join(t.topics)}")
-            for t in threads
-        ]
-        docs += [
+            for t in store.threads.values()
+        ],
+        "opinions:post": [
             search.Document(f"post:{p.id}", {"title": [p.title], "product": list(p.products)}, f"{p.body} {p.topic}")
-            for p in posts
-        ]
-        self.index = search.Index(docs)
-        self.topic_index = search.Index(
-            [
-                search.Document(
-                    t.slug, {"name": [t.name, t.name_zh, t.slug], "keyword": list(t.keywords)}, t.description
-                )
-                for t in topics
-            ]
-        )
+            for p in store.posts.values()
+        ],
+        TOPICS: [
+            search.Document(t.slug, {"name": [t.name, t.name_zh, t.slug], "keyword": list(t.keywords)}, t.description)
+            for t in store.topics.values()
+        ],
+    }
 
 
-def _load(session: Session) -> Store:
-    return Store(
+def _records(session: Session) -> tuple[list[Topic], list[Thread], list[Post]]:
+    return (
         _topics(session),
         [Thread.model_validate(r) for r in session.scalars(select(ThreadRow))],
         [Post.model_validate(r) for r in session.scalars(select(PostRow).order_by(PostRow.id))],
     )
+
+
+def _load(session: Session) -> Store:
+    return Store(*_records(session), searchers=(search.Stored(*COLLECTIONS), search.Stored(TOPICS)))
+
+
+@search.indexed
+def search_documents(session: Session) -> dict[str, list[search.Document]]:
+    """The search collections, as a seed or an import writes them into the store."""
+    return documents(_load(session))
 
 
 STORE: Reference[Store] = Reference(_load)

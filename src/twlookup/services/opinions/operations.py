@@ -152,14 +152,11 @@ def _match(store: Store, q: str, before: int | None, today: date, posts: bool) -
     for hit in store.index.search(q, limit=50, min_score=0.3):
         kind, _, ident = hit.key.partition(":")
         seen.add(hit.key)
-        if kind == "thread":
-            t = store.threads[ident]
-            if _before_ok(t.created.date(), before):
-                items.append(thread_item(t, today))
-        elif posts:
-            p = store.posts[int(ident)]
-            if _before_ok(p.published, before):
-                items.append(post_item(p, today))
+        # (a record imported since the store was read is left out until it is read again)
+        if kind == "thread" and (t := store.threads.get(ident)) and _before_ok(t.created.date(), before):
+            items.append(thread_item(t, today))
+        elif kind == "post" and posts and (p := store.posts.get(int(ident))) and _before_ok(p.published, before):
+            items.append(post_item(p, today))
     for t in store.threads.values():  # everything filed under a topic the query names
         if f"thread:{t.id}" not in seen and topics & set(t.topics) and _before_ok(t.created.date(), before):
             items.append(thread_item(t, today))
@@ -182,14 +179,14 @@ def _result(q: str, before: int | None, today: date, items: list[Item], note: st
     )
 
 
-@SERVICE.operation("GET", "/api/opinions", tool="search_human_opinions")
+@SERVICE.operation("GET", "/api/opinions", tool="search_human_opinions", blocking=True)  # the store's index
 def opinions(p: OpinionsQuery) -> OpinionsResult:
     """Taiwan posts and foreign discussions about a product or topic, each with its credibility and original link."""
     today = today_taipei()
     return _result(p.q, p.before, today, _match(STORE.get(), p.q, p.before, today, posts=True))
 
 
-@SERVICE.operation("GET", "/api/search")
+@SERVICE.operation("GET", "/api/search", blocking=True)
 async def search_foreign(p: SearchQuery) -> OpinionsResult:
     """Foreign community discussions only (Hacker News, Stack Exchange): stored threads, plus a live search of
     the two communities when the operator has enabled it (TWLOOKUP_OPINIONS_LIVE=true)."""
@@ -292,7 +289,7 @@ def ai_check(p: AiCheckBody) -> AiCheckResult:
     )
 
 
-@SERVICE.operation("GET", "/api/pro/digest", price="$0.02", example={"q": "headphones"})
+@SERVICE.operation("GET", "/api/pro/digest", price="$0.02", example={"q": "headphones"}, blocking=True)
 def digest(p: DigestQuery) -> Digest:
     """Recommend / not-recommend ratio, pros and cons, and the high-credibility discussions, each with its link."""
     store, today = STORE.get(), today_taipei()

@@ -4,11 +4,14 @@ query's intent. Pure functions over a `Catalog` built from the store."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Literal, TypeVar
 
 from twlookup.domain import search
 from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
+
+TERMS = "glossary:term"
+COLLECTIONS = (TERMS, "glossary:comparison", "glossary:howto")  # what search_glossary searches
 
 
 @dataclass
@@ -18,34 +21,33 @@ class Catalog:
     howtos: dict[str, HowTo]
     citations: dict[str, CitedSource] = field(default_factory=dict)
     usage: list[UsageSource] = field(default_factory=list)
-    term_index: search.Index = field(init=False)
-    all_index: search.Index = field(init=False)
+    # (terms, everything): the store's index when loaded from the store; given none, the catalogue
+    # indexes its own records in memory
+    searchers: InitVar[tuple[search.Searcher, search.Searcher] | None] = None
+    term_index: search.Searcher = field(init=False)
+    all_index: search.Searcher = field(init=False)
 
-    def __post_init__(self) -> None:
-        term_docs = [term_document(t) for t in self.terms.values()]
-        self.term_index = search.Index(term_docs)
-        docs = list(term_docs)  # the same documents, prepared once
-        docs += [
-            search.Document(f"comparison:{c.id}", {"id": [c.id], "title": [c.title]}, c.summary)
-            for c in self.comparisons.values()
-        ]
-        docs += [
-            search.Document(f"howto:{h.id}", {"id": [h.id], "title": [h.title]}, h.summary + " " + " ".join(h.steps))
-            for h in self.howtos.values()
-        ]
-        self.all_index = search.Index(docs)
+    def __post_init__(self, searchers: tuple[search.Searcher, search.Searcher] | None) -> None:
+        if searchers is None:
+            docs = documents(self)
+            searchers = search.Index(docs[TERMS]), search.Index([d for c in COLLECTIONS for d in docs[c]])
+        self.term_index, self.all_index = searchers
 
     def find_term(self, text: str) -> tuple[Term, search.Hit] | None:
         """The term a person meant by `text` (an id, a name, an alias, Simplified, a typo)."""
         if text in self.terms:
             return self.terms[text], search.Hit(text, 1.0, (search.Reason("exact", "id", text, 1.0),))
-        hit = self.term_index.best(text, min_score=0.6)
-        if hit is None:
-            return None
-        return self.terms[hit.key.removeprefix("term:")], hit
+        hit = next((h for h in self.term_index.search(text, limit=3, min_score=0.6) if self.term_of(h)), None)
+        return (self.terms[self.term_of(hit)], hit) if hit else None
+
+    def term_of(self, hit: search.Hit) -> str:
+        """The id of the hit's term, or "" when this catalogue has no such term (the store's index
+        was re-seeded after the catalogue was read)."""
+        ident = hit.key.removeprefix("term:")
+        return ident if ident in self.terms else ""
 
     def suggestions(self, text: str, n: int = 5) -> list[str]:
-        return [h.key.removeprefix("term:") for h in self.term_index.search(text, limit=n)]
+        return [t for h in self.term_index.search(text, limit=n) if (t := self.term_of(h))]
 
     def comparison_for(self, a: str, b: str) -> Comparison | None:
         for c in self.comparisons.values():
@@ -84,6 +86,21 @@ def term_document(t: Term) -> search.Document:
         "misspelling": list(t.misspellings),
     }
     return search.Document(f"term:{t.id}", names, t.definition, dict(NAME_WEIGHTS))
+
+
+def documents(catalog: Catalog) -> dict[str, list[search.Document]]:
+    """The catalogue's search collections: terms (every kind of name), comparisons and how-tos."""
+    return {
+        TERMS: [term_document(t) for t in catalog.terms.values()],
+        "glossary:comparison": [
+            search.Document(f"comparison:{c.id}", {"id": [c.id], "title": [c.title]}, c.summary)
+            for c in catalog.comparisons.values()
+        ],
+        "glossary:howto": [
+            search.Document(f"howto:{h.id}", {"id": [h.id], "title": [h.title]}, h.summary + " " + " ".join(h.steps))
+            for h in catalog.howtos.values()
+        ],
+    }
 
 
 def derived_differences(a: Term, b: Term) -> list[tuple[str, str, str]]:
@@ -322,7 +339,7 @@ def classify_intent(query: str, catalog: Catalog) -> IntentResult:
     """Classify by the stated rules: the first matching cue of each rule table decides; a query
     with no cue that names a glossary term is a definition question; otherwise informational."""
     text = " ".join(re.sub(r"[?？!！。，,]", " ", search.normalise(query)).split())
-    terms = [h.key.removeprefix("term:") for h in catalog.term_index.search(query, limit=3, min_score=0.6)]
+    terms = [t for h in catalog.term_index.search(query, limit=3, min_score=0.6) if (t := catalog.term_of(h))]
 
     shape: Shape = "definition"
     shape_reason = "沒有其他問句線索；預設為定義問題"
