@@ -1,7 +1,7 @@
 """search index in the store: prepared names, their characters and the text tokens
 
 Revision ID: d7a1c3e5f902
-Revises: c4e9a2f7b813
+Revises: d7c3e5a1b9f2
 Create Date: 2026-11-26 17:00:00.000000
 
 The searchable forms of the glossary, cardgame and opinions collections are written at seed and
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "d7a1c3e5f902"
-down_revision = "c4e9a2f7b813"
+down_revision = "d7c3e5a1b9f2"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """creator: one table per kind of reference record, derived from its record
 
 Revision ID: d7c3e5a1b9f2
-Revises: c4e9a2f7b813
+Revises: d8b2f4a6c1e3
 Create Date: 2026-11-26 17:30:00.000000
 
 creator_record held every kind of the creator's reference records (ad terms, rules, tax
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "d7c3e5a1b9f2"
-down_revision = "c4e9a2f7b813"
+down_revision = "d8b2f4a6c1e3"
 branch_labels = None
 depends_on = None
 
