@@ -31,9 +31,7 @@ def seed_bikes(session: Session, data_dir: Path) -> int:
             raise DataFileError(
                 f"{folder / 'parts.yaml'}: record {part.number!r}: field fits: unknown {sorted(set(part.fits) - slugs)}"
             )
-    rows = [to_row(m, ModelRow, position=i) for i, m in enumerate(models)]
-    for row, model in zip(rows, models, strict=True):
-        row.spec = model.spec.model_dump(exclude_none=True)
+    rows = [to_row(m, ModelRow, position=i, spec=m.spec.model_dump(exclude_none=True)) for i, m in enumerate(models)]
     count = replace_rows(session, ModelRow, rows)
     count += replace_rows(session, MaintenanceRow, [to_row(m, MaintenanceRow, id=i) for i, m in enumerate(maintenance)])
     count += replace_rows(session, PartRow, [to_row(p, PartRow) for p in parts])

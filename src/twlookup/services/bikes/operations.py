@@ -12,11 +12,12 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform import review
 from twlookup.platform.errors import NotFound
+from twlookup.platform.records import as_answer, to_row
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.services.bikes import logic
 from twlookup.services.bikes.data import CATALOGUE, Catalogue, seed_bikes
-from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel, Maintenance
+from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel, Contribution, Maintenance
 from twlookup.services.bikes.schemas import (
     TARGET_MODELS,
     ContributeBody,
@@ -66,18 +67,8 @@ class ContributionPayload(BaseModel):
 
 
 def _publish(session: Session, sub: review.Submission, p: ContributionPayload) -> None:
-    session.add(
-        ContributionRow(
-            submission_id=sub.id,
-            slug=p.slug,
-            kind=p.kind,
-            item=p.item,
-            value=p.value,
-            note=p.note,
-            source=p.source,
-            approved_at=datetime.now(UTC),
-        )
-    )
+    record = Contribution.model_validate({**p.model_dump(), "submission_id": sub.id, "approved_at": datetime.now(UTC)})
+    session.add(to_row(record, ContributionRow))
 
 
 review.register_kind(
@@ -90,34 +81,25 @@ review.register_kind(
 )
 
 
-def _contributions(session: Session, slug: str | None = None, kind: str | None = None) -> list[ContributionRow]:
+def _contributions(session: Session, slug: str | None = None, kind: str | None = None) -> list[Contribution]:
     query = select(ContributionRow).order_by(ContributionRow.id)
     if slug:
         query = query.where(ContributionRow.slug == slug)
     if kind:
         query = query.where(ContributionRow.kind == kind)
-    return list(session.scalars(query))
+    return [Contribution.model_validate(r) for r in session.scalars(query)]
 
 
-def contribution_out(r: ContributionRow) -> ContributionOut:
-    approved = r.approved_at if r.approved_at.tzinfo else r.approved_at.replace(tzinfo=UTC)
-    return ContributionOut(kind=r.kind, item=r.item, value=r.value, note=r.note, source=r.source, approved_at=approved)
+def contribution_out(c: Contribution) -> ContributionOut:
+    return as_answer(c, ContributionOut)
 
 
 # ------------------------------------------------------------------ answers
 
 
 def summary(m: BikeModel) -> ModelSummary:
-    return ModelSummary(
-        slug=m.slug,
-        name=m.name,
-        maker=m.maker,
-        years=m.years,
-        cycle=m.spec.cycle,
-        displacement_cc=m.spec.displacement_cc,
-        oil_supply=m.spec.oil_supply,
-        source_kind=m.source_kind,
-    )
+    s = m.spec
+    return as_answer(m, ModelSummary, cycle=s.cycle, displacement_cc=s.displacement_cc, oil_supply=s.oil_supply)
 
 
 def _model(cat: Catalogue, slug: str) -> BikeModel:
@@ -127,39 +109,15 @@ def _model(cat: Catalogue, slug: str) -> BikeModel:
     return model
 
 
-def detail(cat: Catalogue, m: BikeModel, contributions: list[ContributionRow]) -> ModelDetail:
-    return ModelDetail(
-        slug=m.slug,
-        name=m.name,
-        maker=m.maker,
-        years=m.years,
-        spec=m.spec,
+def detail(cat: Catalogue, m: BikeModel, contributions: list[Contribution]) -> ModelDetail:
+    return as_answer(
+        m,
+        ModelDetail,
         spec_source=m.source_ref,
-        source_kind=m.source_kind,
         source_kind_meaning=SOURCE_KINDS[m.source_kind],
-        note=m.note,
-        maintenance=[
-            MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug
-        ],
-        parts=[
-            PartOut(number=p.number, name=p.name, fits=p.fits, source=p.source_ref)
-            for p in cat.parts
-            if m.slug in p.fits
-        ],
-        sales=[
-            SaleOut(
-                market=s.market,
-                currency=s.currency,
-                low=s.low,
-                high=s.high,
-                kind=s.kind,
-                date=s.date,
-                note=s.note,
-                source=s.source_ref,
-            )
-            for s in cat.sales
-            if s.slug == m.slug
-        ],
+        maintenance=[as_answer(x, MaintenanceOut) for x in cat.maintenance if x.slug == m.slug],
+        parts=[as_answer(p, PartOut) for p in cat.parts if m.slug in p.fits],
+        sales=[as_answer(s, SaleOut) for s in cat.sales if s.slug == m.slug],
         contributions=[contribution_out(c) for c in contributions],
     )
 
@@ -169,7 +127,7 @@ def _norm(text: str) -> str:
 
 
 def fact_out(cat: Catalogue, x: Maintenance) -> FactOut:
-    return FactOut(slug=x.slug, name=cat.by_slug[x.slug].name, item=x.item, value=x.value, source=x.source_ref)
+    return as_answer(x, FactOut, name=cat.by_slug[x.slug].name)
 
 
 def _model_text(m: BikeModel) -> str:
@@ -277,8 +235,8 @@ def parts(p: PartQuery) -> PartsOut:
     return PartsOut(
         q=p.q,
         count=len(found) + len(contributed) + len(facts),
-        parts=[PartOut(number=x.number, name=x.name, fits=x.fits, source=x.source_ref) for x in found],
-        contributed=[{"slug": c.slug, "item": c.item, "value": c.value, "source": c.source} for c in contributed],
+        parts=[as_answer(x, PartOut) for x in found],
+        contributed=[c.model_dump(include={"slug", "item", "value", "source"}) for c in contributed],
         facts=[fact_out(cat, x) for x in facts],
         models=fits,
     )
@@ -300,12 +258,10 @@ def maintenance(p: SlugQuery) -> MaintenanceList:
     injection or premix, tyres, fuel, intervals) with sources, and what no cited source gave."""
     cat = CATALOGUE.get()
     m = _model(cat, p.slug)
-    items = [
-        MaintenanceOut(item=x.item, value=x.value, source=x.source_ref) for x in cat.maintenance if x.slug == m.slug
-    ]
+    facts = [x for x in cat.maintenance if x.slug == m.slug]
     with store_engine.session() as session:
         contributed = [contribution_out(c) for c in _contributions(session, m.slug, "maint")]
-    have = {i.item for i in items}
+    have: set[str] = {x.item for x in facts}
     if m.spec.oil_supply:  # the spec's own source already says oil injection or premix
         have.add("oil_mix")
     missing = [k for k in EXPECTED.get(m.spec.cycle, EXPECTED[None]) if k not in have]
@@ -314,7 +270,7 @@ def maintenance(p: SlugQuery) -> MaintenanceList:
         name=m.name,
         cycle=m.spec.cycle,
         oil_supply=m.spec.oil_supply,
-        items=items,
+        items=[as_answer(x, MaintenanceOut) for x in facts],
         contributions=contributed,
         missing=f"No cited source gave: {', '.join(missing)}." if missing else None,
     )
@@ -339,7 +295,7 @@ def export() -> ExportOut:
     """Every model with its sourced facts and reviewed contributions (switchable: TWLOOKUP_PRO_CLOSED)."""
     cat = CATALOGUE.get()
     with store_engine.session() as session:
-        by_slug: dict[str, list[ContributionRow]] = {}
+        by_slug: dict[str, list[Contribution]] = {}
         for c in _contributions(session):
             by_slug.setdefault(c.slug, []).append(c)
     return ExportOut(

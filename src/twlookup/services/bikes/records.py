@@ -3,12 +3,12 @@ a field a page does not state is absent, never guessed."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from twlookup.platform.records import SourcedRecord
+from twlookup.platform.records import Record, SourcedRecord
 
 FACTS_LICENCE = "facts (not copyrightable); the cited page's text and images remain its owner's"
 
@@ -58,10 +58,10 @@ class Spec(BaseModel):
 
 
 class BikeModel(SourcedRecord):
-    slug: str = Field(pattern=r"^[a-z0-9-]{3,60}$")
-    name: str
-    maker: str
-    years: str
+    slug: str = Field(pattern=r"^[a-z0-9-]{3,60}$", max_length=60)
+    name: str = Field(max_length=120)
+    maker: str = Field(max_length=60)
+    years: str = Field(max_length=20)
     spec: Spec
     source_kind: SourceKind = Field(description="What kind of page the spec was read on (SOURCE_KINDS)")
     note: str | None = None
@@ -87,26 +87,48 @@ MaintenanceItem = Literal[
 
 
 class Maintenance(SourcedRecord):
-    slug: str
+    slug: str = Field(max_length=60)
     item: MaintenanceItem
     value: str
     licence: str | None = FACTS_LICENCE
 
 
 class Part(SourcedRecord):
-    number: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._/-]{1,39}$")
-    name: str
+    number: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._/-]{1,39}$", max_length=40)
+    name: str = Field(max_length=120)
     fits: list[str] = Field(min_length=1)
     licence: str | None = FACTS_LICENCE
 
 
 class Sale(SourcedRecord):
-    slug: str
-    market: str
-    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    slug: str = Field(max_length=60)
+    market: str = Field(max_length=60)
+    currency: str = Field(pattern=r"^[A-Z]{3}$", max_length=3)
     low: float = Field(ge=0)
     high: float = Field(ge=0)
     kind: Literal["new", "used"]
     date: date
     note: str | None = None
     licence: str | None = FACTS_LICENCE
+
+
+ContributionKind = Literal["part", "maint", "sale", "spec"]
+
+
+class Contribution(Record):
+    """A rider's contribution as an operator approved it (platform/review.py): public from then on."""
+
+    submission_id: int = Field(description="The review submission it was approved from")
+    slug: str = Field(max_length=60)
+    kind: ContributionKind = Field(description="part, maint (maintenance), sale (price report) or spec")
+    item: str = Field(max_length=80)
+    value: str = Field(max_length=200)
+    note: str | None = None
+    source: str = Field(max_length=500, description="Where it can be checked, as the contributor gave it")
+    approved_at: datetime
+
+    @field_validator("approved_at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        """Stored in UTC; a store that keeps no zone (SQLite) gives it back naive."""
+        return value if value.tzinfo else value.replace(tzinfo=UTC)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.bikes.records import SourceKind, Spec
+from twlookup.services.bikes.records import BikeModel, Contribution, Maintenance, Part, Sale, SourceKind, Spec
 
 SLUG = Field(pattern=r"^[a-z0-9-]{3,60}$", description="A model's slug, as /api/models lists them")
 TARGET_MODELS = 80  # issue 22: at least 80 models
@@ -71,13 +72,7 @@ class ContributeBody(Params):
         return value.strip()
 
 
-class ContributionOut(BaseModel):
-    kind: str
-    item: str
-    value: str
-    note: str | None
-    source: str
-    approved_at: datetime
+class ContributionOut(RecordAnswer, record=Contribution, exclude=("submission_id", "slug")):
     reviewed: Literal[True] = True
 
 
@@ -89,17 +84,13 @@ SOURCE_KIND = Field(
 )
 
 
-class ModelSummary(BaseModel):
-    slug: str
-    name: str
-    maker: str
-    years: str
+class ModelSummary(RecordAnswer, record=BikeModel, exclude=("spec", "note")):
     cycle: str | None = Field(
         None, description="two-stroke, four-stroke or electric; null when the source does not say"
     )
     displacement_cc: float | None = Field(description="As the source states it; null when it states none")
     oil_supply: str | None
-    source_kind: SourceKind = SOURCE_KIND
+    source_kind: SourceKind = SOURCE_KIND  # the models' answers keep their own description
 
 
 class ModelList(BaseModel):
@@ -110,40 +101,23 @@ class ModelList(BaseModel):
     models: list[ModelSummary]
 
 
-class MaintenanceOut(BaseModel):
-    item: str
-    value: str
-    source: Source
+class MaintenanceOut(RecordAnswer, record=Maintenance, exclude=("slug",)):
+    """One sourced maintenance fact of a model."""
 
 
-class PartOut(BaseModel):
-    number: str
-    name: str
-    fits: list[str]
-    source: Source
+class PartOut(RecordAnswer, record=Part):
+    """A part, the models it fits, and the page that says so."""
 
 
-class SaleOut(BaseModel):
-    market: str
-    currency: str
-    low: float
-    high: float
-    kind: str
-    date: date
-    note: str | None
-    source: Source
+class SaleOut(RecordAnswer, record=Sale, exclude=("slug",)):
+    """A dated sale report of a model."""
 
 
-class ModelDetail(BaseModel):
-    slug: str
-    name: str
-    maker: str
-    years: str
+class ModelDetail(RecordAnswer, record=BikeModel):
     spec: Spec = Field(description="Figures as the source states them; absent ones were not stated there")
-    spec_source: Source
+    spec_source: Source = Field(description="The page the spec was read on (the model's source)")
     source_kind: SourceKind = SOURCE_KIND
     source_kind_meaning: str
-    note: str | None
     maintenance: list[MaintenanceOut]
     parts: list[PartOut]
     sales: list[SaleOut]
@@ -162,14 +136,10 @@ class MaintenanceList(BaseModel):
     missing: str | None = Field(None, description="What no cited source gave for this model")
 
 
-class FactOut(BaseModel):
+class FactOut(RecordAnswer, record=Maintenance):
     """One sourced maintenance fact of one model."""
 
-    slug: str
-    name: str
-    item: str
-    value: str
-    source: Source
+    name: str = Field(description="The model's name")
 
 
 class Understood(BaseModel):

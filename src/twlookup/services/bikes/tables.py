@@ -1,71 +1,52 @@
-"""The bikes service's tables: models, maintenance, parts, sale reports, and reviewed contributions."""
+"""The bikes service's tables, each derived from its record in records.py (`record_table`): models,
+maintenance, parts, sale reports, and reviewed contributions. Some columns are stored wider than
+their record's values (`override`); rows of a data file keep its order (`position`, or an `id`)."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import Any
+from sqlalchemy import Integer, String
+from sqlalchemy.orm import mapped_column
 
-from sqlalchemy import JSON, Date, DateTime, Float, Integer, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
-
-from twlookup.platform.store.base import Base, Provenance
+from twlookup.platform.store.record_tables import record_table
+from twlookup.services.bikes.records import BikeModel, Contribution, Maintenance, Part, Sale
 
 
-class ModelRow(Provenance, Base):
-    __tablename__ = "bikes_model"
-
-    slug: Mapped[str] = mapped_column(String(60), primary_key=True)
-    position: Mapped[int] = mapped_column(Integer)
-    name: Mapped[str] = mapped_column(String(120))
-    maker: Mapped[str] = mapped_column(String(60))
-    years: Mapped[str] = mapped_column(String(20))
-    spec: Mapped[dict[str, Any]] = mapped_column(JSON)
-    source_kind: Mapped[str | None] = mapped_column(String(20), default=None)
-    note: Mapped[str | None] = mapped_column(Text, default=None)
+def _row_id(autoincrement: bool = False) -> dict[str, object]:
+    return {"id": mapped_column(Integer, primary_key=True, autoincrement=autoincrement)}
 
 
-class MaintenanceRow(Provenance, Base):
-    __tablename__ = "bikes_maintenance"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    slug: Mapped[str] = mapped_column(String(60), index=True)
-    item: Mapped[str] = mapped_column(String(30))
-    value: Mapped[str] = mapped_column(Text)
-
-
-class PartRow(Provenance, Base):
-    __tablename__ = "bikes_part"
-
-    number: Mapped[str] = mapped_column(String(40), primary_key=True)
-    name: Mapped[str] = mapped_column(String(120))
-    fits: Mapped[list[str]] = mapped_column(JSON)
-
-
-class SaleRow(Provenance, Base):
-    __tablename__ = "bikes_sale"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    slug: Mapped[str] = mapped_column(String(60), index=True)
-    market: Mapped[str] = mapped_column(String(60))
-    currency: Mapped[str] = mapped_column(String(3))
-    low: Mapped[float] = mapped_column(Float)
-    high: Mapped[float] = mapped_column(Float)
-    kind: Mapped[str] = mapped_column(String(10))
-    date: Mapped[date] = mapped_column(Date)
-    note: Mapped[str | None] = mapped_column(Text, default=None)
-
-
-class ContributionRow(Base):
-    """A contribution an operator approved (platform/review.py): public from then on."""
-
-    __tablename__ = "bikes_contribution"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    submission_id: Mapped[int] = mapped_column(Integer, unique=True)
-    slug: Mapped[str] = mapped_column(String(60), index=True)
-    kind: Mapped[str] = mapped_column(String(10))
-    item: Mapped[str] = mapped_column(String(80))
-    value: Mapped[str] = mapped_column(String(200))
-    note: Mapped[str | None] = mapped_column(Text, default=None)
-    source: Mapped[str] = mapped_column(String(500))
-    approved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+ModelRow = record_table(
+    BikeModel,
+    "bikes_model",
+    key="slug",
+    extra={"position": mapped_column(Integer, nullable=False)},
+    override={"source_kind": mapped_column(String(20), nullable=True)},
+)
+MaintenanceRow = record_table(
+    Maintenance,
+    "bikes_maintenance",
+    key=(),
+    index=("slug",),
+    extra=_row_id(),
+    override={"item": mapped_column(String(30), nullable=False)},
+)
+PartRow = record_table(Part, "bikes_part", key="number")
+SaleRow = record_table(
+    Sale,
+    "bikes_sale",
+    key=(),
+    index=("slug",),
+    extra=_row_id(),
+    override={"kind": mapped_column(String(10), nullable=False)},
+)
+ContributionRow = record_table(
+    Contribution,
+    "bikes_contribution",
+    key=(),
+    index=("slug",),
+    extra=_row_id(autoincrement=True),
+    override={
+        "submission_id": mapped_column(Integer, unique=True, nullable=False),
+        "kind": mapped_column(String(10), nullable=False),
+    },
+)

@@ -30,10 +30,9 @@ def read_guide(data_dir: Path) -> tuple[list[Chapter], list[CardTerm], list[FaqI
     terms = load_records(folder / "glossary.yaml", CardTerm, "terms", label="term")
     faq = load_records(folder / "faq.yaml", FaqItem, "faq")
     slugs = {c.slug for c in chapters}
-    for item in [*terms, *faq]:
-        if item.chapter not in slugs:
-            name = getattr(item, "term", None) or getattr(item, "id", "")
-            raise DataFileError(f"{folder}: record {name!r} points to chapter {item.chapter!r}, which does not exist")
+    for name, chapter in [(t.term, t.chapter) for t in terms] + [(f.id, f.chapter) for f in faq]:
+        if chapter not in slugs:
+            raise DataFileError(f"{folder}: record {name!r} points to chapter {chapter!r}, which does not exist")
     return chapters, terms, faq
 
 

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
+from twlookup.platform.feeds import Part, Stamp, static_parts
 from twlookup.platform.schemas import today_taipei
 from twlookup.services.cardgame import parsers
 from twlookup.services.cardgame.data import import_banlist
@@ -42,16 +42,10 @@ def banlist_holds(session: Session) -> str | None:
     )
 
 
-BANLIST = Feed(
-    service="cardgame",
-    name="banlist",
-    title=parsers.PAGE_TITLE,
-    publisher="Konami Digital Entertainment (Konami Asia)",
-    format="HTML page with the lists embedded as `const cardData = {...};` (JSON)",
-    licence="© Konami; the lists are used as facts (card names and their limits), with the page cited",
-    page=parsers.PAGE_URL,
-    changes="a new list every few months (the page captured 2026-08-22 held the Apr-26 and Jul-26 lists)",
-    importer=import_banlist,
+BANLIST = parsers.KONAMI_AE_PAGE.feed(
+    "cardgame",
+    "banlist",
+    import_banlist,
     stamp=banlist_stamp,
     parts=static_parts(Part("ae", parsers.PAGE_URL, "forbidden-and-limited-card-list-ae.html")),
     urls=(parsers.PAGE_URL,),

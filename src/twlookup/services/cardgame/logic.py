@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import InitVar, dataclass, field
 from datetime import date
+from typing import Literal
 
 from twlookup.domain import search
 from twlookup.services.cardgame.records import BanCard, BanList, CardTerm, Chapter, FaqItem
@@ -55,7 +56,8 @@ def status_of(ban: BanList) -> dict[str, int]:
     return out
 
 
-STATUS = {0: "forbidden", 1: "limited", 2: "semi-limited", 3: "unlimited"}
+Status = Literal["forbidden", "limited", "semi-limited", "unlimited"]
+STATUS: dict[int, Status] = {0: "forbidden", 1: "limited", 2: "semi-limited", 3: "unlimited"}
 LIST_COPIES = {"forbidden": 0, "limited": 1, "semi_limited": 2, "released": 3}
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.feeds.route import add_status_route
+from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.cardgame import logic
 from twlookup.services.cardgame.data import GUIDE, seed_cardgame
 from twlookup.services.cardgame.feeds import BANLIST
+from twlookup.services.cardgame.records import CardTerm
 from twlookup.services.cardgame.schemas import (
     GAME,
     RIGHTS,
@@ -25,6 +27,7 @@ from twlookup.services.cardgame.schemas import (
     FaqResult,
     GlossaryQuery,
     GlossaryResult,
+    HitKind,
     Reason,
     SearchHit,
     SearchQuery,
@@ -73,15 +76,12 @@ def get_chapter(p: ChapterQuery) -> ChapterOut:
     if ch is None:
         raise NotFound("chapter", p.slug, "Slugs: " + ", ".join(c.slug for c in order))
     i = order.index(ch)
-    return ChapterOut(
-        slug=ch.slug,
-        order=ch.order,
-        title=ch.title,
-        summary=ch.summary,
+    return as_answer(
+        ch,
+        ChapterOut,
         markdown=ch.body,
         previous=order[i - 1].slug if i > 0 else None,
         next=order[i + 1].slug if i + 1 < len(order) else None,
-        source=ch.source_ref,
         rights=RIGHTS,
     )
 
@@ -92,10 +92,12 @@ def search_rules(p: SearchQuery) -> SearchResult:
     guide = GUIDE.get()
     results = []
     for hit in guide.index.search(p.q, limit=p.limit):
-        kind, _, ident = hit.key.partition(":")
-        if not _known(guide, kind, ident):  # re-seeded since the guide was read: left out until it is read again
+        prefix, _, ident = hit.key.partition(":")
+        if not _known(guide, prefix, ident):  # re-seeded since the guide was read: left out until it is read again
             continue
-        if kind == "chapter":
+        kind: HitKind = "card"
+        if prefix == "chapter":
+            kind = "chapter"
             slug, _, anchor = ident.partition("#")
             ch = guide.chapters[slug]
             section = next(s for s in logic.sections(ch) if s[0] == anchor)
@@ -104,10 +106,12 @@ def search_rules(p: SearchQuery) -> SearchResult:
                 _snippet(section[2]),
                 f"/api/chapter/{slug}",
             )
-        elif kind == "term":
+        elif prefix == "term":
+            kind = "term"
             t = guide.terms[ident]
             title, snippet, link = t.term, _snippet(t.definition), f"/api/glossary?q={t.term}"
-        elif kind == "faq":
+        elif prefix == "faq":
+            kind = "faq"
             f = guide.faq[ident]
             title, snippet, link = f.question, _snippet(f.answer), "/api/faq"
         else:
@@ -119,7 +123,7 @@ def search_rules(p: SearchQuery) -> SearchResult:
                 title=title,
                 snippet=snippet,
                 link=link,
-                score=hit.score,  # type: ignore[arg-type]
+                score=hit.score,
                 reasons=[Reason(kind=r.kind, field=r.field, value=r.value, points=r.points) for r in hit.reasons],
             )
         )
@@ -134,8 +138,8 @@ def _known(guide: logic.Guide, kind: str, ident: str) -> bool:
     return kind == "card" or ident in {"term": guide.terms, "faq": guide.faq}.get(kind, {})
 
 
-def _term_out(guide: logic.Guide, t) -> TermOut:
-    return TermOut(**t.model_dump(), chapter_title=guide.chapters[t.chapter].title)
+def _term_out(guide: logic.Guide, t: CardTerm) -> TermOut:
+    return as_answer(t, TermOut, chapter_title=guide.chapters[t.chapter].title)
 
 
 @SERVICE.operation("GET", "/api/glossary", tool="lookup_term", blocking=True)
@@ -191,11 +195,11 @@ def get_banlist() -> BanListOut:
     guide, today = GUIDE.get(), today_taipei()
     current, previous, upcoming = _in_force(guide, today)
     due, outdated, warning = _freshness(current, upcoming, today)
-    return BanListOut(
+    return as_answer(
+        current,
+        BanListOut,
         game=GAME,
-        format=current.format,
         as_of=today,
-        effective=current.effective,
         previous_effective=previous.effective if previous else None,
         upcoming_effective=upcoming.effective if upcoming else None,
         next_expected=logic.next_expected(today),
@@ -207,13 +211,9 @@ def get_banlist() -> BanListOut:
             "limited": len(current.limited),
             "semi_limited": len(current.semi_limited),
         },
-        forbidden=current.forbidden,
-        limited=current.limited,
-        semi_limited=current.semi_limited,
         changes_from_previous=[Change(card=c, before=b, now=n) for c, b, n in logic.changes(current, previous)]
         if previous
         else [],
-        source=current.source_ref,
         note=(
             f"Konami Asia publishes the AE list for dates from the first of a month; the list above was read from its "
             f"page on {current.checked.isoformat()}. A newer list published since then is not here until "
@@ -227,7 +227,7 @@ def _status(ban, name: str) -> CardStatus:
     copies, kind, card = logic.card_on(ban, name)
     return CardStatus(
         effective=ban.effective,
-        status=logic.STATUS[copies],  # type: ignore[arg-type]
+        status=logic.STATUS[copies],
         copies=copies,
         listed_as=kind,
         also_listed=list(card.also_listed) if card else [],
@@ -285,7 +285,7 @@ def get_faq() -> FaqResult:
     guide = GUIDE.get()
     items = sorted(guide.faq.values(), key=lambda f: (guide.chapters[f.chapter].order, f.id))
     out = [
-        FaqOut(**f.model_dump(), chapter_title=guide.chapters[f.chapter].title, link=f"/api/chapter/{f.chapter}")
+        as_answer(f, FaqOut, chapter_title=guide.chapters[f.chapter].title, link=f"/api/chapter/{f.chapter}")
         for f in items
     ]
     return FaqResult(count=len(out), faq=out)

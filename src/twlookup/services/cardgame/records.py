@@ -16,7 +16,7 @@ class Chapter(SourcedRecord):
 
     slug: str = Field(pattern=SLUG, max_length=60)
     order: int = Field(ge=1)
-    title: str
+    title: str = Field(max_length=200)
     summary: str
     body: str = Field(min_length=200)
 
@@ -24,17 +24,17 @@ class Chapter(SourcedRecord):
 class CardTerm(Record):
     """A glossary term of the game, defined in this guide's own words, pointing to a chapter."""
 
-    term: str
+    term: str = Field(max_length=80)
     aliases: list[str] = Field(default_factory=list)
     definition: str = Field(min_length=15)
-    chapter: str
+    chapter: str = Field(max_length=60, description="Slug of the chapter that explains it")
 
 
 class FaqItem(Record):
     id: str = Field(pattern=SLUG, max_length=80)
     question: str
     answer: str
-    chapter: str
+    chapter: str = Field(max_length=60, description="Slug of the chapter the answer rests on")
     rule: str | None = Field(None, description="The rule or list the answer rests on, when it is not only the chapter")
 
 
@@ -58,7 +58,7 @@ class BanList(SourcedRecord):
     """One dated Forbidden & Limited list, as the rules owner published it."""
 
     effective: date
-    format: str
+    format: str = Field(max_length=20)
     forbidden: list[BanCard]
     limited: list[BanCard]
     semi_limited: list[BanCard]

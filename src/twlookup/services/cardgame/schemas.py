@@ -8,8 +8,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.cardgame.records import BanCard, CardTerm, FaqItem
+from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqItem
 
 GAME = "Yu-Gi-Oh! OFFICIAL CARD GAME, Asian-English (AE) cards"
 RIGHTS = "Card names, card text and art belong to Konami; this guide quotes card names only. Guide text: CC BY 4.0."
@@ -35,12 +36,8 @@ class ChapterQuery(Params):
     )
 
 
-class ChapterOut(BaseModel):
-    slug: str
-    order: int
-    title: str
-    summary: str
-    markdown: str
+class ChapterOut(RecordAnswer, record=Chapter, exclude=("body",)):
+    markdown: str = Field(description="The chapter's text in Markdown")
     previous: str | None
     next: str | None
     source: Source = Field(description="The rule text the chapter was checked against")
@@ -61,8 +58,11 @@ class Reason(BaseModel):
     points: float
 
 
+HitKind = Literal["chapter", "term", "faq", "card"]
+
+
 class SearchHit(BaseModel):
-    kind: Literal["chapter", "term", "faq", "card"]
+    kind: HitKind
     id: str = Field(description="Chapter slug (with #section), term, FAQ id or card name")
     title: str
     snippet: str
@@ -81,7 +81,7 @@ class GlossaryQuery(Params):
     q: str | None = Field(None, min_length=1, max_length=100, description="A term or alias; omit to list all terms")
 
 
-class TermOut(CardTerm):
+class TermOut(RecordAnswer, record=CardTerm):
     chapter_title: str
 
 
@@ -97,11 +97,9 @@ class Change(BaseModel):
     now: int = Field(description="Copies allowed under this list (3 = unrestricted)")
 
 
-class BanListOut(BaseModel):
+class BanListOut(RecordAnswer, record=BanList, exclude=("released",)):
     game: str
-    format: str
     as_of: date = Field(description="The day (Asia/Taipei) the list in force was chosen for")
-    effective: date
     previous_effective: date | None
     upcoming_effective: date | None = Field(
         description="An announced list that takes effect later, if the store has one"
@@ -117,16 +115,12 @@ class BanListOut(BaseModel):
     may_be_outdated: bool = Field(description="missing_since is set: a newer list may be in force than the one shown")
     warning: str | None = Field(None, description="Why the list below may no longer be the one in force")
     counts: dict[str, int]
-    forbidden: list[BanCard]
-    limited: list[BanCard]
-    semi_limited: list[BanCard]
     changes_from_previous: list[Change]
-    source: Source
     note: str
     rights: str
 
 
-class FaqOut(FaqItem):
+class FaqOut(RecordAnswer, record=FaqItem):
     chapter_title: str
     link: str
 

@@ -14,11 +14,11 @@ from datetime import date, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext
+from twlookup.platform.feeds import Fetched, Part, PartsContext
 from twlookup.platform.feeds.declare import CompositeFetch
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.creator.data import import_companies
-from twlookup.services.creator.parsers import GCIS_COMPANY, LICENCE
+from twlookup.services.creator.parsers import GCIS_COMPANY, GCIS_REGISTER
 from twlookup.services.creator.tables import Company
 
 MAX_COMPANIES = 500
@@ -72,16 +72,10 @@ def companies_holds(session: Session) -> str | None:
     )
 
 
-COMPANIES = Feed(
-    service="creator",
-    name="companies",
-    title="經濟部商工登記公示資料：公司登記基本資料 (company register, GCIS open data)",
-    publisher="Ministry of Economic Affairs (經濟部), 商工登記公示資料",
-    format="JSON array of company rows (Business_Accounting_NO, Company_Name, Company_Status_Desc, ...)",
-    licence=LICENCE + " (Open Government Data License, version 1.0)",
-    page="https://data.gcis.nat.gov.tw/",
-    changes="whenever a company's registration changes",
-    importer=import_companies,
+COMPANIES = GCIS_REGISTER.feed(
+    "creator",
+    "companies",
+    import_companies,
     parts=companies_parts,
     urls=(GCIS_COMPANY + "?$format=json&$filter=Business_Accounting_NO eq <number>",),
     every=timedelta(days=7),

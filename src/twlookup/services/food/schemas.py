@@ -123,10 +123,11 @@ class WeekPlanQuery(Params):
     seed: int | None = Seed
 
     def meal_list(self) -> list[MealId]:
-        items = self.meals.split(",")
+        named = self.meals.split(",")  # the pattern admits only meal ids
+        items = [next(m for m in MEAL_IDS if m == name) for name in named]
         if len(set(items)) != len(items):
             raise InvalidParameter("meals", "each meal may appear once", list(MEAL_IDS))
-        return items  # type: ignore[return-value]
+        return items
 
 
 # ------------------------------------------------------------------ results
