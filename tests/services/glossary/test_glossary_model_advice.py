@@ -91,3 +91,18 @@ def test_rewrite_swaps_whole_names_only():
     advice = [model_advice.ModelAdvice("gpt-x", old, "retired", "gpt-y")]
     code = [CodeBlock(language="python", code='m = "gpt-x"\nn = "gpt-x-pro"\n', runs=False)]
     assert model_advice.rewrite(code, advice)[0].code == 'm = "gpt-y"\nn = "gpt-x-pro"\n'
+
+
+@pytest.mark.asyncio
+async def test_only_the_operations_that_advise_build_the_models_catalogue(client, monkeypatch):
+    """The glossary's copy of the models' records is a reference of its own: a first search does not
+    wait for it; a how-to (run in a worker thread) builds it."""
+    from twlookup.platform.store.reference import Reference
+    from twlookup.services.glossary.data import CATALOG, MODELS
+
+    monkeypatch.setattr(Reference, "check_seconds", 60.0)
+    Reference.reset_all()
+    assert (await client.get(f"{G}/search", params={"q": "RAG"})).status_code == 200
+    assert CATALOG._value is not None and MODELS._value is None
+    assert (await client.get(f"{G}/howto", params={"id": HOWTO})).status_code == 200
+    assert MODELS._value is not None

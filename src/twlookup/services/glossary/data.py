@@ -143,3 +143,6 @@ def _models(session: Session) -> model_lifecycle.Catalog:
 
 
 MODELS: Reference[model_lifecycle.Catalog] = Reference(_models)
+# A group of its own: the glossary's other operations do not read it, so its first search does not
+# wait for it to be built; the operations that do (get_howto, export) run in a worker thread.
+MODELS.group = "glossary:models"

@@ -296,7 +296,7 @@ def compare_concepts(p: CompareQuery) -> ComparisonOut:
     )
 
 
-@SERVICE.operation("GET", "/api/howto", tool="get_howto")
+@SERVICE.operation("GET", "/api/howto", tool="get_howto", blocking=True)  # reads MODELS (data.py)
 def get_howto(p: HowToQuery) -> HowToOut:
     """An implementation tutorial with code (the service's tests run or compile every code block)."""
     catalog = CATALOG.get()
@@ -339,7 +339,7 @@ def explain_batch(p: BatchBody) -> BatchResult:
     return BatchResult(count=len(items), found=sum(i.found for i in items), results=items)
 
 
-@SERVICE.operation("GET", "/api/pro/export", price="$0.05")
+@SERVICE.operation("GET", "/api/pro/export", price="$0.05", blocking=True)  # reads MODELS (data.py)
 def export() -> Export:
     """All terms, comparisons, how-tos and sources as one JSON download."""
     catalog = CATALOG.get()
