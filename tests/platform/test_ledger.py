@@ -46,7 +46,6 @@ from x402.mechanisms.evm.types import ExactEIP3009Authorization, ExactEIP3009Pay
 from x402.mechanisms.evm.utils import create_nonce, hex_to_bytes
 from x402.schemas import PaymentPayload, PaymentRequired, PaymentRequirements
 
-from twlookup.platform.payments.ledger import signer as ledger_signer
 from twlookup.platform.payments.ledger import (
     LEDGER_TABLES,
     Ledger,
@@ -57,6 +56,7 @@ from twlookup.platform.payments.ledger import (
     LedgerTransfer,
     signer_for,
 )
+from twlookup.platform.payments.ledger import signer as ledger_signer
 from twlookup.platform.payments.local_facilitator import LocalFacilitatorClient, build_local_facilitator
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
