@@ -46,7 +46,6 @@ from x402.mechanisms.evm.types import ExactEIP3009Authorization, ExactEIP3009Pay
 from x402.mechanisms.evm.utils import create_nonce, hex_to_bytes
 from x402.schemas import PaymentPayload, PaymentRequired, PaymentRequirements
 
-from twlookup.platform.payments import ledger as ledger_module
 from twlookup.platform.payments.ledger import (
     LEDGER_TABLES,
     Ledger,
@@ -57,6 +56,7 @@ from twlookup.platform.payments.ledger import (
     LedgerTransfer,
     signer_for,
 )
+from twlookup.platform.payments.ledger import signer as ledger_signer
 from twlookup.platform.payments.local_facilitator import LocalFacilitatorClient, build_local_facilitator
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
@@ -540,14 +540,14 @@ def _two_engine_race(url: str, payer, pay_to: str, monkeypatch: pytest.MonkeyPat
     # database transaction, so that both racers get past the read and only the store's
     # constraints (the authorization's primary key, the guarded debit) can stop the second.
     passed = []
-    check = ledger_module._check_signature_and_parties
+    check = ledger_signer.check_signature_and_parties
 
     def slow_check(auth):
         check(auth)
         passed.append(auth.nonce_hex)
         time.sleep(0.3)
 
-    monkeypatch.setattr(ledger_module, "_check_signature_and_parties", slow_check)
+    monkeypatch.setattr(ledger_signer, "check_signature_and_parties", slow_check)
     engines = [store_engine.make_engine(url), store_engine.make_engine(url)]
     try:
         clients = [LocalFacilitatorClient([BASE], engine=e) for e in engines]

@@ -51,7 +51,7 @@ from twlookup.platform.http import header, read_body, send_bytes, send_problem
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
-from twlookup.platform.tools import tool_table
+from twlookup.platform.tools import output_schema, tool_description, tool_table
 
 if TYPE_CHECKING:
     from twlookup.platform.payments.tool_payments import ToolPayments
@@ -100,57 +100,6 @@ class Billing:
     over_quota: Callable[[dict[str, Any]], Awaitable[bool]] | None = None
     quota_amount: int = 0
     quota_price: str = ""
-
-
-# What a failed call's structuredContent holds (isError: true): the RFC 9457 problem REST answers
-# with, and for a paid tool the x402 PaymentRequired object. Declared in each tool's outputSchema
-# beside the answer, since some clients (MCP Inspector, the TypeScript SDK 1.x) validate an error
-# result's structuredContent against the outputSchema too.
-PROBLEM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "title": "Problem",
-    "description": "The tool failed (isError: true): the RFC 9457 problem the REST route answers with",
-    "properties": {
-        "type": {"type": "string"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "errors": {"type": "array", "items": {"type": "object"}},
-        "retry_after": {"type": "integer", "description": "seconds to wait before trying again"},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
-PAYMENT_REQUIRED_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "title": "PaymentRequired",
-    "description": "Payment is needed (isError: true): the x402 version 2 terms; pay in _meta['x402/payment']",
-    "properties": {
-        "x402Version": {"type": "integer"},
-        "error": {"type": "string"},
-        "resource": {"type": "object"},
-        "accepts": {"type": "array", "items": {"type": "object"}},
-        "extensions": {"type": "object"},
-    },
-    "required": ["x402Version", "accepts"],
-}
-
-
-def output_schema(op: Operation, paid: bool = False) -> dict[str, Any]:
-    """The answer's schema, or (isError) a problem, or for a paid tool the payment terms."""
-    answer = op.result.model_json_schema()
-    defs = answer.pop("$defs", None)
-    failures = [PROBLEM_SCHEMA, PAYMENT_REQUIRED_SCHEMA] if paid else [PROBLEM_SCHEMA]
-    schema: dict[str, Any] = {"type": "object", "anyOf": [answer, *failures]}
-    if defs:
-        schema["$defs"] = defs  # the answer's references (#/$defs/...) still resolve from the root
-    return schema
-
-
-def tool_description(op: Operation) -> str:
-    """What the tool does (its summary) first, then the notes of its docstring, if any."""
-    if op.description == op.summary or op.description.startswith(op.summary):
-        return op.description
-    return f"{op.summary}\n\n{op.description}"
 
 
 async def _accepted(send: Any) -> None:

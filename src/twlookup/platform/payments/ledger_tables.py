@@ -1,4 +1,4 @@
-"""The tables of the local USDC ledger (platform/payments/ledger.py is the ledger itself).
+"""The tables of the local USDC ledger (platform/payments/ledger/ is the ledger itself).
 
 Kept apart so that the schema's metadata (Alembic, `load_tables`) needs no Ethereum library.
 """
