@@ -10,7 +10,8 @@ from pydantic import Field
 
 from twlookup.platform.records import SourcedRecord
 
-Category = Literal["food", "cosmetic"]
+Category = Literal["food", "cosmetic", "device", "general"]
+"""food, cosmetics, medical devices (醫療器材), and general goods that are none of these (醫療器材管理法 §46)."""
 
 
 class AdTerm(SourcedRecord):

@@ -12,23 +12,27 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 from twlookup.platform.operations import Params
 from twlookup.platform.records import answer_model
 from twlookup.platform.schemas import Source
-from twlookup.services.creator.records import CompanyRecord, EndorsementRule, ListingDuty, Platform
+from twlookup.services.creator.records import Category, CompanyRecord, EndorsementRule, ListingDuty, Platform
 
 CompanyAnswerItem = answer_model(CompanyRecord)
 ListingAnswerItem = answer_model(ListingDuty)
 EndorsementAnswerItem = answer_model(EndorsementRule)
 PlatformAnswerItem = answer_model(Platform)
 
-Category = Literal["food", "cosmetic"]
 PlatformId = Literal["shopee", "momo", "pinkoi", "own-site", "custom"]
 IncomeKindId = Literal["professional-fee", "manuscript-fee", "part-time-salary", "rent", "prize"]
 CATEGORIES = r"^(food|cosmetic)(,(food|cosmetic))?$"
+AD_CATEGORY = "(food|cosmetic|device|general)"
+AD_CATEGORIES = rf"^{AD_CATEGORY}(,{AD_CATEGORY}){{0,3}}$"
 MONEY = Field(ge=0, le=100_000_000, max_digits=12, decimal_places=2)
 
 
 class AdCheckBody(Params):
     text: str = Field(min_length=1, max_length=5000, description="The ad copy (Traditional or Simplified Chinese)")
-    category: Category = Field(description="food or cosmetic")
+    category: Category = Field(
+        description="food, cosmetic, device (a licensed medical device, 醫療器材) or general (goods that are none of "
+        "these: medical claims are barred outright, 醫療器材管理法 §46)"
+    )
 
 
 class Penalty(BaseModel):
@@ -229,7 +233,11 @@ class PlatformsAnswer(BaseModel):
 
 class CampaignBody(Params):
     copy_text: str | None = Field(None, alias="copy", min_length=1, max_length=5000, description="Ad copy to check")
-    categories: str | None = Field(None, pattern=CATEGORIES, description="food, cosmetic or food,cosmetic")
+    categories: str | None = Field(
+        None,
+        pattern=AD_CATEGORIES,
+        description="Comma-separated: food, cosmetic, device, general (listing duties: food, cosmetic)",
+    )
     price: Decimal | None = Field(None, gt=0, le=10_000_000, max_digits=12, decimal_places=2)
     cost: Decimal | None = Field(None, ge=0, le=10_000_000, max_digits=12, decimal_places=2)
     platform: PlatformId = "own-site"
