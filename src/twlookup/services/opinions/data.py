@@ -12,7 +12,7 @@ from twlookup.platform.records import DataFileError, load_records, read_data_fil
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.opinions import feeds, feeds_tw
+from twlookup.services.opinions import feeds, feeds_mobile01, feeds_tw
 from twlookup.services.opinions.records import Post, Thread, Topic
 from twlookup.services.opinions.tables import PostRow, ThreadRow, TopicRow
 
@@ -89,6 +89,12 @@ def import_ptt(session: Session, path: Path) -> int:
 def import_dcard(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.dcard FILE`: Dcard's public JSON for one post or a forum's post list."""
     return _store_threads(session, feeds_tw.parse_dcard(path.read_bytes(), today_taipei()))
+
+
+def import_mobile01(session: Session, path: Path) -> int:
+    """`twlookup ingest opinions.mobile01 FILE`: a Mobile01 topic's first page as saved from
+    www.mobile01.com (HTML), named mobile01-<f>-<t>.html after its address topicdetail.php?f=<f>&t=<t>."""
+    return _store_threads(session, [feeds_mobile01.parse_mobile01(path.read_bytes(), today_taipei(), path.name)])
 
 
 def import_posts(session: Session, path: Path) -> int:

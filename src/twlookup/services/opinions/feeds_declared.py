@@ -1,13 +1,29 @@
-"""The opinions service's feeds, all file feeds (`twlookup ingest`): search answers for queries an
-editor chooses, and posts sent by their authors. None is one file a publisher keeps at a fixed
-URL, so there is nothing to refresh on a schedule; the service also asks the two communities live."""
+"""The opinions service's feeds. File feeds (`twlookup ingest`): search answers for queries an
+editor chooses, forum pages an editor saves, and posts sent by their authors; none is one file a
+publisher keeps at a fixed URL. Mobile01 topics, once imported, are read again from their pages
+(`twlookup refresh opinions.mobile01`, weekly) for their reply counts. The service also asks the two
+outside communities live."""
 
 from __future__ import annotations
 
-from twlookup.platform.feeds import Feed
-from twlookup.services.opinions.data import import_dcard, import_hn, import_posts, import_ptt, import_stackexchange
+from datetime import date, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp
+from twlookup.services.opinions import feeds_mobile01
+from twlookup.services.opinions.data import (
+    import_dcard,
+    import_hn,
+    import_mobile01,
+    import_posts,
+    import_ptt,
+    import_stackexchange,
+)
 from twlookup.services.opinions.feeds import HN_LICENCE
 from twlookup.services.opinions.feeds_tw import DCARD_LICENCE, PTT_LICENCE
+from twlookup.services.opinions.tables import ThreadRow
 
 HN = Feed(
     service="opinions",
@@ -77,4 +93,62 @@ DCARD = Feed(
     ingest_hint="dcard-post.json",
 )
 
-FEEDS = (HN, STACKEXCHANGE, PTT, DCARD, POSTS)
+MAX_MOBILE01_TOPICS = 200  # topics read again per refresh, the least recently checked first
+_MOBILE01 = ThreadRow.community == "mobile01"
+
+
+def mobile01_parts(ctx: PartsContext) -> list[Part]:
+    """One part per stored Mobile01 topic: its first page, saved under the name the importer reads."""
+    rows = ctx.session.execute(
+        select(ThreadRow.id).where(_MOBILE01).order_by(ThreadRow.checked, ThreadRow.id).limit(MAX_MOBILE01_TOPICS)
+    )
+    parts = []
+    for (ident,) in rows:
+        _, forum, topic = ident.split(":")
+        f, t = int(forum), int(topic)
+        parts.append(Part(f"{f}-{t}", feeds_mobile01.topic_url(f, t), feeds_mobile01.saved_name(f, t)))
+    return parts
+
+
+def mobile01_held(session: Session) -> date | None:
+    """The newest day a stored Mobile01 topic was read from its page."""
+    return session.scalar(select(func.max(ThreadRow.checked)).where(_MOBILE01))
+
+
+def mobile01_holds(session: Session) -> str | None:
+    total = session.scalar(select(func.count()).select_from(ThreadRow).where(_MOBILE01)) or 0
+    if not total:
+        return "no Mobile01 topic yet (import a saved topic page with `twlookup ingest opinions.mobile01 FILE`)"
+    oldest = session.scalar(select(func.min(ThreadRow.checked)).where(_MOBILE01))
+    word = "topic" if total == 1 else "topics"
+    return f"{total} Mobile01 {word}, read from their pages between {oldest} and {mobile01_held(session)}"
+
+
+def mobile01_stamp(raw: bytes, filename: str) -> Stamp:
+    """One part per topic, whether the page came by ingest or refresh; pages carry no order to keep."""
+    return Stamp(part=feeds_mobile01.topic_part(raw, filename))
+
+
+MOBILE01 = Feed(
+    service="opinions",
+    name="mobile01",
+    title="Mobile01 topic pages (Taiwan), the first page of each topic",
+    publisher="Mobile01, the topics' authors",
+    format="HTML topic page (https://www.mobile01.com/topicdetail.php?f=<f>&t=<t>): h1.t2 title, "
+    "div.l-articlePage floors with the handle, time, floor number and post",
+    licence=feeds_mobile01.LICENCE,
+    page="https://www.mobile01.com/",
+    changes="continuously",
+    importer=import_mobile01,
+    stamp=mobile01_stamp,
+    parts=mobile01_parts,
+    urls=("https://www.mobile01.com/topicdetail.php?f=<forum>&t=<topic> (each stored topic)",),
+    every=timedelta(days=7),
+    stale_after=timedelta(days=30),
+    stale_by="check",
+    ingest_hint="mobile01-<f>-<t>.html  (a topic's first page, saved under the numbers of its address)",
+    held=mobile01_held,
+    holds=mobile01_holds,
+)
+
+FEEDS = (HN, STACKEXCHANGE, PTT, DCARD, MOBILE01, POSTS)
