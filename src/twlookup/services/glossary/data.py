@@ -19,8 +19,8 @@ from twlookup.platform.records import (
 )
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.glossary.logic import Catalog
-from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
+from twlookup.services.glossary.logic import Catalog, name_key, usage_showing
+from twlookup.services.glossary.records import USAGE_KINDS, CitedSource, Comparison, HowTo, Term, UsageSource
 from twlookup.services.glossary.tables import ComparisonRow, HowToRow, SourceRow, TermRow
 
 R = TypeVar("R", bound=SourcedRecord)
@@ -70,6 +70,12 @@ def _cited_records(path: Path, key: str, model: type[R], titles: Mapping[str, st
     return validate_records(path, filled, model, file_defaults(doc, model))
 
 
+def taiwan_usage(name_zh: str, usage: list[UsageSource]) -> str:
+    """The strongest kind of usage source showing `name_zh`, or unverified."""
+    kinds = {u.usage_kind for u in usage_showing(name_zh, usage)}
+    return next((k for k in USAGE_KINDS if k in kinds), "unverified")
+
+
 def read_all(data_dir: Path) -> GlossaryData:
     """Read and cross-check the files: sources registered, related ids, comparison sides and how-to
     terms must exist."""
@@ -93,6 +99,20 @@ def read_all(data_dir: Path) -> GlossaryData:
         missing = [r for r in h.terms if r not in ids]
         if missing:
             raise DataFileError(f"{folder / 'howtos.yaml'}: record {h.id!r}: terms {missing} are not terms")
+    known = {name_key(n) for t in terms for n in [t.name_zh, *t.aliases]}
+    for u in usage:
+        strays = [n for n in u.names if name_key(n) not in known]
+        if strays:
+            raise DataFileError(
+                f"{folder / 'sources.yaml'}: usage {u.url!r}: names {strays} are no term's name or alias"
+            )
+    for t in terms:
+        found = taiwan_usage(t.name_zh, usage)
+        if t.taiwan_usage != found:
+            raise DataFileError(
+                f"{folder / 'terms.yaml'}: record {t.id!r}: taiwan_usage is {t.taiwan_usage!r}, but the usage sources "
+                f"in sources.yaml showing {t.name_zh!r} make it {found!r}"
+            )
     cited = {t.source for t in [*terms, *comparisons, *howtos]}
     unused = [c.url for c in citations if c.url not in cited]
     if unused:
@@ -126,7 +146,14 @@ def _load(session: Session) -> Catalog:
             if r.kind == "citation"
         },
         usage=[
-            UsageSource(url=r.url, title=r.title, checked=r.checked, names=list(r.names), evidence=r.evidence or "")
+            UsageSource(
+                url=r.url,
+                title=r.title,
+                usage_kind=r.usage_kind,
+                checked=r.checked,
+                names=list(r.names),
+                evidence=r.evidence or "",
+            )
             for r in sources
             if r.kind == "usage"
         ],

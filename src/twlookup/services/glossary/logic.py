@@ -10,6 +10,17 @@ from twlookup.domain import search
 from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
 
 
+def name_key(name: str) -> str:
+    """A Chinese name compared without its spacing (「AI代理」 and 「AI 代理」 are one name)."""
+    return "".join(name.split())
+
+
+def usage_showing(name_zh: str, usage: list[UsageSource]) -> list[UsageSource]:
+    """The usage sources that show `name_zh`."""
+    key = name_key(name_zh)
+    return [u for u in usage if key in {name_key(n) for n in u.names}]
+
+
 @dataclass
 class Catalog:
     terms: dict[str, Term]
@@ -64,7 +75,7 @@ class Catalog:
 
     def usage_of(self, name_zh: str) -> list[UsageSource]:
         """Taiwan documents that show `name_zh` as used by this glossary."""
-        return [u for u in self.usage if name_zh in u.names]
+        return usage_showing(name_zh, self.usage)
 
 
 # A misspelling finds its term, a shade below the same text spelled right in another term's names.

@@ -23,6 +23,7 @@ class TermRow(Provenance, Base):
     category: Mapped[str] = mapped_column(String(40), index=True)
     definition: Mapped[str] = mapped_column(Text)
     related: Mapped[list[str]] = mapped_column(JSON, default=list)
+    taiwan_usage: Mapped[str] = mapped_column(String(30), default="unverified")
 
 
 class ComparisonRow(Provenance, Base):
@@ -62,3 +63,4 @@ class SourceRow(Base):
     checked: Mapped[date | None] = mapped_column(Date, default=None)
     evidence: Mapped[str | None] = mapped_column(Text, default=None)
     names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    usage_kind: Mapped[str | None] = mapped_column(String(30), default=None)
