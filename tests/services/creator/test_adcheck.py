@@ -111,11 +111,17 @@ async def test_cosmetic_medical_efficacy_claims_are_not_ok(client):
     assert body["verdict"] == "ok"
 
 
+async def _check(client, text: str, category: str) -> dict:
+    r = await client.post("/creator/api/ad-check", json={"text": text, "category": category})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
 async def test_general_goods_claiming_medical_efficacy_as_the_court_found(client):
     """臺北高等行政法院 113年度地訴字第85號 (2024-11-13): a 腦波保健儀 that is not a medical device, advertised
     as helping 失眠 and 預防失智, 減緩失智風險: 醫療器材管理法 §46, fined under §65 I (NT$600,000-25,000,000)."""
     text = "幫助失眠、壓力焦慮、過動注意力不集中等心腦失衡問題，同時預防失智……減緩失智風險"
-    body = (await client.post("/creator/api/ad-check", json={"text": text, "category": "general"})).json()
+    body = await _check(client, text, "general")
     assert body["verdict"] == "risky"
     found = {f["words"]: f for f in body["findings"]}
     assert set(found) == {"幫助失眠", "預防失智", "減緩失智風險"}
@@ -129,7 +135,7 @@ async def test_general_goods_the_health_bureaus_examples(client):
     """高雄市衛生局 (2025-05-14): a bracelet sold online claiming to treat migraine and eye disease and to
     prevent cancer; 桃園市衛生局 (2024-09-19): goods claiming higher blood oxygen or blood flow."""
     text = "天然礦石手鍊，可治療偏頭痛和眼疾、預防癌症，配戴後提高血氧濃度"
-    body = (await client.post("/creator/api/ad-check", json={"text": text, "category": "general"})).json()
+    body = await _check(client, text, "general")
     words = [f["words"] for f in body["findings"]]
     assert words == ["治療偏頭痛", "預防癌症", "提高血氧濃度"]
     assert all(f["penalty"]["max_twd"] == 25000000 for f in body["findings"])
@@ -142,7 +148,7 @@ async def test_device_copy_claiming_efficacy_needs_the_approved_ad(client):
     firm may run it (§40), NT$200,000-5,000,000 under §65 II; 桃園市衛生局's examples of claims beyond
     the approved scope of braces and heating pads."""
     text = "石墨烯護膝，穿上就能增加血流量、增加血流速，抑制疼痛"
-    body = (await client.post("/creator/api/ad-check", json={"text": text, "category": "device"})).json()
+    body = await _check(client, text, "device")
     assert body["verdict"] == "risky"
     found = {f["words"]: f for f in body["findings"]}
     assert set(found) == {"增加血流量", "增加血流速", "抑制疼痛"}
@@ -166,7 +172,7 @@ async def test_the_same_words_are_judged_by_the_category_asked(client):
     text = "每天使用可預防疾病"
     rules = {}
     for category in ("device", "general", "cosmetic"):
-        body = (await client.post("/creator/api/ad-check", json={"text": text, "category": category})).json()
+        body = await _check(client, text, category)
         rules[category] = [(f["words"], f["penalty"]["max_twd"]) for f in body["findings"]]
     assert rules["device"] == [("預防疾病", 5000000)] and rules["general"] == [("預防疾病", 25000000)]
     assert rules["cosmetic"] == []  # the cosmetics list has no such category word: the copy is judged as a whole

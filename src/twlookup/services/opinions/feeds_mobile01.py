@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from html.parser import HTMLParser
 
-from twlookup.services.opinions.feeds_tw import TAIPEI, quote_opening
+from twlookup.services.opinions.feeds_tw import TAIPEI, quote_opening, read_page
 from twlookup.services.opinions.records import Thread
 
 LICENCE = "Copyright of the authors (Mobile01); title, handle, a short quote and link only"
@@ -173,13 +173,8 @@ def topic_part(raw: bytes, filename: str) -> str:
 
 def parse_mobile01(raw: bytes, checked: date, where: str) -> Thread:
     """The topic of one saved page (its first page), `where` being the file name or the address read."""
-    try:
-        html = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError("not UTF-8 text") from None
     page = _Page()
-    page.feed(html)
-    page.close()
+    read_page(raw, page)
     title = re.sub(r"\s+", " ", "".join(page.title)).strip()
     floors = [f for f in page.floors if f.handle.strip() and f.has_body]
     if not title or not floors:

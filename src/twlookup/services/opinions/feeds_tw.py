@@ -128,14 +128,20 @@ def _ptt_own_words(body: str) -> str:
     return "\n".join(keep)
 
 
-def parse_ptt(raw: bytes, checked: date) -> Thread:
+def read_page(raw: bytes, page: HTMLParser) -> str:
+    """Feed a page's UTF-8 text to `page` (a collecting parser); the text, for what the parser leaves."""
     try:
         html = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
-    page = _PttPage()
     page.feed(html)
     page.close()
+    return html
+
+
+def parse_ptt(raw: bytes, checked: date) -> Thread:
+    page = _PttPage()
+    html = read_page(raw, page)
     if "作者" not in page.meta or "標題" not in page.meta:
         raise ValueError("no PTT article: #main-content with 作者 and 標題 lines was not found")
     url = next((m for m in (PTT_URL.fullmatch(link) for link in page.links) if m), None)
