@@ -24,6 +24,7 @@ from twlookup.services.food.feeds import OVERPASS_SERVER
 from twlookup.services.life.feeds import FUEL_CURRENT
 from twlookup.services.life.parsers import INVOICE_FEED
 from twlookup.services.models.feeds import API_URL as CLAUDE_URL
+from twlookup.services.opinions.parsers.mobile01 import topic_url
 from twlookup.services.price.parsers import FEED_URL as FARM_URL
 from twlookup.services.seo.parsers import RAW_URL as AI_ROBOTS_URL
 from twlookup.services.stocks.parsers import FEEDS as EXCHANGES
@@ -33,6 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "tests" / "services"
 DATA = ROOT / "data"
 OVERPASS_FILE = SERVICES / "food" / "fixtures" / "overpass-taipei-station.json"
+MOBILE01_FILE = (
+    SERVICES / "opinions" / "fixtures" / "mobile01-291-9000001.html"
+)  # imported first: refresh reads it again
 TODAY = date(2026, 11, 24)  # the refreshes in these tests run on this Taiwan day
 
 TWSE = SERVICES / "stocks" / "fixtures" / "twse_stock_day_all.json"
@@ -130,6 +134,13 @@ def _sparql(request: httpx.Request) -> httpx.Response:
     )
 
 
+def mobile01_page_with_a_new_reply() -> bytes:
+    """The saved topic page as Mobile01 shows it a little later: its last floor repeated as floor #4."""
+    page = MOBILE01_FILE.read_text(encoding="utf-8")
+    last = page[page.rindex('<div class="l-articlePage">') : page.rindex("</div>\n</body>")]
+    return page.replace("</body>", last.replace("#3", "#4").replace("_90000003", "_90000004") + "</body>").encode()
+
+
 def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
     """Every refreshable feed's official URL answering its real format; returns the routes by feed."""
     routes = {
@@ -169,6 +180,9 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
         ),
         "food.overpass": router.get(url__startswith=OVERPASS_SERVER).mock(
             return_value=httpx.Response(200, content=OVERPASS_FILE.read_bytes())
+        ),
+        "opinions.mobile01": router.get(topic_url(291, 9000001)).mock(
+            return_value=httpx.Response(200, content=mobile01_page_with_a_new_reply())
         ),
         # movie.wikidata and games.wikidata: one query each, told apart by what they ask for
         "wikidata": router.get(WIKIDATA_SPARQL).mock(side_effect=_sparql),

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from tests.platform.feed_publishers import (
     DATA,
     FX_FILE,
+    MOBILE01_FILE,
     TODAY,
     TPEX,
     TWSE,
@@ -94,6 +95,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
     monkeypatch.setenv("TWLOOKUP_FEEDS_BACKOFF_SECONDS", "0")
     get_settings.cache_clear()
     monkeypatch.setattr("twlookup.platform.feeds.run.today_taipei", lambda: TODAY)  # lottery months, price days
+    assert main(["ingest", "opinions.mobile01", str(MOBILE01_FILE)]) == 0  # its refresh reads stored topics again
     try:
         with respx.mock(assert_all_called=True) as router:
             mock_publishers(router)
@@ -114,6 +116,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
         "motion.libraries",
         "motion.support",
         "movie.wikidata",
+        "opinions.mobile01",
         "price.daily",
         "seo.airobots",
         "seo.ipranges",

@@ -81,7 +81,7 @@ def test_a_prohibited_word_inside_an_allowed_phrase_is_not_flagged():
 
 async def test_ad_check_errors(client):
     r = await client.post("/creator/api/ad-check", json={"text": "x", "category": "drug"})
-    assert r.status_code == 422 and r.json()["errors"][0]["allowed"] == ["food", "cosmetic"]
+    assert r.status_code == 422 and r.json()["errors"][0]["allowed"] == ["food", "cosmetic", "device", "general"]
     r = await client.post("/creator/api/ad-check", json={"text": "", "category": "food"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "text"
     r = await client.post("/creator/api/ad-check", content=b"not json", headers={"content-type": "application/json"})
@@ -109,3 +109,84 @@ async def test_cosmetic_medical_efficacy_claims_are_not_ok(client):
         await client.post("/creator/api/ad-check", json={"text": "保濕滋潤，淡化細紋", "category": "cosmetic"})
     ).json()
     assert body["verdict"] == "ok"
+
+
+async def _check(client, text: str, category: str) -> dict:
+    r = await client.post("/creator/api/ad-check", json={"text": text, "category": category})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def test_general_goods_claiming_medical_efficacy_as_the_court_found(client):
+    """臺北高等行政法院 113年度地訴字第85號 (2024-11-13): a 腦波保健儀 that is not a medical device, advertised
+    as helping 失眠 and 預防失智, 減緩失智風險: 醫療器材管理法 §46, fined under §65 I (NT$600,000-25,000,000)."""
+    text = "幫助失眠、壓力焦慮、過動注意力不集中等心腦失衡問題，同時預防失智……減緩失智風險"
+    body = await _check(client, text, "general")
+    assert body["verdict"] == "risky"
+    found = {f["words"]: f for f in body["findings"]}
+    assert set(found) == {"幫助失眠", "預防失智", "減緩失智風險"}
+    f = found["預防失智"]
+    assert (f["penalty"]["min_twd"], f["penalty"]["max_twd"]) == (600000, 25000000)
+    assert "第46條" in f["article"] and "第65條第1項" in f["article"] and f["basis"] == "official-example"
+    assert "113年度地訴字第85號" in f["source"]["title"] and "judgment.judicial.gov.tw" in f["source"]["url"]
+
+
+async def test_general_goods_the_health_bureaus_examples(client):
+    """高雄市衛生局 (2025-05-14): a bracelet sold online claiming to treat migraine and eye disease and to
+    prevent cancer; 桃園市衛生局 (2024-09-19): goods claiming higher blood oxygen or blood flow."""
+    text = "天然礦石手鍊，可治療偏頭痛和眼疾、預防癌症，配戴後提高血氧濃度"
+    body = await _check(client, text, "general")
+    words = [f["words"] for f in body["findings"]]
+    assert words == ["治療偏頭痛", "預防癌症", "提高血氧濃度"]
+    assert all(f["penalty"]["max_twd"] == 25000000 for f in body["findings"])
+    # 治療眼疾 is the bureau's phrase; written apart ("治療偏頭痛和眼疾") only the first claim is its own words
+    assert "中央社" in body["findings"][0]["source"]["title"]
+
+
+async def test_device_copy_claiming_efficacy_needs_the_approved_ad(client):
+    """A licensed device's efficacy in copy makes it a device ad: prior approval (§41 I), only the device
+    firm may run it (§40), NT$200,000-5,000,000 under §65 II; 桃園市衛生局's examples of claims beyond
+    the approved scope of braces and heating pads."""
+    text = "石墨烯護膝，穿上就能增加血流量、增加血流速，抑制疼痛"
+    body = await _check(client, text, "device")
+    assert body["verdict"] == "risky"
+    found = {f["words"]: f for f in body["findings"]}
+    assert set(found) == {"增加血流量", "增加血流速", "抑制疼痛"}
+    f = found["抑制疼痛"]
+    assert (f["penalty"]["min_twd"], f["penalty"]["max_twd"]) == (200000, 5000000)
+    assert "第41條第1項" in f["article"] and "第65條第2項" in f["article"] and "核准字號" in f["why"]
+    assert "桃園市政府衛生局" in f["source"]["title"]  # the example phrase's own source
+    # a category word for the device definition's functions (§3), in Simplified Chinese
+    body = (
+        await client.post("/creator/api/ad-check", json={"text": "这款理疗仪可以治疗关节炎", "category": "device"})
+    ).json()
+    assert [f["words"] for f in body["findings"]] == ["治療"] and body["findings"][0]["basis"] == "category"
+    # copy that claims nothing medical is not flagged
+    body = (
+        await client.post("/creator/api/ad-check", json={"text": "輕巧好收納，三段溫度", "category": "device"})
+    ).json()
+    assert body["verdict"] == "ok"
+
+
+async def test_the_same_words_are_judged_by_the_category_asked(client):
+    text = "每天使用可預防疾病"
+    rules = {}
+    for category in ("device", "general", "cosmetic"):
+        body = await _check(client, text, category)
+        rules[category] = [(f["words"], f["penalty"]["max_twd"]) for f in body["findings"]]
+    assert rules["device"] == [("預防疾病", 5000000)] and rules["general"] == [("預防疾病", 25000000)]
+    assert rules["cosmetic"] == []  # the cosmetics list has no such category word: the copy is judged as a whole
+
+
+async def test_campaign_review_checks_device_and_general_copy(client):
+    from twlookup.services.creator.operations import _review
+    from twlookup.services.creator.schemas import CampaignBody
+
+    review = await _review(CampaignBody(copy="護腰帶可抑制疼痛", categories="device,general"))
+    assert review.ad_check is not None
+    penalties = sorted(f.penalty.max_twd for f in review.ad_check.findings)
+    assert penalties == [5000000, 25000000]  # the same words as a device ad and as general goods
+    assert [t.check for t in review.todo].count("ad-check") == 2
+    assert review.listing is not None and {d.category for d in review.listing.duties} == {"all"}
+    r = await client.post("/creator/api/pro/campaign-review", json={"copy": "x", "categories": "food,drug"})
+    assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "categories"

@@ -161,12 +161,13 @@ async def test_a_term_says_its_citation_was_verified_and_how_its_chinese_name_wa
     assert cit["verified"] is True and cit["verified_on"] == "2026-11-23"
     assert "Vaswani" in cit["evidence"] and "並非逐句比對原文" in cit["note"]
     usage = (await client.get(f"{G}/term", params={"id": "large-language-model"})).json()["term"]["name_zh_usage"]
-    assert usage["checked"] is True
+    assert usage["checked"] is True and usage["status"] == "government"  # the TAIDE model card comes first
     assert "https://huggingface.co/taide/TAIDE-LX-7B" in {s["url"] for s in usage["sources"]}
-    assert all(s["checked"] for s in usage["sources"])
-    unchecked = (await client.get(f"{G}/term", params={"id": "hallucination"})).json()["term"]["name_zh_usage"]
-    assert unchecked == {"checked": False, "sources": [], "note": unchecked["note"]}
-    assert "尚未對照" in unchecked["note"] and "幻覺" in unchecked["note"]
+    assert all(s["checked"] and s["usage_kind"] and s["evidence"] for s in usage["sources"])
+    assert usage["sources"][0]["usage_kind"] == "government"  # strongest kind first
+    unchecked = (await client.get(f"{G}/term", params={"id": "kv-cache"})).json()["term"]["name_zh_usage"]
+    assert unchecked == {"status": "unverified", "checked": False, "sources": [], "note": unchecked["note"]}
+    assert "unverified" in unchecked["note"] and "KV 快取" in unchecked["note"]
 
 
 async def test_comparisons_howtos_and_search_hits_carry_the_citation_check(client):

@@ -70,8 +70,8 @@ SERVICE = Service(
     title="團購主法規小幫手",
     description=(
         "Compliance helpers for Taiwan group-buy creators, answering in Traditional Chinese: ad wording "
-        "against the FDA's food and cosmetics word lists, profit after platform fees, business-tax "
-        "registration thresholds, withholding and the NHI supplementary premium, business-ID check digits "
+        "against the regulators' word lists for food, cosmetics, medical devices and general goods, profit "
+        "after platform fees, business-tax registration thresholds, withholding and the NHI supplementary premium, business-ID check digits "
         "and the company register, listing duties and endorsement rules. Each rule cites its regulation."
     ),
     network="testnet",
@@ -115,7 +115,8 @@ def _ad_check(catalogue: Catalogue, text: str, category: str) -> AdCheck:
 
 @SERVICE.operation("POST", "/api/ad-check", tool="check_ad_claims")
 def ad_check(p: AdCheckBody) -> AdCheck:
-    """Check food or cosmetics ad copy against the FDA's word lists (JSON body: text, category).
+    """Check ad copy for food, cosmetics, medical devices or general goods against the regulators' word lists
+    (JSON body: text, category).
 
     Each finding names the words, the rule and its article, why it is a problem, the penalty range and,
     where the annex offers one, an allowed phrase instead. Phrases the annex allows are not flagged."""
@@ -397,7 +398,9 @@ async def _review(p: CampaignBody) -> CampaignReview:
     ad = None
     if p.copy_text:
         if not cats:
-            raise InvalidParameter("categories", "give the categories (food, cosmetic) to check the copy against")
+            raise InvalidParameter(
+                "categories", "give the categories (food, cosmetic, device, general) to check the copy against"
+            )
         ad = _ad_check(catalogue, p.copy_text, cats[0])
         for extra in cats[1:]:
             more = _ad_check(catalogue, p.copy_text, extra)

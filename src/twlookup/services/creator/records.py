@@ -11,7 +11,8 @@ from pydantic import Field
 
 from twlookup.platform.records import SourcedRecord
 
-Category = Literal["food", "cosmetic"]
+Category = Literal["food", "cosmetic", "device", "general"]
+"""food, cosmetics, medical devices (醫療器材), and general goods that are none of these (醫療器材管理法 §46)."""
 Id = Annotated[str, Field(max_length=120)]  # a record's id, as stored (every kind's table keys on it)
 
 

@@ -14,6 +14,7 @@ from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
 from twlookup.services.creator.records import (
     AdTerm,
+    Category,
     CompanyRecord,
     EndorsementRule,
     IncomeKind,
@@ -43,16 +44,20 @@ class PlatformAnswer(RecordAnswer, record=Platform):
     """A marketplace's fees, with their source (sample where no published rate was found)."""
 
 
-Category = Literal["food", "cosmetic"]
 PlatformId = Literal["shopee", "momo", "pinkoi", "own-site", "custom"]
 IncomeKindId = Literal["professional-fee", "manuscript-fee", "part-time-salary", "rent", "prize"]
 CATEGORIES = r"^(food|cosmetic)(,(food|cosmetic))?$"
+AD_CATEGORY = "(food|cosmetic|device|general)"
+AD_CATEGORIES = rf"^{AD_CATEGORY}(,{AD_CATEGORY}){{0,3}}$"
 MONEY = Field(ge=0, le=100_000_000, max_digits=12, decimal_places=2)
 
 
 class AdCheckBody(Params):
     text: str = Field(min_length=1, max_length=5000, description="The ad copy (Traditional or Simplified Chinese)")
-    category: Category = Field(description="food or cosmetic")
+    category: Category = Field(
+        description="food, cosmetic, device (a licensed medical device, 醫療器材) or general (goods that are none of "
+        "these: medical claims are barred outright, 醫療器材管理法 §46)"
+    )
 
 
 class Penalty(BaseModel):
@@ -266,7 +271,11 @@ class PlatformsAnswer(BaseModel):
 
 class CampaignBody(Params):
     copy_text: str | None = Field(None, alias="copy", min_length=1, max_length=5000, description="Ad copy to check")
-    categories: str | None = Field(None, pattern=CATEGORIES, description="food, cosmetic or food,cosmetic")
+    categories: str | None = Field(
+        None,
+        pattern=AD_CATEGORIES,
+        description="Comma-separated: food, cosmetic, device, general (listing duties: food, cosmetic)",
+    )
     price: Decimal | None = Field(None, gt=0, le=10_000_000, max_digits=12, decimal_places=2)
     cost: Decimal | None = Field(None, ge=0, le=10_000_000, max_digits=12, decimal_places=2)
     platform: PlatformId = "own-site"

@@ -21,8 +21,8 @@ from twlookup.platform.records import (
 )
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.glossary.logic import COLLECTIONS, TERMS, Catalog, documents
-from twlookup.services.glossary.records import CitedSource, Comparison, HowTo, Term, UsageSource
+from twlookup.services.glossary.logic import COLLECTIONS, TERMS, Catalog, documents, name_key, usage_showing
+from twlookup.services.glossary.records import USAGE_KINDS, CitedSource, Comparison, HowTo, Term, UsageSource
 from twlookup.services.glossary.tables import ComparisonRow, HowToRow, SourceRow, TermRow
 
 R = TypeVar("R", bound=SourcedRecord)
@@ -72,6 +72,12 @@ def _cited_records(path: Path, key: str, model: type[R], titles: Mapping[str, st
     return validate_records(path, filled, model, file_defaults(doc, model))
 
 
+def taiwan_usage(name_zh: str, usage: list[UsageSource]) -> str:
+    """The strongest kind of usage source showing `name_zh`, or unverified."""
+    kinds = {u.usage_kind for u in usage_showing(name_zh, usage)}
+    return next((k for k in USAGE_KINDS if k in kinds), "unverified")
+
+
 def read_all(data_dir: Path) -> GlossaryData:
     """Read and cross-check the files: sources registered, related ids, comparison sides and how-to
     terms must exist."""
@@ -95,6 +101,20 @@ def read_all(data_dir: Path) -> GlossaryData:
         missing = [r for r in h.terms if r not in ids]
         if missing:
             raise DataFileError(f"{folder / 'howtos.yaml'}: record {h.id!r}: terms {missing} are not terms")
+    known = {name_key(n) for t in terms for n in [t.name_zh, *t.aliases]}
+    for u in usage:
+        strays = [n for n in u.names if name_key(n) not in known]
+        if strays:
+            raise DataFileError(
+                f"{folder / 'sources.yaml'}: usage {u.url!r}: names {strays} are no term's name or alias"
+            )
+    for t in terms:
+        found = taiwan_usage(t.name_zh, usage)
+        if t.taiwan_usage != found:
+            raise DataFileError(
+                f"{folder / 'terms.yaml'}: record {t.id!r}: taiwan_usage is {t.taiwan_usage!r}, but the usage sources "
+                f"in sources.yaml showing {t.name_zh!r} make it {found!r}"
+            )
     cited = {t.source for t in [*terms, *comparisons, *howtos]}
     unused = [c.url for c in citations if c.url not in cited]
     if unused:

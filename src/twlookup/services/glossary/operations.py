@@ -13,7 +13,15 @@ from twlookup.platform.service import Service
 from twlookup.services.glossary import logic
 from twlookup.services.glossary.data import CATALOG, MODELS, seed_glossary
 from twlookup.services.glossary.logic import model_advice
-from twlookup.services.glossary.records import CATEGORY_NAMES, Comparison, Difference, HowTo, Term
+from twlookup.services.glossary.records import (
+    CATEGORY_NAMES,
+    USAGE_KINDS,
+    Comparison,
+    Difference,
+    HowTo,
+    Term,
+    UsageSource,
+)
 from twlookup.services.glossary.schemas import (
     BatchBody,
     BatchItem,
@@ -40,6 +48,7 @@ from twlookup.services.glossary.schemas import (
     TermsQuery,
     Topic,
     UsageCheck,
+    UsageSourceOut,
 )
 
 SERVICE = Service(
@@ -84,18 +93,35 @@ def citation_check(url: str, catalog: logic.Catalog) -> CitationCheck:
     )
 
 
-def usage_check(name_zh: str, catalog: logic.Catalog) -> UsageCheck:
-    found = catalog.usage_of(name_zh)
+USAGE_KIND_NAMES = {
+    "terminology-database": "國家教育研究院樂詞網",
+    "government": "臺灣政府文件",
+    "institute": "臺灣政府出資的研究機構文件",
+    "university": "臺灣大學課程或校方文件",
+    "media": "臺灣新聞或科技媒體",
+    "community": "臺灣技術社群文章",
+    "vendor": "廠商的臺灣繁體中文文件",
+}
+
+
+def usage_source(u: UsageSource) -> UsageSourceOut:
+    return UsageSourceOut(url=u.url, title=u.title, checked=u.checked, usage_kind=u.usage_kind, evidence=u.evidence)
+
+
+def usage_check(t: Term, catalog: logic.Catalog) -> UsageCheck:
+    found = sorted(catalog.usage_of(t.name_zh), key=lambda u: USAGE_KINDS.index(u.usage_kind))
     if not found:
         return UsageCheck(
+            status=t.taiwan_usage,
             checked=False,
             sources=[],
-            note=f"「{name_zh}」尚未對照臺灣政府或機構文件核對用法；這個譯名是本站依臺灣常見寫法選用。",
+            note=f"「{t.name_zh}」未找到臺灣政府、學校、媒體或樂詞網的用例（unverified）；這個譯名是本站依臺灣常見寫法選用，請自行查證。",
         )
     return UsageCheck(
+        status=t.taiwan_usage,
         checked=True,
-        sources=[Source(url=u.url, title=u.title, checked=u.checked) for u in found],
-        note=f"「{name_zh}」見於臺灣文件：" + "、".join(u.title for u in found) + "。",
+        sources=[usage_source(u) for u in found],
+        note=f"「{t.name_zh}」見於{USAGE_KIND_NAMES[found[0].usage_kind]}：" + "、".join(u.title for u in found) + "。",
     )
 
 
@@ -105,7 +131,7 @@ def term_out(t: Term, catalog: logic.Catalog) -> TermOut:
         TermOut,
         category_name=CATEGORY_NAMES[t.category],
         citation=citation_check(t.source, catalog),
-        name_zh_usage=usage_check(t.name_zh, catalog),
+        name_zh_usage=usage_check(t, catalog),
     )
 
 
@@ -232,6 +258,7 @@ def search_glossary(p: SearchQuery) -> SearchResult:
                 reasons=reasons(hit),
                 source=source,
                 citation_verified=verified,
+                taiwan_usage=rec.taiwan_usage if isinstance(rec, Term) else None,
             )
         )
     return SearchResult(query=p.q, normalised=search.normalise(p.q), count=len(results), results=results)
@@ -354,5 +381,5 @@ def export() -> Export:
         howtos=[howto_out(h, catalog) for h in catalog.howtos.values()],
         sources=sorted(sources.values(), key=lambda s: s.url),
         citations=[as_answer(c, CitedSourceOut) for c in sorted(catalog.citations.values(), key=lambda c: c.url)],
-        usage_sources=[Source(url=u.url, title=u.title, checked=u.checked) for u in catalog.usage],
+        usage_sources=[usage_source(u) for u in catalog.usage],
     )

@@ -44,6 +44,29 @@ CATEGORY_NAMES: dict[str, str] = {
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 
+UsageKind = Literal["terminology-database", "government", "institute", "university", "media", "community", "vendor"]
+"""What kind of Taiwan reference a usage source is, strongest first: the National Academy for
+Educational Research's term database (樂詞網), a Taiwan government page, a Taiwan government-funded
+institute (資策會 and the like), a Taiwan university page (syllabus, course or university news),
+Taiwan news or tech media, a Taiwan writers' or practitioners' community site (iT邦幫忙, 方格子), a
+vendor's Taiwan-Chinese (zh-TW) documentation."""
+
+USAGE_KINDS: tuple[str, ...] = (
+    "terminology-database",
+    "government",
+    "institute",
+    "university",
+    "media",
+    "community",
+    "vendor",
+)
+
+TaiwanUsage = Literal[
+    "terminology-database", "government", "institute", "university", "media", "community", "vendor", "unverified"
+]
+"""How a term's Taiwan name is attested: the strongest kind of usage source that shows it, or
+`unverified` when no Taiwan source showing it was found."""
+
 
 class Term(SourcedRecord):
     """One AI term: Taiwan Chinese name, English name, the other names people search it by
@@ -62,6 +85,10 @@ class Term(SourcedRecord):
         min_length=20, description="Written for this service, in Traditional Chinese (Taiwan usage)"
     )
     related: list[str] = Field(default_factory=list, description="Ids of related terms")
+    taiwan_usage: TaiwanUsage = Field(
+        description="The strongest kind of Taiwan source found showing name_zh (see usage in sources.yaml), "
+        "or unverified"
+    )
 
 
 class Difference(Record):
@@ -119,6 +146,7 @@ class UsageSource(Record):
 
     url: str = Field(pattern=r"^https?://", max_length=500)
     title: str = Field(min_length=3, max_length=300)
+    usage_kind: UsageKind = Field(description="What kind of Taiwan reference the document is")
     checked: date
     names: list[str] = Field(min_length=1)
     evidence: str = Field(min_length=10)

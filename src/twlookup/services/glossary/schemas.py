@@ -26,9 +26,24 @@ class CitationCheck(BaseModel):
     note: str = Field(description="What the check does and does not cover, in Traditional Chinese")
 
 
+TAIWAN_USAGE_DOC = (
+    "How the Taiwan name is attested: the strongest kind of Taiwan source found showing it, "
+    "terminology-database (樂詞網), government, institute (a government-funded institute), university, media, "
+    "community (iT邦幫忙, 方格子) or vendor (a vendor's zh-TW documentation); unverified when none was found"
+)
+
+
+class UsageSourceOut(Source):
+    usage_kind: str = Field(
+        description="terminology-database, government, institute, university, media, community or vendor"
+    )
+    evidence: str = Field(description="What the source was seen to say, in short")
+
+
 class UsageCheck(BaseModel):
+    status: str = Field(description=TAIWAN_USAGE_DOC)
     checked: bool = Field(description="True when a Taiwan document showing this Chinese name was found")
-    sources: list[Source] = Field(description="Taiwan documents that show the name (title, address, day read)")
+    sources: list[UsageSourceOut] = Field(description="Taiwan documents that show the name (kind, address, day read)")
     note: str
 
 
@@ -45,6 +60,7 @@ class TermBrief(
 ):
     source: Source | None = Field(description="Where the definition was checked and when; null if the term has none")
     citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
+    taiwan_usage: str = Field(description=TAIWAN_USAGE_DOC + " (the sources at /api/term)")
 
 
 class Reason(BaseModel):
@@ -81,6 +97,7 @@ class SearchHit(BaseModel):
     reasons: list[Reason]
     source: Source | None = Field(description="Where the item was checked and when; null if it has none")
     citation_verified: bool = Field(description="Whether the source citation was verified (details at /api/term)")
+    taiwan_usage: str | None = Field(description=TAIWAN_USAGE_DOC + "; null for comparisons and how-tos")
 
 
 class SearchResult(BaseModel):
@@ -200,4 +217,4 @@ class Export(BaseModel):
     howtos: list[HowToOut]
     sources: list[Source] = Field(description="Every distinct source cited")
     citations: list[CitedSourceOut] = Field(description="Every cited source with the check of the citation")
-    usage_sources: list[Source] = Field(description="Taiwan documents the Chinese names were checked against")
+    usage_sources: list[UsageSourceOut] = Field(description="Taiwan documents the Chinese names were checked against")

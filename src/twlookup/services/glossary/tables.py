@@ -11,9 +11,15 @@ from twlookup.platform.store.base import Base
 from twlookup.platform.store.record_tables import record_table
 from twlookup.services.glossary.records import Comparison, HowTo, Term
 
-# category keeps the longer column it was created with, so that a new category needs no migration
+# category keeps the longer column it was created with, so that a new category needs no migration;
+# taiwan_usage likewise (String(30), "unverified" until a source shows the name)
 TermRow = record_table(
-    Term, "glossary_term", override={"category": mapped_column(String(40), nullable=False, index=True)}
+    Term,
+    "glossary_term",
+    override={
+        "category": mapped_column(String(40), nullable=False, index=True),
+        "taiwan_usage": mapped_column(String(30), nullable=False, server_default="unverified"),
+    },
 )
 ComparisonRow = record_table(Comparison, "glossary_comparison")
 HowToRow = record_table(HowTo, "glossary_howto")
@@ -33,3 +39,4 @@ class SourceRow(Base):
     checked: Mapped[date | None] = mapped_column(Date, default=None)
     evidence: Mapped[str | None] = mapped_column(Text, default=None)
     names: Mapped[list[str]] = mapped_column(JSON, default=list)
+    usage_kind: Mapped[str | None] = mapped_column(String(30), default=None)

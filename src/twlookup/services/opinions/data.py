@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.domain import search
+from twlookup.platform.feeds import Part, PartsContext, Stamp
 from twlookup.platform.records import DataFileError, load_records, read_data_file, to_row, validate_records
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
-from twlookup.services.opinions.parsers import foreign, taiwan
+from twlookup.services.opinions.parsers import foreign, mobile01, taiwan
 from twlookup.services.opinions.records import Post, Thread, Topic
 from twlookup.services.opinions.tables import PostRow, ThreadRow, TopicRow
 
@@ -89,6 +91,12 @@ def import_ptt(session: Session, path: Path) -> int:
 def import_dcard(session: Session, path: Path) -> int:
     """`twlookup ingest opinions.dcard FILE`: Dcard's public JSON for one post or a forum's post list."""
     return _store_threads(session, taiwan.parse_dcard(path.read_bytes(), today_taipei()))
+
+
+def import_mobile01(session: Session, path: Path) -> int:
+    """`twlookup ingest opinions.mobile01 FILE`: a Mobile01 topic's first page as saved from
+    www.mobile01.com (HTML), named mobile01-<f>-<t>.html after its address topicdetail.php?f=<f>&t=<t>."""
+    return _store_threads(session, [mobile01.parse_mobile01(path.read_bytes(), today_taipei(), path.name)])
 
 
 def import_posts(session: Session, path: Path) -> int:
@@ -174,3 +182,39 @@ def search_documents(session: Session) -> dict[str, list[search.Document]]:
 
 
 STORE: Reference[Store] = Reference(_load)
+
+
+MAX_MOBILE01_TOPICS = 200  # topics read again per refresh, the least recently checked first
+_MOBILE01 = ThreadRow.community == "mobile01"
+
+
+def mobile01_parts(ctx: PartsContext) -> list[Part]:
+    """One part per stored Mobile01 topic: its first page, saved under the name the importer reads."""
+    rows = ctx.session.execute(
+        select(ThreadRow.id).where(_MOBILE01).order_by(ThreadRow.checked, ThreadRow.id).limit(MAX_MOBILE01_TOPICS)
+    )
+    parts = []
+    for (ident,) in rows:
+        _, forum, topic = ident.split(":")
+        f, t = int(forum), int(topic)
+        parts.append(Part(f"{f}-{t}", mobile01.topic_url(f, t), mobile01.saved_name(f, t)))
+    return parts
+
+
+def mobile01_held(session: Session) -> date | None:
+    """The newest day a stored Mobile01 topic was read from its page."""
+    return session.scalar(select(func.max(ThreadRow.checked)).where(_MOBILE01))
+
+
+def mobile01_holds(session: Session) -> str | None:
+    total = session.scalar(select(func.count()).select_from(ThreadRow).where(_MOBILE01)) or 0
+    if not total:
+        return "no Mobile01 topic yet (import a saved topic page with `twlookup ingest opinions.mobile01 FILE`)"
+    oldest = session.scalar(select(func.min(ThreadRow.checked)).where(_MOBILE01))
+    word = "topic" if total == 1 else "topics"
+    return f"{total} Mobile01 {word}, read from their pages between {oldest} and {mobile01_held(session)}"
+
+
+def mobile01_stamp(raw: bytes, filename: str) -> Stamp:
+    """One part per topic, whether the page came by ingest or refresh; pages carry no order to keep."""
+    return Stamp(part=mobile01.topic_part(raw, filename))

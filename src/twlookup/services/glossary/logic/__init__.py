@@ -14,6 +14,17 @@ TERMS = "glossary:term"
 COLLECTIONS = (TERMS, "glossary:comparison", "glossary:howto")  # what search_glossary searches
 
 
+def name_key(name: str) -> str:
+    """A Chinese name compared without its spacing (「AI代理」 and 「AI 代理」 are one name)."""
+    return "".join(name.split())
+
+
+def usage_showing(name_zh: str, usage: list[UsageSource]) -> list[UsageSource]:
+    """The usage sources that show `name_zh`."""
+    key = name_key(name_zh)
+    return [u for u in usage if key in {name_key(n) for n in u.names}]
+
+
 @dataclass
 class Catalog:
     terms: dict[str, Term]
@@ -67,7 +78,7 @@ class Catalog:
 
     def usage_of(self, name_zh: str) -> list[UsageSource]:
         """Taiwan documents that show `name_zh` as used by this glossary."""
-        return [u for u in self.usage if name_zh in u.names]
+        return usage_showing(name_zh, self.usage)
 
 
 # A misspelling finds its term, a shade below the same text spelled right in another term's names.

@@ -52,7 +52,7 @@ TAIPEI = timezone(timedelta(hours=8))
 PTT_URL = re.compile(r"https://www\.ptt\.cc/bbs/([A-Za-z0-9_-]+)/(M\.(\d+)\.A\.[0-9A-F]{3})\.html")
 
 
-def _quote(text: str) -> str:
+def quote_opening(text: str) -> str:
     text = re.sub(r"[ \t]+", " ", text)
     text = re.sub(r"\n{2,}", "\n", text).strip()
     return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1].rstrip() + "…"
@@ -143,14 +143,20 @@ def _ptt_own_words(body: str) -> str:
     return "\n".join(keep)
 
 
-def parse_ptt(raw: bytes, checked: date) -> Thread:
+def read_page(raw: bytes, page: HTMLParser) -> str:
+    """Feed a page's UTF-8 text to `page` (a collecting parser); the text, for what the parser leaves."""
     try:
         html = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
-    page = _PttPage()
     page.feed(html)
     page.close()
+    return html
+
+
+def parse_ptt(raw: bytes, checked: date) -> Thread:
+    page = _PttPage()
+    html = read_page(raw, page)
     if "作者" not in page.meta or "標題" not in page.meta:
         raise ValueError("no PTT article: #main-content with 作者 and 標題 lines was not found")
     url = next((m for m in (PTT_URL.fullmatch(link) for link in page.links) if m), None)
@@ -182,7 +188,7 @@ def parse_ptt(raw: bytes, checked: date) -> Thread:
         score=tags.count("推") - tags.count("噓"),
         comments=len(tags),
         author=handle or None,
-        quote=_quote(_ptt_own_words("".join(page.body))) or None,
+        quote=quote_opening(_ptt_own_words("".join(page.body))) or None,
         source=url.group(0),
         source_title="PTT article page (web copy)",
         checked=checked,
@@ -242,7 +248,7 @@ def parse_dcard(raw: bytes, checked: date) -> list[Thread]:
                 score=_int(post, "likeCount", where),
                 comments=_int(post, "commentCount", where),
                 author=_dcard_author(post),
-                quote=_quote(text) if isinstance(text, str) and text.strip() else None,
+                quote=quote_opening(text) if isinstance(text, str) and text.strip() else None,
                 source=f"https://www.dcard.tw/service/api/v2/posts/{ident}",
                 source_title="Dcard public post API (v2)",
                 checked=checked,
