@@ -15,20 +15,8 @@ from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
+from twlookup.services.creator import records
 from twlookup.services.creator.parsers import parse_rows
-from twlookup.services.creator.records import (
-    AdTerm,
-    CompanyRecord,
-    EndorsementRule,
-    IncomeKind,
-    ListingDuty,
-    MinimumWage,
-    NhiRule,
-    Platform,
-    Rule,
-    Threshold,
-    WithholdingAgent,
-)
 from twlookup.services.creator.tables import (
     AdTermRow,
     Company,
@@ -45,26 +33,26 @@ from twlookup.services.creator.tables import (
 
 # kind → (model, its table, file, key in the file)
 KINDS: dict[str, tuple[type[Record], Any, str, str]] = {
-    "term": (AdTerm, AdTermRow, "ad_terms.yaml", "terms"),
-    "rule": (Rule, RuleRow, "rules.yaml", "rules"),
-    "threshold": (Threshold, ThresholdRow, "tax.yaml", "thresholds"),
-    "income": (IncomeKind, IncomeKindRow, "withholding.yaml", "kinds"),
-    "nhi": (NhiRule, NhiRuleRow, "withholding.yaml", "nhi"),
-    "agent": (WithholdingAgent, WithholdingAgentRow, "withholding.yaml", "agents"),
-    "wage": (MinimumWage, MinimumWageRow, "withholding.yaml", "minimum_wage"),
-    "platform": (Platform, PlatformRow, "platforms.yaml", "platforms"),
-    "listing": (ListingDuty, ListingDutyRow, "listing.yaml", "duties"),
-    "endorsement": (EndorsementRule, EndorsementRuleRow, "endorsement.yaml", "rules"),
+    "term": (records.AdTerm, AdTermRow, "ad_terms.yaml", "terms"),
+    "rule": (records.Rule, RuleRow, "rules.yaml", "rules"),
+    "threshold": (records.Threshold, ThresholdRow, "tax.yaml", "thresholds"),
+    "income": (records.IncomeKind, IncomeKindRow, "withholding.yaml", "kinds"),
+    "nhi": (records.NhiRule, NhiRuleRow, "withholding.yaml", "nhi"),
+    "agent": (records.WithholdingAgent, WithholdingAgentRow, "withholding.yaml", "agents"),
+    "wage": (records.MinimumWage, MinimumWageRow, "withholding.yaml", "minimum_wage"),
+    "platform": (records.Platform, PlatformRow, "platforms.yaml", "platforms"),
+    "listing": (records.ListingDuty, ListingDutyRow, "listing.yaml", "duties"),
+    "endorsement": (records.EndorsementRule, EndorsementRuleRow, "endorsement.yaml", "rules"),
 }
 
 
 def seed_creator(session: Session, data_dir: Path) -> int:
     count = 0
     for model, table, name, key in KINDS.values():
-        records = load_records(data_dir / "creator" / name, model, key)
-        count += replace_rows(session, table, [to_row(r, table) for r in records])
+        found = load_records(data_dir / "creator" / name, model, key)
+        count += replace_rows(session, table, [to_row(r, table) for r in found])
     # The shipped company extract only adds rows; it never removes what an import brought in.
-    for r in load_records(data_dir / "creator" / "companies.yaml", CompanyRecord, "companies", label="ban"):
+    for r in load_records(data_dir / "creator" / "companies.yaml", records.CompanyRecord, "companies", label="ban"):
         if session.get(Company, r.ban) is None:
             session.add(to_row(r, Company))
             count += 1
@@ -86,16 +74,16 @@ def import_companies(session: Session, path: Path) -> int:
 
 @dataclass(frozen=True)
 class Catalogue:
-    terms: list[AdTerm]
-    rules: dict[str, Rule]
-    thresholds: list[Threshold]
-    incomes: dict[str, IncomeKind]
-    nhi: list[NhiRule]
-    agents: dict[bool, WithholdingAgent]
-    wages: list[MinimumWage]
-    platforms: dict[str, Platform]
-    listing: list[ListingDuty]
-    endorsement: list[EndorsementRule]
+    terms: list[records.AdTerm]
+    rules: dict[str, records.Rule]
+    thresholds: list[records.Threshold]
+    incomes: dict[str, records.IncomeKind]
+    nhi: list[records.NhiRule]
+    agents: dict[bool, records.WithholdingAgent]
+    wages: list[records.MinimumWage]
+    platforms: dict[str, records.Platform]
+    listing: list[records.ListingDuty]
+    endorsement: list[records.EndorsementRule]
 
 
 def _load(session: Session) -> Catalogue:
@@ -120,13 +108,13 @@ def _load(session: Session) -> Catalogue:
 CATALOGUE: Reference[Catalogue] = Reference(_load)
 
 
-def company_by_ban(ban: str) -> CompanyRecord | None:
+def company_by_ban(ban: str) -> records.CompanyRecord | None:
     with store_engine.session() as session:
         row = session.get(Company, ban)
-        return CompanyRecord.model_validate(row) if row else None
+        return records.CompanyRecord.model_validate(row) if row else None
 
 
-def companies_by_name(name: str, limit: int = 20) -> list[CompanyRecord]:
+def companies_by_name(name: str, limit: int = 20) -> list[records.CompanyRecord]:
     with store_engine.session() as session:
         rows = session.scalars(
             select(Company)
@@ -134,9 +122,9 @@ def companies_by_name(name: str, limit: int = 20) -> list[CompanyRecord]:
             .order_by(Company.name)
             .limit(limit)
         )
-        return [CompanyRecord.model_validate(r) for r in rows]
+        return [records.CompanyRecord.model_validate(r) for r in rows]
 
 
-def save_company(record: CompanyRecord) -> None:
+def save_company(record: records.CompanyRecord) -> None:
     with store_engine.session() as session, session.begin():
         session.merge(to_row(record, Company))

@@ -17,19 +17,7 @@ from sqlalchemy.types import TypeDecorator
 
 from twlookup.platform.records import Record
 from twlookup.platform.store.record_tables import record_table
-from twlookup.services.creator.records import (
-    AdTerm,
-    CompanyRecord,
-    EndorsementRule,
-    IncomeKind,
-    ListingDuty,
-    MinimumWage,
-    NhiRule,
-    Platform,
-    Rule,
-    Threshold,
-    WithholdingAgent,
-)
+from twlookup.services.creator import records
 
 
 class DecimalText(TypeDecorator[Decimal]):
@@ -60,16 +48,16 @@ def kind_table(record: type[Record], table: str) -> Any:
     return record_table(record, table, override=decimals(record))
 
 
-AdTermRow = kind_table(AdTerm, "creator_ad_term")
-RuleRow = kind_table(Rule, "creator_rule")
-ThresholdRow = kind_table(Threshold, "creator_threshold")
-IncomeKindRow = kind_table(IncomeKind, "creator_income_kind")
-WithholdingAgentRow = kind_table(WithholdingAgent, "creator_withholding_agent")
-NhiRuleRow = kind_table(NhiRule, "creator_nhi_rule")
-MinimumWageRow = kind_table(MinimumWage, "creator_minimum_wage")
-PlatformRow = kind_table(Platform, "creator_platform")
-ListingDutyRow = kind_table(ListingDuty, "creator_listing_duty")
-EndorsementRuleRow = kind_table(EndorsementRule, "creator_endorsement_rule")
+AdTermRow = kind_table(records.AdTerm, "creator_ad_term")
+RuleRow = kind_table(records.Rule, "creator_rule")
+ThresholdRow = kind_table(records.Threshold, "creator_threshold")
+IncomeKindRow = kind_table(records.IncomeKind, "creator_income_kind")
+WithholdingAgentRow = kind_table(records.WithholdingAgent, "creator_withholding_agent")
+NhiRuleRow = kind_table(records.NhiRule, "creator_nhi_rule")
+MinimumWageRow = kind_table(records.MinimumWage, "creator_minimum_wage")
+PlatformRow = kind_table(records.Platform, "creator_platform")
+ListingDutyRow = kind_table(records.ListingDuty, "creator_listing_duty")
+EndorsementRuleRow = kind_table(records.EndorsementRule, "creator_endorsement_rule")
 KIND_TABLES = (
     AdTermRow,
     RuleRow,
@@ -85,7 +73,7 @@ KIND_TABLES = (
 
 # A company of the Ministry of Economic Affairs' register (GCIS open data); capital in NT$ needs 64 bits.
 Company = record_table(
-    CompanyRecord,
+    records.CompanyRecord,
     "creator_company",
     key="ban",
     index=("name",),
