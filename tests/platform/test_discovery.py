@@ -63,3 +63,25 @@ async def test_discovery_is_valid_and_complete(app, service, op):
         assert bazaar["routeTemplate"] == f"/{service}" + op.path.replace("{", ":").replace("}", "")
         assert set(info["input"]["pathParams"]) == set(op.path_params)
     assert len(r.headers["payment-required"]) < 40_000  # one header: README says what proxies must pass
+
+
+def test_an_example_keeps_the_fewest_items_its_schema_allows():
+    """Glossary's export once showed its whole answer (a megabyte, past every proxy's header
+    limit) because one comparison's `differences` wanted two items: now such a list keeps two."""
+    from twlookup.platform.payments.discovery import fitted_example
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "terms": {"type": "array", "items": {"type": "string"}},
+            "pairs": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"differences": {"type": "array", "minItems": 2, "items": {"type": "integer"}}},
+                },
+            },
+        },
+    }
+    answer = {"terms": [f"t{i}" for i in range(1000)], "pairs": [{"differences": [1, 2, 3]}, {"differences": [4, 5]}]}
+    assert fitted_example(answer, schema) == {"terms": ["t0"], "pairs": [{"differences": [1, 2]}]}

@@ -8,8 +8,8 @@ Valid by the SDK's own validator (`validate_discovery_extension`) for every paid
 - routes with path parameters carry `routeTemplate` (":name" segments) and `pathParams`;
 - the input example is the route's declared `example` (Service.operation(example=...));
 - the output schema (inlined, structure only: no titles or descriptions) is given with an output example: the route's own
-  answer to the input example, computed once per process, its lists cut to one item and its
-  long texts shortened (the whole answer where the schema would not allow the cut).
+  answer to the input example, computed once per process, its lists cut to one item (or to the
+  fewest the schema allows) and its long texts shortened.
 """
 
 from __future__ import annotations
@@ -112,6 +112,41 @@ def trim_example(value: Any) -> Any:
     if isinstance(value, str) and len(value) > 120:
         return value[:119] + "…"
     return value
+
+
+def fitted_example(answer: Any, schema: dict[str, Any]) -> Any:
+    """`trim_example` of an answer, then each list the schema wants longer (`minItems`) given
+    back as many of its own items as it needs: valid by the schema, and still short (the whole
+    answer, a thousand glossary terms say, would not fit in a response header)."""
+    import jsonschema  # loaded with the first 402 of a process, not at start
+
+    example = trim_example(answer)
+    for _ in range(64):
+        errors = [e for e in jsonschema.Draft202012Validator(schema).iter_errors(example) if e.validator == "minItems"]
+        if not errors:
+            return example
+        for error in errors:
+            path = list(error.absolute_path)
+            whole = _at(answer, path)
+            if whole is None:
+                return answer
+            _put(example, path, [trim_example(v) for v in whole[: error.validator_value]])
+    return answer
+
+
+def _at(value: Any, path: list[Any]) -> Any:
+    for key in path:
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+def _put(value: Any, path: list[Any], new: Any) -> None:
+    if not path:
+        return
+    _at(value, path[:-1])[path[-1]] = new
 
 
 def _wire(value: Any) -> str:

@@ -58,7 +58,7 @@ from twlookup.platform.payments.discovery import (
     inline_refs,
     route_template,
     strip_titles,
-    trim_example,
+    fitted_example,
     wire_schema,
     wire_values,
 )
@@ -223,7 +223,6 @@ class PaymentGate:
         (config, final): not final when the store could not answer (try again next time)."""
         if not op.example_output or (op.example is None and _required(op)):
             return None, True
-        import jsonschema
         from x402.extensions.bazaar.resource_service import OutputConfig
 
         try:
@@ -234,12 +233,7 @@ class PaymentGate:
             log.exception("discovery example of %s failed", op.path)
             return None, True
         schema = strip_titles(inline_refs(op.result.model_json_schema()))
-        example = trim_example(result)
-        try:
-            jsonschema.validate(example, schema)
-        except jsonschema.ValidationError:
-            example = result  # a list the schema wants longer than one: show it whole
-        return OutputConfig(example=example, schema=schema), True
+        return OutputConfig(example=fitted_example(result, schema), schema=schema), True
 
     async def challenge(
         self, scope: dict[str, Any], op: Operation, send: Any, error: str, price: str | None = None
