@@ -55,10 +55,10 @@ from twlookup.platform.http import header, send_bytes
 from twlookup.platform.operations import Operation
 from twlookup.platform.payments import sdk
 from twlookup.platform.payments.discovery import (
+    fitted_example,
     inline_refs,
     route_template,
     strip_titles,
-    fitted_example,
     wire_schema,
     wire_values,
 )
