@@ -260,6 +260,7 @@ def build_operation(
     doc = inspect.getdoc(fn) or fn.__name__.replace("_", " ")
     summary, _, description = doc.partition("\n\n")
     is_async = inspect.iscoroutinefunction(fn)
+    call: Callable[..., Any]
     if arguments:
         call = fn
     elif is_async:

@@ -42,6 +42,11 @@ def _last(value: bytes | None) -> str | None:
     return last or None
 
 
+def _host_header(scope: dict[str, Any]) -> str | None:
+    value = header(scope, b"host")
+    return value.decode("latin-1") if value else None
+
+
 def _split_host(value: str | None) -> tuple[str, int | None] | None:
     """(host, port) of a Host-style value, or None when it is not a plain host[:port]."""
     if not value:
@@ -85,7 +90,7 @@ class PublicOrigin:
         scheme = str(scope.get("scheme") or "http").lower()
         if scheme not in DEFAULT_PORTS:
             scheme = "https" if scheme == "wss" else "http"
-        own = _split_host(header(scope, b"host").decode("latin-1") if header(scope, b"host") else None)
+        own = _split_host(_host_header(scope))
         if own is None:
             server = scope.get("server")
             host, port = (server[0], server[1]) if server else ("127.0.0.1", None)
@@ -107,12 +112,12 @@ class PublicOrigin:
 
     def _from_trusted_proxy(self, scope: dict[str, Any]) -> bool:
         client = scope.get("client")
-        return bool(client) and self.client_ip.is_trusted(client[0])
+        return client is not None and bool(client) and self.client_ip.is_trusted(client[0])
 
     def base(self, scope: dict[str, Any]) -> str:
         """The absolute base the app at `scope` hangs under (add `root_path` for a service)."""
         if self.configured:
-            host = _split_host(header(scope, b"host").decode("latin-1") if header(scope, b"host") else None)
+            host = _split_host(_host_header(scope))
             if host and host[0] in self.service_hosts:  # a service at its own host's root
                 return f"{self.scheme}://{host[0]}"
             return self.configured

@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -121,7 +121,7 @@ def acquire(store: Store, feed: str, lease: timedelta, owner: str) -> bool:
             .where(FeedLockRow.feed == feed, FeedLockRow.expires_at < now)
             .values(owner=owner, expires_at=now + lease)
         )
-        return taken.rowcount == 1
+        return cast("CursorResult[Any]", taken).rowcount == 1  # an UPDATE's result is a CursorResult
 
 
 def release(store: Store, feed: str, owner: str) -> None:

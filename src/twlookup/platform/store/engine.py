@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
 
 _engine: Engine | None = None
@@ -69,7 +70,7 @@ def make_engine(url: str, limits: StoreTimeouts | None = None) -> Engine:
         busy_ms = max(1, int((limits.statement or 5.0) * 1000))
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        def _pragmas(dbapi_conn: DBAPIConnection, _record: object) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA busy_timeout={busy_ms}")
