@@ -315,8 +315,7 @@ class MCPEndpoint:
         self, ident: Any, params: dict[str, Any], scope: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         name = params.get("name")
-        op = self.by_tool.get(name) if isinstance(name, str) else None
-        if op is None:
+        if not isinstance(name, str) or (op := self.by_tool.get(name)) is None:
             return _rpc_error(ident, INVALID_PARAMS, f"Unknown tool: {name!r}", {"tools": sorted(self.by_tool)})
         arguments = params.get("arguments")
         if arguments is None:

@@ -71,7 +71,7 @@ def _takes_bool(model: type[BaseModel], name: str) -> bool:
 
 @dataclass
 class Operation:
-    fn: Callable[[Any], BaseModel]
+    fn: Callable[[Any], Any]  # the answer, or (an async operation) a coroutine of it
     method: str
     path: str
     tool: str | None
@@ -260,7 +260,7 @@ def build_operation(
     doc = inspect.getdoc(fn) or fn.__name__.replace("_", " ")
     summary, _, description = doc.partition("\n\n")
     is_async = inspect.iscoroutinefunction(fn)
-    call: Callable[..., Any]
+    call: Callable[[Any], Any]
     if arguments:
         call = fn
     elif is_async:
@@ -268,7 +268,7 @@ def build_operation(
         async def call(_p: Any, _fn: Any = fn) -> Any:
             return await _fn()
     else:
-        call = lambda _p, _fn=fn: _fn()  # noqa: E731
+        call = lambda _p: fn()  # noqa: E731
     op = Operation(
         fn=call,
         method=method,

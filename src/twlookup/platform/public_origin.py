@@ -24,6 +24,7 @@ proxy sets.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from twlookup.platform.http import header
@@ -42,7 +43,7 @@ def _last(value: bytes | None) -> str | None:
     return last or None
 
 
-def _host_header(scope: dict[str, Any]) -> str | None:
+def _host_header(scope: Mapping[str, Any]) -> str | None:
     value = header(scope, b"host")
     return value.decode("latin-1") if value else None
 
@@ -84,7 +85,7 @@ class PublicOrigin:
         hosts = {h for name in services or [] if (h := settings.host_for(name))}
         return cls(settings.public_url, client_ip or ClientIP(settings.trusted_proxies), hosts)
 
-    def request_origin(self, scope: dict[str, Any]) -> tuple[str, bool]:
+    def request_origin(self, scope: Mapping[str, Any]) -> tuple[str, bool]:
         """scheme://host[:port] as this request reached us, and whether it is believed to be ours
         (see the module's doc)."""
         scheme = str(scope.get("scheme") or "http").lower()
@@ -110,11 +111,11 @@ class PublicOrigin:
                 port = int(fport)
         return _origin(scheme, host, port), believed
 
-    def _from_trusted_proxy(self, scope: dict[str, Any]) -> bool:
+    def _from_trusted_proxy(self, scope: Mapping[str, Any]) -> bool:
         client = scope.get("client")
         return client is not None and bool(client) and self.client_ip.is_trusted(client[0])
 
-    def base(self, scope: dict[str, Any]) -> str:
+    def base(self, scope: Mapping[str, Any]) -> str:
         """The absolute base the app at `scope` hangs under (add `root_path` for a service)."""
         if self.configured:
             host = _split_host(_host_header(scope))
@@ -123,6 +124,6 @@ class PublicOrigin:
             return self.configured
         return self.request_origin(scope)[0]
 
-    def url(self, scope: dict[str, Any], path: str = "") -> str:
+    def url(self, scope: Mapping[str, Any], path: str = "") -> str:
         """The absolute URL of `path` within the app at `scope` (its root_path included)."""
         return self.base(scope) + scope.get("root_path", "") + path
