@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,6 +80,15 @@ def make_engine(url: str, limits: StoreTimeouts | None = None) -> Engine:
     return engine
 
 
+_on_configure: list[Callable[[], None]] = []
+
+
+def on_configure(hook: Callable[[], None]) -> None:
+    """Call `hook` each time a new engine is configured (the reference caches forget their values:
+    `store/reference.py` registers itself, so the engine does not import it)."""
+    _on_configure.append(hook)
+
+
 def configure(url: str, limits: StoreTimeouts | None = None) -> Engine:
     global _engine, _sessions, _timeouts
     changed = limits is not None and limits != _timeouts
@@ -90,9 +100,8 @@ def configure(url: str, limits: StoreTimeouts | None = None) -> Engine:
         _engine.dispose()
     _engine = make_engine(url)
     _sessions = sessionmaker(_engine, expire_on_commit=False)
-    from twlookup.platform.store.reference import Reference
-
-    Reference.reset_all()
+    for hook in _on_configure:
+        hook()
     return _engine
 
 

@@ -199,3 +199,6 @@ def group_of(module: str) -> str | None:
     if len(parts) >= 3 and parts[:2] == ["twlookup", "services"]:
         return parts[2]
     return None
+
+
+store_engine.on_configure(Reference.reset_all)
