@@ -25,7 +25,7 @@ import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from anyio import fail_after, to_thread
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, field_validator
@@ -36,6 +36,7 @@ from twlookup.platform.store.errors import is_store_error, store_unavailable
 from twlookup.platform.store.reference import Reference, group_of
 
 log = logging.getLogger("twlookup.store")
+R = TypeVar("R")
 
 
 class Params(BaseModel):
@@ -203,6 +204,22 @@ async def _bounded(
     except Exception as exc:
         if is_store_error(exc):
             Reference.store_failed()
+            raise store_unavailable(exc) from None
+        raise
+
+
+async def read_store(fn: Callable[[], R]) -> R:
+    """`fn()`, a store read, in a worker thread within `Operation.timeout_seconds`: a store that
+    does not answer in time, or fails, is the 503 store-unavailable problem (payments' pass key
+    and sale facts, read from the event loop)."""
+    limit = Operation.timeout_seconds
+    try:
+        with fail_after(limit):
+            return await to_thread.run_sync(fn, abandon_on_cancel=True)
+    except TimeoutError:
+        raise store_unavailable(waited=limit) from None
+    except Exception as exc:
+        if is_store_error(exc):
             raise store_unavailable(exc) from None
         raise
 
