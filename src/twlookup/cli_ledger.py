@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from twlookup.platform.payments.ledger import Ledger
 
 
 def _settings() -> Any:
@@ -13,7 +16,7 @@ def _settings() -> Any:
     return cli._settings()
 
 
-def _ledger(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _ledger(args: argparse.Namespace) -> Ledger:
     from eth_utils import is_address
 
     from twlookup.platform.payments.ledger import Ledger

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Literal
 
 
 def _settings() -> Any:
@@ -65,7 +65,7 @@ def cmd_review_decide(args: argparse.Namespace) -> int:
 
     _check_service(args.service)
     _review_ready()
-    decision = "approve" if args.review_command == "approve" else "reject"
+    decision: Literal["approve", "reject"] = "approve" if args.review_command == "approve" else "reject"
     try:
         done = review.decide(args.service, args.ids, decision, f"cli:{args.operator}", args.reason)
     except Problem as exc:

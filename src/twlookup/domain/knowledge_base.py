@@ -399,7 +399,8 @@ def _facts(entity: dict[str, Any], properties: dict[str, str], labels: dict[str,
                 if text:
                     values.append(KBValue(value=text, place=place))
             elif isinstance(raw, dict) and raw.get("id"):
-                values.append(KBValue(value=labels.get(raw["id"], raw["id"]), id=raw["id"], place=place))
+                item: str = raw["id"]
+                values.append(KBValue(value=labels.get(item, item), id=item, place=place))
             elif isinstance(raw, str):
                 values.append(KBValue(value=raw))
         if values:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -37,6 +37,9 @@ from twlookup.platform import clock
 from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
 from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.seed import replace_rows
+
+if TYPE_CHECKING:
+    from twlookup.platform.store.record_tables import DerivedRow
 
 ENDPOINT = "https://query.wikidata.org/sparql"
 ENTITY = "http://www.wikidata.org/entity/"
@@ -237,7 +240,7 @@ def seed_curated(session: Session, path: Path, record: type[RecordT], key: str, 
 
 
 def load_catalogue(
-    session: Session, table: Any, record: type[RecordT], service: str | None = None
+    session: Session, table: type[DerivedRow], record: type[RecordT], service: str | None = None
 ) -> Catalogue[RecordT]:
     """A tracker's catalogue: its curated records, then (a service with a Wikidata feed) the items the
     feed imported that no curated record has."""

@@ -50,7 +50,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from rapidfuzz import fuzz
 from sqlalchemy import bindparam, delete, func, or_, select
@@ -60,6 +60,7 @@ from twlookup.domain import script_tables, search_text
 from twlookup.domain.search_tables import SearchDocumentRow, SearchGramRow, SearchNameRow, SearchTokenRow
 from twlookup.domain.search_text import compact, grams, normalise, tokens, unit_length, units
 from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.base import Base
 from twlookup.platform.store.reference import group_of
 
 __all__ = [
@@ -391,7 +392,7 @@ def _insert(session: Session, collection: str, documents: list[Document], digest
             )
             gram_rows += [(collection, g, d.key, position) for g in grams(n.compact)]
         token_rows += [(collection, t, d.key) for t in d.text_tokens(prepared)]
-    rows = {
+    rows: dict[type[Base], list[tuple[Any, ...]]] = {
         SearchDocumentRow: [(collection, d.key, digests[d.key]) for d in documents],
         SearchNameRow: names,
         SearchGramRow: gram_rows,

@@ -323,16 +323,16 @@ async def fetch(
     timeout = settings.fetch_timeout_seconds if timeout is None else timeout
     send_headers = {k: v for k, v in (headers or {}).items() if k.lower() not in FORBIDDEN_HEADERS}
     send_headers.setdefault("User-Agent", settings.fetch_user_agent)
-    pinned = PinnedTransport() if transport is None else None
+    via = PinnedTransport() if transport is None else transport
     started = time.monotonic()
     host = httpx.URL(url).host if _parses(url) else url
     try:
         async with asyncio.timeout(timeout):
             async with httpx.AsyncClient(
-                transport=transport or pinned, trust_env=False, follow_redirects=False, timeout=timeout
+                transport=via, trust_env=False, follow_redirects=False, timeout=timeout
             ) as client:
                 return await _follow(
-                    client, transport or pinned, url, method.upper(), send_headers, max_bytes, settings, param, started
+                    client, via, url, method.upper(), send_headers, max_bytes, settings, param, started
                 )
     except TimeoutError:
         raise FetchFailed(host, f"no complete answer within {timeout:g} s") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -69,7 +70,7 @@ def query_params(scope: Scope) -> dict[str, str]:
     return out
 
 
-def header(scope: Scope, name: bytes) -> bytes | None:
+def header(scope: Mapping[str, Any], name: bytes) -> bytes | None:
     for key, value in scope["headers"]:
         if key == name:
             return value

@@ -188,10 +188,10 @@ class MCPEndpoint:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         origin = header(scope, b"origin")
-        if not self.origins.allows(origin, scope):
+        if origin is not None and not self.origins.allows(origin, scope):  # no Origin header: allowed
             body = Problem(
                 403,
-                f"Origin {origin.decode('latin-1')!r} may not call this MCP endpoint "  # type: ignore[union-attr]
+                f"Origin {origin.decode('latin-1')!r} may not call this MCP endpoint "
                 "(the operator lists allowed origins in TWLOOKUP_MCP_ALLOWED_ORIGINS).",
                 kind="origin-not-allowed",
             )
@@ -315,8 +315,7 @@ class MCPEndpoint:
         self, ident: Any, params: dict[str, Any], scope: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         name = params.get("name")
-        op = self.by_tool.get(name) if isinstance(name, str) else None
-        if op is None:
+        if not isinstance(name, str) or (op := self.by_tool.get(name)) is None:
             return _rpc_error(ident, INVALID_PARAMS, f"Unknown tool: {name!r}", {"tools": sorted(self.by_tool)})
         arguments = params.get("arguments")
         if arguments is None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic.json_schema import models_json_schema
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from twlookup import __version__
 from twlookup.platform.service import Service
@@ -44,7 +45,7 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
     from twlookup.platform.review import Receipt  # a submission route answers with a review receipt
 
     prices = prices or {}
-    models = []
+    models: list[tuple[type[BaseModel], JsonSchemaMode]] = []
     for op in service.operations:
         models.append((op.params, "validation"))
         models.append((op.result, "serialization"))
@@ -161,7 +162,7 @@ def build_openapi(service: Service, server_url: str, prices: dict[str, str] | No
 def _basis_name(service: Service, item: Any) -> str:
     if isinstance(item, str):
         return item if "." in item else f"{service.name}.{item}"
-    return getattr(item, "full_name", None) or getattr(item, "__tablename__", str(item))
+    return str(getattr(item, "full_name", None) or getattr(item, "__tablename__", item))
 
 
 def with_sale_state(doc: dict[str, Any], states: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from anyio import fail_after, to_thread
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, field_validator
@@ -36,6 +36,7 @@ from twlookup.platform.store.errors import is_store_error, store_unavailable
 from twlookup.platform.store.reference import Reference, group_of
 
 log = logging.getLogger("twlookup.store")
+R = TypeVar("R")
 
 
 class Params(BaseModel):
@@ -71,7 +72,7 @@ def _takes_bool(model: type[BaseModel], name: str) -> bool:
 
 @dataclass
 class Operation:
-    fn: Callable[[Any], BaseModel]
+    fn: Callable[[Any], Any]  # the answer, or (an async operation) a coroutine of it
     method: str
     path: str
     tool: str | None
@@ -207,6 +208,22 @@ async def _bounded(
         raise
 
 
+async def read_store(fn: Callable[[], R]) -> R:
+    """`fn()`, a store read, in a worker thread within `Operation.timeout_seconds`: a store that
+    does not answer in time, or fails, is the 503 store-unavailable problem (payments' pass key
+    and sale facts, read from the event loop)."""
+    limit = Operation.timeout_seconds
+    try:
+        with fail_after(limit):
+            return await to_thread.run_sync(fn, abandon_on_cancel=True)
+    except TimeoutError:
+        raise store_unavailable(waited=limit) from None
+    except Exception as exc:
+        if is_store_error(exc):
+            raise store_unavailable(exc) from None
+        raise
+
+
 def _store_wait(limit: float) -> float:
     """How long work that waits on the store may wait: less while the store is suspect."""
     return min(limit, Reference.stall_wait_seconds) if Reference.suspect() else limit
@@ -260,6 +277,7 @@ def build_operation(
     doc = inspect.getdoc(fn) or fn.__name__.replace("_", " ")
     summary, _, description = doc.partition("\n\n")
     is_async = inspect.iscoroutinefunction(fn)
+    call: Callable[[Any], Any]
     if arguments:
         call = fn
     elif is_async:
@@ -267,7 +285,7 @@ def build_operation(
         async def call(_p: Any, _fn: Any = fn) -> Any:
             return await _fn()
     else:
-        call = lambda _p, _fn=fn: _fn()  # noqa: E731
+        call = lambda _p: fn()  # noqa: E731
     op = Operation(
         fn=call,
         method=method,

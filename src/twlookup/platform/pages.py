@@ -11,8 +11,9 @@ and read at phone width.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from fastapi import Request
@@ -25,8 +26,21 @@ __all__ = ["ASSET_CACHE", "docs_page", "index_html", "install_assets", "service_
 if TYPE_CHECKING:
     from twlookup.platform.feeds.status import FeedsStatus
     from twlookup.platform.listing import ServiceListing
-    from twlookup.services import Entry
     from twlookup.settings import Settings
+
+
+class CatalogEntry(Protocol):
+    """A service in the index's list (`twlookup.services.CATALOG`): the platform knows no service."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def subject(self) -> str: ...
+
+    @property
+    def zh(self) -> str: ...
+
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -181,7 +195,7 @@ def _feeds_block(status: FeedsStatus | None, base: str) -> str:
 def index_html(
     request: Request,
     settings: Settings,
-    catalog: list[Entry],
+    catalog: Sequence[CatalogEntry],
     listings: dict[str, ServiceListing],
     version: str,
     feeds: dict[str, FeedsStatus] | None = None,

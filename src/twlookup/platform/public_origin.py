@@ -24,6 +24,7 @@ proxy sets.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from twlookup.platform.http import header
@@ -40,6 +41,11 @@ def _last(value: bytes | None) -> str | None:
         return None
     last = value.decode("latin-1").split(",")[-1].strip()
     return last or None
+
+
+def _host_header(scope: Mapping[str, Any]) -> str | None:
+    value = header(scope, b"host")
+    return value.decode("latin-1") if value else None
 
 
 def _split_host(value: str | None) -> tuple[str, int | None] | None:
@@ -79,13 +85,13 @@ class PublicOrigin:
         hosts = {h for name in services or [] if (h := settings.host_for(name))}
         return cls(settings.public_url, client_ip or ClientIP(settings.trusted_proxies), hosts)
 
-    def request_origin(self, scope: dict[str, Any]) -> tuple[str, bool]:
+    def request_origin(self, scope: Mapping[str, Any]) -> tuple[str, bool]:
         """scheme://host[:port] as this request reached us, and whether it is believed to be ours
         (see the module's doc)."""
         scheme = str(scope.get("scheme") or "http").lower()
         if scheme not in DEFAULT_PORTS:
             scheme = "https" if scheme == "wss" else "http"
-        own = _split_host(header(scope, b"host").decode("latin-1") if header(scope, b"host") else None)
+        own = _split_host(_host_header(scope))
         if own is None:
             server = scope.get("server")
             host, port = (server[0], server[1]) if server else ("127.0.0.1", None)
@@ -105,19 +111,19 @@ class PublicOrigin:
                 port = int(fport)
         return _origin(scheme, host, port), believed
 
-    def _from_trusted_proxy(self, scope: dict[str, Any]) -> bool:
+    def _from_trusted_proxy(self, scope: Mapping[str, Any]) -> bool:
         client = scope.get("client")
-        return bool(client) and self.client_ip.is_trusted(client[0])
+        return client is not None and bool(client) and self.client_ip.is_trusted(client[0])
 
-    def base(self, scope: dict[str, Any]) -> str:
+    def base(self, scope: Mapping[str, Any]) -> str:
         """The absolute base the app at `scope` hangs under (add `root_path` for a service)."""
         if self.configured:
-            host = _split_host(header(scope, b"host").decode("latin-1") if header(scope, b"host") else None)
+            host = _split_host(_host_header(scope))
             if host and host[0] in self.service_hosts:  # a service at its own host's root
                 return f"{self.scheme}://{host[0]}"
             return self.configured
         return self.request_origin(scope)[0]
 
-    def url(self, scope: dict[str, Any], path: str = "") -> str:
+    def url(self, scope: Mapping[str, Any], path: str = "") -> str:
         """The absolute URL of `path` within the app at `scope` (its root_path included)."""
         return self.base(scope) + scope.get("root_path", "") + path

@@ -123,7 +123,7 @@ class Counter:
             self._storage = AsyncRedisStorage(
                 url, implementation="redispy", socket_timeout=timeout, socket_connect_timeout=timeout
             )
-            self._async = AsyncFixedWindow(self._storage)
+            self._async: AsyncFixedWindow | None = AsyncFixedWindow(self._storage)
             self.memory: LocalWindows | None = None
         else:
             self.memory = self._local  # counted in this process: answered without an await
@@ -231,8 +231,8 @@ class RateLimit:
         else:
             try:
                 allowed = await self.counter.hit(self.item, self.service, ip)
-            except Problem as problem:  # the counters' store is down and the setting is "refuse"
-                await send_problem(send, problem)
+            except Problem as refused:  # the counters' store is down and the setting is "refuse"
+                await send_problem(send, refused)
                 return
         if allowed:
             await self.app(scope, receive, send)

@@ -74,7 +74,7 @@ class Submission(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     fingerprint: Mapped[str] = mapped_column(String(64))
     client: Mapped[str] = mapped_column(String(64))  # salted hash of the client address
-    status: Mapped[str] = mapped_column(String(16), default="submitted")
+    status: Mapped[Status] = mapped_column(String(16), default="submitted")
     reason: Mapped[str | None] = mapped_column(String(500), default=None)
     submitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
@@ -168,7 +168,7 @@ def out(row: Submission) -> SubmissionOut:
         service=row.service,
         kind=row.kind,
         subject=row.subject,
-        status=row.status,  # type: ignore[arg-type]
+        status=row.status,
         public=row.status == "approved",
         reason=row.reason,
         submitted_at=_aware(row.submitted_at),
@@ -319,7 +319,7 @@ def decide(
     if decision == "reject" and not (reason and reason.strip()):
         raise InvalidParameter("reason", "a rejection needs a reason (it is kept and shown to the submitter)")
     now = now or _now()
-    status = "approved" if decision == "approve" else "rejected"
+    status: Status = "approved" if decision == "approve" else "rejected"
     with store_engine.session() as session, session.begin():
         rows = []
         for ident in dict.fromkeys(ids):
@@ -361,7 +361,7 @@ def counts(service: str) -> dict[str, int]:
         rows = session.execute(
             select(Submission.status, func.count()).where(Submission.service == service).group_by(Submission.status)
         ).all()
-    found = dict(rows)
+    found: dict[str, int] = dict(rows)
     return {s: found.get(s, 0) for s in STATUSES}
 
 
@@ -453,6 +453,6 @@ def operator_routes(service: Any) -> None:
         return DecideOut(operator=operator, decided=decide(name, p.ids, p.decision, operator, p.reason))
 
     for fn in (review_queue, review_decide):
-        fn.__twlookup_auth__ = "operator"  # type: ignore[attr-defined]  # OpenAPI lists 401/403 for it
+        vars(fn)["__twlookup_auth__"] = "operator"  # OpenAPI lists 401/403 for it
     service.operation("GET", "/api/review/queue", blocking=True)(review_queue)
     service.operation("POST", "/api/review/decide", blocking=True)(review_decide)

@@ -165,7 +165,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     # connection
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # asyncio.Protocol says BaseTransport; a stream server hands a Transport (uvicorn's own override says the same)
         super().connection_made(transport)
         self.head_limit = Deadline(self.loop, self.bounds.header_timeout_seconds, self._head_timed_out)
         self.body_limit = Deadline(self.loop, self.bounds.body_timeout_seconds, self._body_timed_out)
@@ -248,7 +248,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().on_headers_complete()
         cycle = self.cycle
         if cycle is not None and cycle.scope is self.scope and self.scope["method"] != "HEAD":
-            cycle.transport = HeadWithBody(self.transport, cycle)  # type: ignore[assignment]  # the methods it uses
+            cycle.transport = HeadWithBody(self.transport, cycle)  # type: ignore[assignment]  # uvicorn types the cycle's transport as asyncio.Transport; this wrapper has the methods the cycle calls
         if length or self._chunked():
             self.body_limit.start()
 

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy.orm import Session
 
+from twlookup.platform.feeds.fetched import Fetched
+
 if TYPE_CHECKING:
     from twlookup.platform.feeds.download import Fetcher
 
@@ -38,17 +40,6 @@ class Stamp:
     key: tuple[Any, ...] | None = None
     label: str | None = None
     data_date: date | None = None
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """A downloaded file: its bytes and the name the importer is given."""
-
-    body: bytes
-    filename: str
-    etag: str | None = None
-    last_modified: str | None = None
-    url: str | None = None  # where it came from, after redirects
 
 
 # A part whose file takes more than one request (pages, months, one query per record) fetches itself.

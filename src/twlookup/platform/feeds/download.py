@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from twlookup.platform.feeds.declare import Fetched
+from twlookup.platform.feeds.fetched import Fetched
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
 MAX_REDIRECTS = 5

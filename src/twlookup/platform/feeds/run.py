@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, overload
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -55,6 +55,14 @@ class Busy(RuntimeError):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def as_utc(value: datetime) -> datetime: ...
+
+
+@overload
+def as_utc(value: None) -> None: ...
 
 
 def as_utc(value: datetime | None) -> datetime | None:
@@ -121,7 +129,7 @@ def acquire(store: Store, feed: str, lease: timedelta, owner: str) -> bool:
             .where(FeedLockRow.feed == feed, FeedLockRow.expires_at < now)
             .values(owner=owner, expires_at=now + lease)
         )
-        return taken.rowcount == 1
+        return cast("CursorResult[Any]", taken).rowcount == 1  # an UPDATE's result is a CursorResult
 
 
 def release(store: Store, feed: str, owner: str) -> None:
@@ -132,7 +140,7 @@ def release(store: Store, feed: str, owner: str) -> None:
 def holder(store: Store, feed: str) -> str | None:
     with store.session() as session:
         row = session.get(FeedLockRow, feed)
-        if row is None or as_utc(row.expires_at) < utcnow():  # type: ignore[operator]
+        if row is None or as_utc(row.expires_at) < utcnow():
             return None
         return row.owner
 

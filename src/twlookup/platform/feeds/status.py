@@ -123,8 +123,8 @@ def feed_status(
     last_attempt = _latest([p.last_attempt for p in parts])
     last_success = _latest([p.last_success for p in parts])
     last_import = _latest([p.last_import for p in parts])
-    with_error = [p for p in parts if p.last_error_at is not None]
-    newest_error = max(with_error, key=lambda p: p.last_error_at) if with_error else None  # type: ignore[arg-type,return-value]
+    with_error = [(p.last_error_at, p) for p in parts if p.last_error_at is not None]
+    newest_error = max(with_error, key=lambda e: e[0])[1] if with_error else None
     failing = any(p.last_outcome == "failed" for p in parts)
     dated = [
         p.data_date

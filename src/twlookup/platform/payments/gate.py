@@ -130,12 +130,12 @@ class PaymentGate:
                 from x402.mechanisms.evm.exact import ExactEvmServerScheme
 
                 server = x402ResourceServer(self.facilitator)
-                server.register(self.network, ExactEvmServerScheme())
+                server.register(self.network, ExactEvmServerScheme())  # type: ignore[arg-type]  # x402 types payment_flows as a dict of lists, its protocol as PaymentFlowConfig
                 if len(self.options) > 1:
                     from x402.mechanisms.svm.exact import ExactSvmServerScheme
 
-                    server.register(self.settings.svm_mainnet, ExactSvmServerScheme())
-                server.register_extension(bazaar_resource_server_extension)
+                    server.register(self.settings.svm_mainnet, ExactSvmServerScheme())  # type: ignore[arg-type]  # as above
+                server.register_extension(bazaar_resource_server_extension)  # type: ignore[arg-type]  # x402's own bazaar extension does not match its ResourceServerExtension protocol
                 self.server = server
             return self.server
 

@@ -6,22 +6,24 @@ Kept apart so that the schema's metadata (Alembic, `load_tables`) needs no Ether
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 
 from sqlalchemy import CheckConstraint, DateTime, Integer, Numeric, String
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 from twlookup.platform.store.base import Base
 
 
-class _ExactNumeric(Numeric):  # type: ignore[type-arg]
+class _ExactNumeric(Numeric[Decimal]):
     """NUMERIC whose values pass through the driver untouched: SQLite hands back its integers as
     Python ints (SQLAlchemy's own Numeric would go through float there), psycopg a Decimal."""
 
-    def bind_processor(self, dialect):  # type: ignore[no-untyped-def]
+    def bind_processor(self, dialect: Dialect) -> None:
         return None
 
-    def result_processor(self, dialect, coltype):  # type: ignore[no-untyped-def]
+    def result_processor(self, dialect: Dialect, coltype: object) -> None:
         return None
 
 
@@ -31,10 +33,10 @@ class TokenAmount(TypeDecorator[int]):
     impl = _ExactNumeric(78, 0)
     cache_ok = True
 
-    def process_bind_param(self, value, dialect):  # type: ignore[no-untyped-def]
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> int | None:
         return None if value is None else int(value)
 
-    def process_result_value(self, value, dialect):  # type: ignore[no-untyped-def]
+    def process_result_value(self, value: Decimal | int | None, dialect: Dialect) -> int | None:
         return None if value is None else int(value)
 
 

@@ -76,20 +76,9 @@ class PassBook:
         """`check` from the event loop: the first use reads the key from the store in a worker
         thread, bounded, so a stalled store answers 503 instead of freezing the process."""
         if self._secret is None:
-            from anyio import fail_after, to_thread
+            from twlookup.platform.operations import read_store
 
-            from twlookup.platform.operations import Operation
-            from twlookup.platform.store.errors import is_store_error, store_unavailable
-
-            try:
-                with fail_after(Operation.timeout_seconds):
-                    await to_thread.run_sync(lambda: self.secret, abandon_on_cancel=True)
-            except TimeoutError:
-                raise store_unavailable(waited=Operation.timeout_seconds) from None
-            except Exception as exc:
-                if is_store_error(exc):
-                    raise store_unavailable(exc) from None
-                raise
+            await read_store(lambda: self.secret)
         return self.check(token)
 
     def _sign(self, payload: str) -> str:

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from anyio import fail_after, to_thread
 from sqlalchemy import func, select
 
 from twlookup.platform.errors import Problem
@@ -39,7 +38,7 @@ from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.feeds.run import Store, states, utcnow
 from twlookup.platform.feeds.status import feed_status
 from twlookup.platform.store import engine as store_engine
-from twlookup.platform.store.errors import is_store_error, store_unavailable
+from twlookup.platform.store.errors import is_store_error
 from twlookup.platform.store.meta import read_version
 
 if TYPE_CHECKING:
@@ -254,19 +253,11 @@ class SaleCheck:
         """Raise the 503 problem when `op` is not for sale; reads the store (bounded, off the loop) only when due."""
         if (op.method, op.path) not in self.bases:
             return
-        from twlookup.platform.operations import Operation as Op
+        from twlookup.platform.operations import read_store
 
         facts = self._facts
         if facts is None or self.due():
-            try:
-                with fail_after(Op.timeout_seconds):
-                    facts = await to_thread.run_sync(self.load, abandon_on_cancel=True)
-            except TimeoutError:
-                raise store_unavailable(waited=Op.timeout_seconds) from None
-            except Exception as exc:
-                if is_store_error(exc):
-                    raise store_unavailable(exc) from None
-                raise
+            facts = await read_store(self.load)
         reasons = self.reasons(op, facts)
         if reasons:
             raise self.problem(op, reasons)

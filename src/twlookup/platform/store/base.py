@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING, ClassVar
 
-from sqlalchemy import MetaData, String
+from sqlalchemy import MetaData, String, Table
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from twlookup.platform.schemas import Source
@@ -20,6 +21,9 @@ NAMING = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+
+    if TYPE_CHECKING:  # every table here is declared with its columns, none maps a select
+        __table__: ClassVar[Table]
 
 
 class Provenance:

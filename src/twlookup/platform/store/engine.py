@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
 
 _engine: Engine | None = None
@@ -69,13 +71,22 @@ def make_engine(url: str, limits: StoreTimeouts | None = None) -> Engine:
         busy_ms = max(1, int((limits.statement or 5.0) * 1000))
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+        def _pragmas(dbapi_conn: DBAPIConnection, _record: object) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA busy_timeout={busy_ms}")
             cur.close()
 
     return engine
+
+
+_on_configure: list[Callable[[], None]] = []
+
+
+def on_configure(hook: Callable[[], None]) -> None:
+    """Call `hook` each time a new engine is configured (the reference caches forget their values:
+    `store/reference.py` registers itself, so the engine does not import it)."""
+    _on_configure.append(hook)
 
 
 def configure(url: str, limits: StoreTimeouts | None = None) -> Engine:
@@ -89,9 +100,8 @@ def configure(url: str, limits: StoreTimeouts | None = None) -> Engine:
         _engine.dispose()
     _engine = make_engine(url)
     _sessions = sessionmaker(_engine, expire_on_commit=False)
-    from twlookup.platform.store.reference import Reference
-
-    Reference.reset_all()
+    for hook in _on_configure:
+        hook()
     return _engine
 
 

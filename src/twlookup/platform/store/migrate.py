@@ -50,7 +50,7 @@ def is_current() -> bool:
     the revisions it was left at (False when it has no schema yet)."""
     try:
         with store_engine.get_engine().connect() as conn:
-            revisions = list(conn.execute(text("select version_num from alembic_version")).scalars())
+            revisions: list[str] = list(conn.execute(text("select version_num from alembic_version")).scalars())
             recorded = conn.execute(select(StoreMeta.value).where(StoreMeta.key == SCHEMA_KEY)).scalar()
     except SQLAlchemyError:  # no schema yet (or not ours): Alembic decides
         return False
@@ -65,5 +65,5 @@ def upgrade(url: str) -> None:
 
     command.upgrade(alembic_config(url), "heads")
     with store_engine.session() as session, session.begin():
-        revisions = list(session.execute(text("select version_num from alembic_version")).scalars())
+        revisions: list[str] = list(session.execute(text("select version_num from alembic_version")).scalars())
         session.merge(StoreMeta(key=SCHEMA_KEY, value=_record(revisions)))

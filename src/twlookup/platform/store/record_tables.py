@@ -34,18 +34,37 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, cast, get_args, get_origin
 
 import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, to_jsonable_python
-from sqlalchemy import JSON, Boolean, Date, DateTime, Float, ForeignKey, Integer, Numeric, String, Text
+from sqlalchemy import JSON, Boolean, Date, DateTime, Float, ForeignKey, Integer, Numeric, String, Table, Text
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from twlookup.platform.records import PROVENANCE_FIELDS, Record, SourcedRecord
 from twlookup.platform.store.base import Base, Provenance
+
+if TYPE_CHECKING:
+
+    class _DerivedColumns(type):
+        def __getattr__(cls, name: str) -> Any: ...
+
+    class DerivedRow(metaclass=_DerivedColumns):
+        """What a type checker sees of a derived table class: its columns are made at run time from
+        the record, so they (on the class and on a row) are `Any`; the class itself is one type, so
+        `session.scalars(select(ShopRow))` gives rows of it (queries on it are checked by the tests)."""
+
+        __table__: Table
+
+        def __init__(self, **values: Any) -> None: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
 
 SCALARS: dict[type, TypeEngine[Any]] = {
     int: Integer(),
@@ -182,7 +201,7 @@ def record_table(
     name: str | None = None,
     base: type[Any] = Base,
     provenance: bool = False,
-) -> Any:
+) -> type[DerivedRow]:
     """The mapped table class mirroring `record` (see the module's notes). `key` names the primary
     key field(s); `index` the fields to index; `unique` the fields whose values are unique;
     `foreign` the fields that refer to another table's column; `autoincrement` whether the store
@@ -191,8 +210,8 @@ def record_table(
     base (the store's own unless a test gives another; only the store's are listed in `DERIVED`);
     `provenance` stores the Provenance columns beside a record that does not carry them.
 
-    The class is returned as `Any`: its columns are made here from the record, so a type checker
-    cannot see them as attributes (queries on it are checked by the tests instead)."""
+    A type checker sees the class as `DerivedRow`: its columns are made here from the record, so
+    their types cannot be seen (queries on it are checked by the tests instead)."""
     keys = {key} if isinstance(key, str) else set(key)
     indexed = set(index)
     uniques = set(unique)
@@ -224,4 +243,4 @@ def record_table(
     if base is Base:
         added = set(extra) | (PROVENANCE_FIELDS - set(record.model_fields) if provenance and not sourced else set())
         DERIVED.append(Derived(record=record, table=cls, extra=frozenset(added)))
-    return cls
+    return cast("type[DerivedRow]", cls)

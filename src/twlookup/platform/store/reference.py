@@ -29,7 +29,7 @@ import time
 import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -50,7 +50,7 @@ class Reference(Generic[T]):
     check_seconds: ClassVar[float] = 2.0
     grace_seconds: ClassVar[float] = 30.0  # TWLOOKUP_STORE_GRACE_SECONDS
     stall_wait_seconds: ClassVar[float] = 2.0  # TWLOOKUP_STORE_STALL_WAIT_SECONDS
-    _all: ClassVar[weakref.WeakSet[Reference[object]]] = weakref.WeakSet()
+    _all: ClassVar[weakref.WeakSet[Reference[Any]]] = weakref.WeakSet()
     _version: ClassVar[int] = -1
     _checked_at: ClassVar[float] = 0.0
     _ok_at: ClassVar[float] = float("-inf")  # when the store last answered a version check
@@ -66,7 +66,7 @@ class Reference(Generic[T]):
         self.group = group_of(loader.__module__)
         self._value: T | None = None
         self._built_at = -2
-        Reference._all.add(self)  # type: ignore[arg-type]
+        Reference._all.add(self)
 
     @classmethod
     def current_version(cls) -> int:
@@ -199,3 +199,6 @@ def group_of(module: str) -> str | None:
     if len(parts) >= 3 and parts[:2] == ["twlookup", "services"]:
         return parts[2]
     return None
+
+
+store_engine.on_configure(Reference.reset_all)

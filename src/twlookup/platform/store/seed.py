@@ -26,7 +26,7 @@ def load_yaml(path: Path) -> Any:
     return read_data_file(path)
 
 
-def replace_rows(session: Session, model: type, rows: Iterable[Any]) -> int:
+def replace_rows(session: Session, model: type[Any], rows: Iterable[Any]) -> int:
     """Upsert by primary key and delete rows the data no longer has: the table becomes the file."""
     key_cols = [c.key for c in inspect(model).primary_key]
     wanted = {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
@@ -135,7 +137,8 @@ def _known(guide: logic.Guide, kind: str, ident: str) -> bool:
     if kind == "chapter":
         slug, _, anchor = ident.partition("#")
         return slug in guide.chapters and any(s[0] == anchor for s in logic.sections(guide.chapters[slug]))
-    return kind == "card" or ident in {"term": guide.terms, "faq": guide.faq}.get(kind, {})
+    named: dict[str, Mapping[str, object]] = {"term": guide.terms, "faq": guide.faq}
+    return kind == "card" or ident in named.get(kind, {})
 
 
 def _term_out(guide: logic.Guide, t: CardTerm) -> TermOut:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -31,8 +31,11 @@ from twlookup.services.creator.tables import (
     WithholdingAgentRow,
 )
 
+if TYPE_CHECKING:
+    from twlookup.platform.store.record_tables import DerivedRow
+
 # kind → (model, its table, file, key in the file)
-KINDS: dict[str, tuple[type[Record], Any, str, str]] = {
+KINDS: dict[str, tuple[type[Record], type[DerivedRow], str, str]] = {
     "term": (records.AdTerm, AdTermRow, "ad_terms.yaml", "terms"),
     "rule": (records.Rule, RuleRow, "rules.yaml", "rules"),
     "threshold": (records.Threshold, ThresholdRow, "tax.yaml", "thresholds"),

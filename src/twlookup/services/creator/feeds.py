@@ -48,7 +48,9 @@ def _companies(bans: list[str]) -> CompositeFetch:
 
 
 def companies_parts(ctx: PartsContext) -> list[Part]:
-    bans = list(ctx.session.scalars(select(Company.ban).order_by(Company.checked, Company.ban).limit(MAX_COMPANIES)))
+    bans: list[str] = list(
+        ctx.session.scalars(select(Company.ban).order_by(Company.checked, Company.ban).limit(MAX_COMPANIES))
+    )
     if not bans:
         return []
     return [Part("register", GCIS_COMPANY, "gcis-companies.json", fetch=_companies(sorted(bans)))]

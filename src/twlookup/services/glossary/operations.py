@@ -239,11 +239,12 @@ def search_glossary(p: SearchQuery) -> SearchResult:
     results: list[SearchHit] = []
     for hit in catalog.all_index.search(p.q, limit=p.limit):
         kind, _, ident = hit.key.partition(":")
-        records: Mapping[str, Term | Comparison | HowTo] = {
+        by_kind: dict[str, Mapping[str, Term | Comparison | HowTo]] = {
             "term": catalog.terms,
             "comparison": catalog.comparisons,
             "howto": catalog.howtos,
-        }[kind]
+        }
+        records = by_kind[kind]
         rec = records.get(ident)
         if rec is None:  # re-seeded since the catalogue was read: left out until it is read again
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -15,6 +16,9 @@ from twlookup.services.holiday.logic import HolidayData
 from twlookup.services.holiday.logic.calendars import holiday_span
 from twlookup.services.holiday.records import Destination, FlightNotes, FlightRule, GuideSection, Peak
 from twlookup.services.holiday.tables import FlightNoteRow, FlightRuleRow, GuideSectionRow, PeakSeasonRow
+
+if TYPE_CHECKING:
+    from twlookup.platform.store.record_tables import DerivedRow
 
 # A day of a month written out ("6 Feb", "Feb 6", "2027-02-06"): a peak season whose dates come from
 # the holidays calendar may not repeat them in its text, where they could drift from the calendar.
@@ -74,7 +78,7 @@ def seed_holiday(session: Session, data_dir: Path) -> int:
 
 def _load(session: Session) -> HolidayData:
     destinations: dict[str, Destination] = {}
-    grouped: dict[str, list[PeakSeasonRow]] = {}
+    grouped: dict[str, list[DerivedRow]] = {}
     for r in session.scalars(select(PeakSeasonRow).order_by(PeakSeasonRow.country, PeakSeasonRow.position)):
         grouped.setdefault(r.country, []).append(r)
     for code, rows in grouped.items():

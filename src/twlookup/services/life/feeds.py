@@ -174,12 +174,14 @@ def lottery_parts(ctx: PartsContext) -> list[Part]:
 
 def lottery_held(session: Session) -> date | None:
     """The oldest of the games' newest real draws (each game draws at least weekly)."""
-    newest = session.execute(
-        select(LotteryDrawRow.game, func.max(LotteryDrawRow.draw_date))
-        .where(LotteryDrawRow.sample.is_(False))
-        .group_by(LotteryDrawRow.game)
-    ).all()
-    return min((d for _g, d in newest), default=None)
+    newest: list[date] = list(
+        session.scalars(
+            select(func.max(LotteryDrawRow.draw_date))
+            .where(LotteryDrawRow.sample.is_(False))
+            .group_by(LotteryDrawRow.game)
+        )
+    )
+    return min(newest, default=None)
 
 
 LOTTERY = Feed(

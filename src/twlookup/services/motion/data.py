@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -19,6 +19,9 @@ from twlookup.services.motion.parsers import parse_npm_latest, read_web_features
 from twlookup.services.motion.records import A11yRecord, EasingRecord, LibraryRecord, SupportRecord
 from twlookup.services.motion.tables import A11yRow, EasingRow, LibraryRow, SupportRow
 
+if TYPE_CHECKING:
+    from twlookup.platform.store.record_tables import DerivedRow
+
 R = TypeVar("R", bound=Record)
 
 FILES: dict[type[Record], tuple[str, str]] = {  # the data file of each kind, and the key of its list
@@ -27,7 +30,7 @@ FILES: dict[type[Record], tuple[str, str]] = {  # the data file of each kind, an
     LibraryRecord: ("libraries.yaml", "libraries"),
     A11yRecord: ("a11y.yaml", "items"),
 }
-TABLES: dict[type[Record], Any] = {
+TABLES: dict[type[Record], type[DerivedRow]] = {
     EasingRecord: EasingRow,
     SupportRecord: SupportRow,
     LibraryRecord: LibraryRow,

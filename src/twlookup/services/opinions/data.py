@@ -190,11 +190,13 @@ _MOBILE01 = ThreadRow.community == "mobile01"
 
 def mobile01_parts(ctx: PartsContext) -> list[Part]:
     """One part per stored Mobile01 topic: its first page, saved under the name the importer reads."""
-    rows = ctx.session.execute(
-        select(ThreadRow.id).where(_MOBILE01).order_by(ThreadRow.checked, ThreadRow.id).limit(MAX_MOBILE01_TOPICS)
+    idents: list[str] = list(
+        ctx.session.scalars(
+            select(ThreadRow.id).where(_MOBILE01).order_by(ThreadRow.checked, ThreadRow.id).limit(MAX_MOBILE01_TOPICS)
+        )
     )
     parts = []
-    for (ident,) in rows:
+    for ident in idents:
         _, forum, topic = ident.split(":")
         f, t = int(forum), int(topic)
         parts.append(Part(f"{f}-{t}", mobile01.topic_url(f, t), mobile01.saved_name(f, t)))

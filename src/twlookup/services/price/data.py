@@ -31,7 +31,7 @@ def seed_price(session: Session, data_dir: Path) -> int:
     count = replace_rows(session, CategoryRow, (to_row(c, CategoryRow, position=i) for i, c in enumerate(categories)))
     sample = load_yaml(folder / "sample.yaml")
     rows = parse_feed((folder / sample["file"]).read_bytes())
-    real = set(session.scalars(select(ProductRow.id).where(ProductRow.sample.is_(False))))
+    real: set[str] = set(session.scalars(select(ProductRow.id).where(ProductRow.sample.is_(False))))
     session.execute(delete(ObservationRow).where(ObservationRow.sample.is_(True)))
     session.execute(delete(ProductRow).where(ProductRow.sample.is_(True)))
     rows = [r for r in rows if r.product_id not in real]

@@ -45,7 +45,7 @@ def seed_seo(session: Session, data_dir: Path) -> int:
     count += replace_rows(session, EngineRow, [to_row(e, EngineRow) for e in engines])
     count += replace_rows(session, ShareRow, [to_row(s, ShareRow) for s in shares])
     # An imported (real) range file is never overwritten by the shipped sample.
-    imported = set(session.scalars(select(IpRangeRow.id).where(IpRangeRow.sample.is_(False))))
+    imported: set[str] = set(session.scalars(select(IpRangeRow.id).where(IpRangeRow.sample.is_(False))))
     rows = [to_row(f, IpRangeRow) for f in files if f.id not in imported]
     rows += list(session.scalars(select(IpRangeRow).where(IpRangeRow.sample.is_(False))))
     count += replace_rows(session, IpRangeRow, rows)
@@ -97,7 +97,8 @@ def import_ai_robots(session: Session, path: Path) -> int:
         agents = parsers.agents_from_robots_json(parsers.ai_robots_json(path.read_bytes()))
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
-    curated = {t.lower() for t in session.scalars(select(CrawlerRow.token).where(CrawlerRow.docs != parsers.LIST_DOCS))}
+    named: list[str] = list(session.scalars(select(CrawlerRow.token).where(CrawlerRow.docs != parsers.LIST_DOCS)))
+    curated = {t.lower() for t in named}
     today = today_taipei()
     crawlers = parsers.crawlers_from_agents(
         agents,

@@ -64,7 +64,9 @@ def _creation_day(text: str | None) -> date | None:
 
 
 def ipranges_parts(ctx: PartsContext) -> list[Part]:
-    rows = ctx.session.execute(select(IpRangeRow.id, IpRangeRow.source).order_by(IpRangeRow.id)).all()
+    rows: list[tuple[str, str]] = [
+        (r.id, r.source) for r in ctx.session.execute(select(IpRangeRow.id, IpRangeRow.source).order_by(IpRangeRow.id))
+    ]
     return [Part(file_id, source, f"{file_id}.json") for file_id, source in rows if source.startswith("https://")]
 
 

@@ -98,16 +98,16 @@ def seed_share(session: Session, data_dir: Path) -> int:
     for item in doc["shares"]:
         link = links.canonical(item["url"])
         wanted[link.key] = (link, item)
-    for row in session.scalars(select(ShareRow).where(ShareRow.sample.is_(True))):
-        if row.key not in wanted:
-            session.query(CommentRow).filter(CommentRow.share_id == row.id).delete()
-            session.delete(row)
+    for old in session.scalars(select(ShareRow).where(ShareRow.sample.is_(True))):
+        if old.key not in wanted:
+            session.query(CommentRow).filter(CommentRow.share_id == old.id).delete()
+            session.delete(old)
     session.flush()
     for key, (link, item) in wanted.items():
-        row = session.scalar(select(ShareRow).where(ShareRow.key == key))
-        if row is not None and not row.sample:
+        held = session.scalar(select(ShareRow).where(ShareRow.key == key))
+        if held is not None and not held.sample:
             continue  # a real share of the same link wins
-        row = row or ShareRow(key=key)
+        row = held or ShareRow(key=key)
         row.platform, row.url, row.title, row.title_from = link.platform, link.url, item["title"], "sample"
         row.description, row.category = item.get("description"), item["category"]
         row.votes, row.comments, row.clicks = item["votes"], 0, item["clicks"]

@@ -55,7 +55,8 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
         for j, m in enumerate(t.members):
             members.append(to_row(m, MemberRecord, theme=t.id, position=j))
             securities[m.code] = to_row(m, SecurityRecord, kind="stock")
-    etf_rows, payouts = [], []
+    etf_rows: list[EtfRecord] = []
+    payouts: list[PayoutRecord] = []
     for e in etfs:
         etf_rows.append(to_row(e, EtfRecord))
         securities[e.code] = to_row(e, SecurityRecord, kind="etf")
@@ -119,15 +120,16 @@ def _load(session: Session) -> logic.Market:
         for r in session.scalars(select(ThemeRecord).order_by(ThemeRecord.position))
     }
     payouts: dict[str, list[Payout]] = {}
-    for r in session.scalars(select(PayoutRecord)):
-        payouts.setdefault(r.code, []).append(Payout.model_validate(r))
+    for pr in session.scalars(select(PayoutRecord)):
+        payouts.setdefault(pr.code, []).append(Payout.model_validate(pr))
     etfs = {}
-    for r in session.scalars(select(EtfRecord).order_by(EtfRecord.code)):
-        ordered = sorted(payouts.get(r.code, []), key=lambda p: logic.period_index(p.period, r.frequency))
-        etfs[r.code] = Etf.model_validate(r).model_copy(update={"payouts": tuple(ordered)})
+    for er in session.scalars(select(EtfRecord).order_by(EtfRecord.code)):
+        frequency = er.frequency
+        ordered = sorted(payouts.get(er.code, []), key=lambda p: logic.period_index(p.period, frequency))
+        etfs[er.code] = Etf.model_validate(er).model_copy(update={"payouts": tuple(ordered)})
     closes: dict[str, list[Close]] = {}
-    for r in session.scalars(select(CloseRecord).order_by(CloseRecord.code, CloseRecord.date)):
-        closes.setdefault(r.code, []).append(Close.model_validate(r))
+    for cr in session.scalars(select(CloseRecord).order_by(CloseRecord.code, CloseRecord.date)):
+        closes.setdefault(cr.code, []).append(Close.model_validate(cr))
     ded = {r.key: r for r in session.scalars(select(DeductionRecord))}
     if set(ded) != {"nhi", "income_tax"}:
         raise RuntimeError("the stocks deductions are not seeded; run `twlookup seed`")

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from typing import Generic, TypeVar
 
 from pydantic import Field
 
@@ -62,7 +63,13 @@ class Market:
         return max(dates) if dates else None
 
 
-class ThemeCounts(Record):
+Mean = TypeVar("Mean", Decimal, float)
+
+
+class ThemeCounts(Record, Generic[Mean]):
+    """A theme's counts on its latest date; the mean change is exact (Decimal) in the logic and a
+    JSON number (float) in the answer."""
+
     count: int = Field(description="Member stocks")
     advancing: int = Field(description="Members that closed above the previous close on latest_date")
     declining: int = Field(description="Members that closed below the previous close on latest_date")
@@ -72,7 +79,7 @@ class ThemeCounts(Record):
         description="Members left out of the counts and the average: no trade on latest_date (their latest close is older) "
         "or no comparable change reported (ex-dividend / ex-rights day)"
     )
-    average_change_pct: Decimal | None = Field(
+    average_change_pct: Mean | None = Field(
         description="Mean of the counted members' percentage changes on latest_date"
     )
     latest_date: date | None = Field(
@@ -80,7 +87,7 @@ class ThemeCounts(Record):
     )
 
 
-class ThemeStats(ThemeCounts):
+class ThemeStats(ThemeCounts[Decimal]):
     sample: bool
 
 

@@ -78,7 +78,7 @@ def close_out(c: Close | None) -> CloseOut | None:
         close=float(c.close),
         change=None if c.change is None else float(c.change),
         change_pct=None if pct is None else float(pct),
-        market=c.market,  # type: ignore[arg-type]
+        market=c.market,
         sample=c.sample,
     )
 
@@ -162,7 +162,7 @@ def etf_out(market: logic.Market, etf: Etf, today: date) -> EtfOut:
         name_zh=sec.name_zh,
         name_en=sec.name_en,
         issuer=etf.issuer,
-        frequency=etf.frequency,  # type: ignore[arg-type]
+        frequency=etf.frequency,
         note=etf.note,
         latest=close_out(latest),
         payouts=[
@@ -252,8 +252,8 @@ def get_stock(p: StockQuery) -> StockDetail:
         code=sec.code,
         name_zh=sec.name_zh,
         name_en=sec.name_en,
-        kind=sec.kind,  # type: ignore[arg-type]
-        market=next((c.market for c in reversed(closes) if c.market), None),  # type: ignore[arg-type]
+        kind=sec.kind,
+        market=next((c.market for c in reversed(closes) if c.market), None),
         latest=close_out(latest),
         themes=[ThemeRef(id=t.id, name_en=t.name_en, name_zh=t.name_zh) for t in market.themes_of(sec.code)],
         etf_payouts=f"/api/etf/{sec.code}" if sec.code in market.etfs else None,

@@ -120,4 +120,4 @@ class Import(Record):
 class ThemeEntry(Theme):
     """A theme as themes.yaml gives it: members with their names."""
 
-    members: tuple[ThemeMember, ...] = ()  # type: ignore[assignment]
+    members: tuple[ThemeMember, ...] = ()

@@ -47,10 +47,8 @@ class MemberClose(SecurityNames):
     latest: CloseOut | None
 
 
-class ThemeStatsOut(ThemeCounts):
-    average_change_pct: float | None = Field(
-        description="Mean of the counted members' percentage changes on latest_date"
-    )
+class ThemeStatsOut(ThemeCounts[float]):
+    """A theme's counts as answered: the mean change a JSON number."""
 
 
 class ThemeSummary(BaseModel):

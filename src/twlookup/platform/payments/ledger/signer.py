@@ -176,10 +176,10 @@ class LedgerSigner:
                     raise
                 results.append((False, revert.revert_data()))
             except Exception as exc:  # undecodable calldata
-                revert = LedgerRevert(f"local ledger: bad call ({exc})")
+                bad = LedgerRevert(f"local ledger: bad call ({exc})")
                 if require_all or not allow_failure:
-                    raise revert from exc
-                results.append((False, revert.revert_data()))
+                    raise bad from exc
+                results.append((False, bad.revert_data()))
         return results
 
     # -- FacilitatorEvmSigner ---------------------------------------------------------------
