@@ -191,18 +191,18 @@ def seed_guides(session: Session, data_dir: Path) -> int:
                 "taxfree-rule", rule["id"], len(rows), _json(rule), rule if "source" in rule else tax["regime"], tax
             )
         )
-    parks = load_yaml(folder / "themeparks.yaml")
-    validate_records(folder / "themeparks.yaml", parks["parks"], Themepark, file_defaults(parks, Themepark))
-    for park in parks["parks"]:
-        rows.append(_record("themepark", park["id"], len(rows), _json(park), park, parks))
-    places = load_yaml(folder / "places.yaml")
-    validate_records(folder / "places.yaml", places["places"], Place, file_defaults(places, Place))
-    for place in places["places"]:
-        rows.append(_record("place", place["id"], len(rows), _json(place), place, places))
-    domestic = load_yaml(folder / "domestic.yaml")
-    validate_records(folder / "domestic.yaml", domestic["modes"], RailMode, file_defaults(domestic, RailMode))
-    for mode in domestic["modes"]:
-        rows.append(_record("domestic", mode["id"], len(rows), _json(mode), mode, domestic))
+    # the guides that are one list of records each: (file, list, kind, record)
+    docs: dict[str, Any] = {}
+    for file, key, kind, model in (
+        ("themeparks.yaml", "parks", "themepark", Themepark),
+        ("places.yaml", "places", "place", Place),
+        ("domestic.yaml", "modes", "domestic", RailMode),
+        ("booking.yaml", "items", "booking", BookingTip),
+    ):
+        doc = docs[file] = load_yaml(folder / file)
+        validate_records(folder / file, doc[key], model, file_defaults(doc, model))
+        rows += [_record(kind, item["id"], len(rows) + i, _json(item), item, doc) for i, item in enumerate(doc[key])]
+    domestic = docs["domestic.yaml"]
     sales_source = {"source": domestic["holiday_sales_source"], "source_title": domestic["holiday_sales_source_title"]}
     validate_records(
         folder / "domestic.yaml",
@@ -212,10 +212,6 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     )
     for sale in domestic["holiday_sales"]:
         rows.append(_record("holiday-sale", sale["id"], len(rows), _json(sale), sales_source, domestic))
-    booking = load_yaml(folder / "booking.yaml")
-    validate_records(folder / "booking.yaml", booking["items"], BookingTip, file_defaults(booking, BookingTip))
-    for item in booking["items"]:
-        rows.append(_record("booking", item["id"], len(rows), _json(item), item, booking))
     esim = load_yaml(folder / "esim.yaml")
     validate_records(folder / "esim.yaml", esim["profiles"], EsimProfile)
     settings = {"margin": esim["margin"], "plan_sizes_gb": esim["plan_sizes_gb"]}
