@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from twlookup.domain.provenance import distinct_sources
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
+from twlookup.platform.records import as_answer
 from twlookup.services.trip.logic.rules import (
     DIRECTIONS,
     RATE_TYPES,
@@ -158,15 +159,7 @@ def conversion(fx: FxRate, direction: Direction, kind: RateType, amount: Decimal
 
 
 def entry_item_out(i: EntryItem) -> EntryItemOut:
-    return EntryItemOut(
-        id=i.id,
-        title=i.title,
-        requirement=i.requirement,
-        detail=i.detail,
-        valid_from=i.valid_from,
-        valid_until=i.valid_until,
-        source=i.source_ref,
-    )
+    return as_answer(i, EntryItemOut)
 
 
 def entry(data: TripData, code: str, today: date) -> Entry:
