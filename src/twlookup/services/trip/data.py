@@ -3,7 +3,7 @@ reference data."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -96,12 +96,8 @@ def import_fx(session: Session, path: Path) -> int:
 def posted_rate(r: ParsedRate, posted: datetime) -> FxRate:
     """A rate read from the bank's file as the record it is: the bank's board, checked when posted."""
     return FxRate(
-        currency=r.currency,
+        **asdict(r),  # the currency and its four rates
         name_zh=NAMES.get(r.currency),
-        cash_buy=r.cash_buy,
-        cash_sell=r.cash_sell,
-        spot_buy=r.spot_buy,
-        spot_sell=r.spot_sell,
         posted_at=posted,
         source=BOARD_URL,
         source_title=BOARD_TITLE,
