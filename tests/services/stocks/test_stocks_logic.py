@@ -24,7 +24,6 @@ DEDUCTIONS = logic.Deductions(
     tax_note="",
     nhi_sources=(),
     tax_sources=(),
-    checked=date(2026, 11, 22),
 )
 
 

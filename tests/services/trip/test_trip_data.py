@@ -5,7 +5,7 @@ from datetime import date
 import yaml
 
 from twlookup.cli import DEFAULT_DATA
-from twlookup.services.trip.ingest import NAMES
+from twlookup.services.trip.parsers import NAMES
 
 FOLDER = DEFAULT_DATA / "trip"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from twlookup.services.trip import logic
-from twlookup.services.trip.ingest import parse_bot_csv
+from twlookup.services.trip.parsers import parse_bot_csv
 from twlookup.services.trip.records import Country, EntryItem, EsimProfile, FxRate
 
 FIXTURE = Path(__file__).parent / "fixtures" / "ExchangeRate@202611221600.csv"

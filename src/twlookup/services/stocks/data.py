@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.records import file_defaults, to_row, validate_records
+from twlookup.platform.records import CitingRecord, file_defaults, to_row, validate_records
+from twlookup.platform.schemas import Source
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
 from twlookup.services.stocks import logic
@@ -73,7 +74,7 @@ def seed_stocks(session: Session, data_dir: Path) -> int:
                 sources=list(d["sources"]),
                 source=first["url"],
                 source_title=first["title"],
-                checked=etfs_doc["checked"],
+                **{k: etfs_doc[k] for k in PROVENANCE[2:] if k in etfs_doc},  # checked, licence, sample
             )
         )
     count = replace_rows(session, SecurityRecord, securities.values())
@@ -106,8 +107,11 @@ def seed_sample_closes(session: Session, path: Path) -> int:
     return len(rows)
 
 
-def _sources(items: list[dict[str, str]]) -> tuple[tuple[str, str], ...]:
-    return tuple((s["title"], s["url"]) for s in items)
+def _citations(r: DeductionRecord) -> tuple[Source, ...]:
+    """Every page a deduction rests on, cited from its row's provenance (check date, licence,
+    sample flag)."""
+    record = CitingRecord.model_validate({**{k: getattr(r, k) for k in PROVENANCE}, "sources": r.sources})
+    return tuple(record.source_refs)
 
 
 def _load(session: Session) -> logic.Market:
@@ -144,9 +148,8 @@ def _load(session: Session) -> logic.Market:
         separate_rate=Decimal(tax.params["separate_rate"]),
         nhi_note=nhi.note,
         tax_note=tax.note,
-        nhi_sources=_sources(nhi.sources),
-        tax_sources=_sources(tax.sources),
-        checked=nhi.checked,
+        nhi_sources=_citations(nhi),
+        tax_sources=_citations(tax),
     )
     imports = [
         Import.model_validate(r)

@@ -6,26 +6,19 @@ earlier than TWSE, and one exchange's newer day never stops the other's file fro
 
 from __future__ import annotations
 
-import json
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
-from twlookup.services.stocks.parsers import FEEDS, ROC_DATE, detect, import_closes, roc_date
+from twlookup.services.stocks.parsers import FEEDS, ROC_DATE, daily_records, import_closes, roc_date
 from twlookup.services.stocks.tables import CloseRecord
 
 
 def closes_stamp(raw: bytes, _name: str) -> Stamp:
     """Which exchange's file it is, and the newest trading date in it."""
-    try:
-        rows = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"not UTF-8 JSON ({exc})") from None
-    if not isinstance(rows, list) or not rows:
-        raise ValueError("expected a non-empty JSON array of daily records")
-    feed = detect(rows)
+    feed, rows = daily_records(raw)
     days = [
         roc_date(str(r["Date"]), str(r.get(feed.code, "")))
         for r in rows

@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 from pydantic import Field
 
 from twlookup.platform.records import Record
+from twlookup.platform.schemas import Source
 from twlookup.services.stocks.records import CENT, Close, Etf, Import, Payout, Security, Theme
 
 PER_YEAR = {"quarterly": 4, "monthly": 12}
@@ -33,9 +34,8 @@ class Deductions:
     separate_rate: Decimal
     nhi_note: str
     tax_note: str
-    nhi_sources: tuple[tuple[str, str], ...]  # (title, url)
-    tax_sources: tuple[tuple[str, str], ...]
-    checked: date
+    nhi_sources: tuple[Source, ...]  # the pages each deduction rests on, cited from its record
+    tax_sources: tuple[Source, ...]
 
 
 @dataclass

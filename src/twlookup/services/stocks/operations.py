@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.feeds.route import status_of
-from twlookup.platform.schemas import Source, today_taipei
+from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
 from twlookup.services.stocks.data import MARKET, seed_stocks
@@ -187,10 +187,6 @@ def etf_out(market: logic.Market, etf: Etf, today: date) -> EtfOut:
 
 def _etf_sample(market: logic.Market, codes: list[str]) -> bool:
     return any((c := market.latest(code)) is not None and c.sample for code in codes)
-
-
-def _titled_sources(items: tuple[tuple[str, str], ...], checked: date) -> list[Source]:
-    return [Source(url=url, title=title, checked=checked) for title, url in items]
 
 
 def _utc(moment: datetime) -> datetime:
@@ -415,7 +411,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             premium_2027_if_yearly=float(plan.nhi_premium_if_yearly),
             proposed_yearly_cap=float(d.nhi_proposed_yearly_cap),
             note=d.nhi_note,
-            sources=_titled_sources(d.nhi_sources, d.checked),
+            sources=list(d.nhi_sources),
         ),
         income_tax=TaxOut(
             credit_rate=float(d.credit_rate),
@@ -424,7 +420,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             credit_option=float(plan.tax_credit_option),
             separate_option=float(plan.separate_tax_option),
             note=d.tax_note,
-            sources=_titled_sources(d.tax_sources, d.checked),
+            sources=list(d.tax_sources),
         ),
     )
 

@@ -110,15 +110,20 @@ def number(text: Any, field: str, code: str) -> Decimal:
     return value
 
 
-def parse(raw: bytes, wanted: Iterable[str]) -> tuple[Feed, list[ParsedClose]]:
-    """The feed a file is in, and the closes in it of the `wanted` codes."""
+def daily_records(raw: bytes) -> tuple[Feed, list[Any]]:
+    """The feed a file is in, and its records (a non-empty JSON array, as both exchanges serve)."""
     try:
         rows = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not UTF-8 JSON ({exc})") from None
     if not isinstance(rows, list) or not rows:
         raise ValueError("expected a non-empty JSON array of daily records")
-    feed = detect(rows)
+    return detect(rows), rows
+
+
+def parse(raw: bytes, wanted: Iterable[str]) -> tuple[Feed, list[ParsedClose]]:
+    """The feed a file is in, and the closes in it of the `wanted` codes."""
+    feed, rows = daily_records(raw)
     wanted = set(wanted)
     out: list[ParsedClose] = []
     for row in rows:

@@ -1,20 +1,26 @@
-"""Seeding the trip tables from data/trip/*.yaml, and the cached reference data."""
+"""Seeding the trip tables from data/trip/*.yaml, importing the bank's board file, and the cached
+reference data."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from twlookup.domain.taiwan_calendar import TaiwanCalendar
+from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
+from twlookup.platform.errors import Problem
 from twlookup.platform.records import FILE_DEFAULTS, R, file_defaults, to_row, validate_records
+from twlookup.platform.schemas import Source
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
-from twlookup.services.trip.logic import Provenance, TaxFree
+from twlookup.services.trip.logic.rules import TaxFree
+from twlookup.services.trip.parsers import BOARD_TITLE, BOARD_URL, NAMES, ParsedRate, is_history_download, parse_bot_csv
 from twlookup.services.trip.records import (
     BookingTip,
     Country,
@@ -50,6 +56,64 @@ def fx_row(rate: FxRate, position: int) -> FxRateRecord:
         for k, v in rate.model_dump(include={"cash_buy", "cash_sell", "spot_buy", "spot_sell"}).items()
     }
     return to_row(rate, FxRateRecord, **kinds, position=position, posted_at=rate.posted_at.replace(tzinfo=None))
+
+
+def import_fx(session: Session, path: Path) -> int:
+    """Load the file's rates (the bank's own values, not sample).
+
+    A day board (ExchangeRate@...csv) is the whole board: it replaces the stored one, unless the
+    store already holds a board the bank posted later (an old file is refused). A history
+    download holds one currency: it updates that currency only, and never puts an older rate over
+    a newer one already imported, so loading /flcsv/0/L6M/USD does not wipe JPY, KRW or VND."""
+    raw = path.read_bytes()
+    posted, rates = parse_bot_csv(raw, path.name)
+    if is_history_download(raw):
+        stored = {r.currency: r for r in session.scalars(select(FxRateRecord))}
+        next_position = max((r.position for r in stored.values()), default=-1) + 1
+        count = 0
+        for r in rates:
+            old = stored.get(r.currency)
+            if old is not None and not old.sample and old.posted_at > posted:
+                raise ValueError(
+                    f"{r.currency}: the store holds the bank's rate posted {old.posted_at:%Y-%m-%d %H:%M}, "
+                    f"newer than this file's {posted:%Y-%m-%d}; not replaced"
+                )
+            position = old.position if old is not None else next_position
+            next_position += old is None
+            session.merge(fx_row(posted_rate(r, posted), position))
+            count += 1
+        session.flush()
+        return count
+    newest = fx_held_at(session)
+    if newest is not None and newest > posted:
+        raise ValueError(
+            f"the store holds the bank's board posted {newest:%Y-%m-%d %H:%M}, newer than this file's {posted:%Y-%m-%d %H:%M}; not replaced"
+        )
+    rows = [fx_row(posted_rate(r, posted), i) for i, r in enumerate(rates)]
+    return replace_rows(session, FxRateRecord, rows)
+
+
+def posted_rate(r: ParsedRate, posted: datetime) -> FxRate:
+    """A rate read from the bank's file as the record it is: the bank's board, checked when posted."""
+    return FxRate(
+        **asdict(r),  # the currency and its four rates
+        name_zh=NAMES.get(r.currency),
+        posted_at=posted,
+        source=BOARD_URL,
+        source_title=BOARD_TITLE,
+        checked=posted.date(),
+        sample=False,
+    )
+
+
+def fx_held_at(session: Session) -> datetime | None:
+    """When the newest board read from the bank (not the sample) was posted."""
+    return session.scalar(select(func.max(FxRateRecord.posted_at)).where(FxRateRecord.sample.is_(False)))
+
+
+def fx_held(session: Session) -> date | None:
+    newest = fx_held_at(session)
+    return newest.date() if newest else None
 
 
 def _inherit(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
@@ -123,18 +187,18 @@ def seed_guides(session: Session, data_dir: Path) -> int:
                 "taxfree-rule", rule["id"], len(rows), _json(rule), rule if "source" in rule else tax["regime"], tax
             )
         )
-    parks = load_yaml(folder / "themeparks.yaml")
-    validate_records(folder / "themeparks.yaml", parks["parks"], Themepark, file_defaults(parks, Themepark))
-    for park in parks["parks"]:
-        rows.append(_record("themepark", park["id"], len(rows), _json(park), park, parks))
-    places = load_yaml(folder / "places.yaml")
-    validate_records(folder / "places.yaml", places["places"], Place, file_defaults(places, Place))
-    for place in places["places"]:
-        rows.append(_record("place", place["id"], len(rows), _json(place), place, places))
-    domestic = load_yaml(folder / "domestic.yaml")
-    validate_records(folder / "domestic.yaml", domestic["modes"], RailMode, file_defaults(domestic, RailMode))
-    for mode in domestic["modes"]:
-        rows.append(_record("domestic", mode["id"], len(rows), _json(mode), mode, domestic))
+    # the guides that are one list of records each: (file, list, kind, record)
+    docs: dict[str, Any] = {}
+    for file, key, kind, model in (
+        ("themeparks.yaml", "parks", "themepark", Themepark),
+        ("places.yaml", "places", "place", Place),
+        ("domestic.yaml", "modes", "domestic", RailMode),
+        ("booking.yaml", "items", "booking", BookingTip),
+    ):
+        doc = docs[file] = load_yaml(folder / file)
+        validate_records(folder / file, doc[key], model, file_defaults(doc, model))
+        rows += [_record(kind, item["id"], len(rows) + i, _json(item), item, doc) for i, item in enumerate(doc[key])]
+    domestic = docs["domestic.yaml"]
     sales_source = {"source": domestic["holiday_sales_source"], "source_title": domestic["holiday_sales_source_title"]}
     validate_records(
         folder / "domestic.yaml",
@@ -144,10 +208,6 @@ def seed_guides(session: Session, data_dir: Path) -> int:
     )
     for sale in domestic["holiday_sales"]:
         rows.append(_record("holiday-sale", sale["id"], len(rows), _json(sale), sales_source, domestic))
-    booking = load_yaml(folder / "booking.yaml")
-    validate_records(folder / "booking.yaml", booking["items"], BookingTip, file_defaults(booking, BookingTip))
-    for item in booking["items"]:
-        rows.append(_record("booking", item["id"], len(rows), _json(item), item, booking))
     esim = load_yaml(folder / "esim.yaml")
     validate_records(folder / "esim.yaml", esim["profiles"], EsimProfile)
     settings = {"margin": esim["margin"], "plan_sizes_gb": esim["plan_sizes_gb"]}
@@ -173,7 +233,7 @@ class TripData:
     esim_profiles: dict[str, EsimProfile]
     esim_margin: Decimal
     esim_plan_sizes: tuple[int, ...]
-    esim_provenance: Provenance
+    esim_source: Source
 
     @property
     def posted_at(self) -> datetime | None:
@@ -182,10 +242,6 @@ class TripData:
     @property
     def sample_rates(self) -> bool:
         return any(r.sample for r in self.rates.values())
-
-
-def _prov(r: FxRateRecord | GuideRecord) -> Provenance:
-    return Provenance(r.source, r.source_title, r.checked, r.sample)
 
 
 def _provenance(r: GuideRecord) -> dict[str, Any]:
@@ -223,8 +279,8 @@ def _load(session: Session) -> TripData:
         Decimal(str(ctax.body["reduced_rate"])),
         ctax.body["reduced_applies_to"],
         tuple(TaxFreeRule.model_validate({**g.body, **_provenance(g)}) for g in by_kind.get("taxfree-rule", [])),
-        _prov(regime),
-        _prov(ctax),
+        regime.source_ref,
+        ctax.source_ref,
     )
     esim = by_kind["esim"][0]
 
@@ -243,8 +299,16 @@ def _load(session: Session) -> TripData:
         esim_profiles={g.id: EsimProfile.model_validate(g.body) for g in by_kind.get("esim-profile", [])},
         esim_margin=Decimal(str(esim.body["margin"])),
         esim_plan_sizes=tuple(int(s) for s in esim.body["plan_sizes_gb"]),
-        esim_provenance=_prov(esim),
+        esim_source=esim.source_ref,
     )
 
 
 TRIP_DATA: Reference[TripData] = Reference(_load)
+
+
+def taiwan_calendar() -> TaiwanCalendar:
+    """The official Taiwan calendar (the shared reference); a 503 until it is seeded."""
+    cal = TAIWAN_CALENDAR.get()
+    if not cal.years:
+        raise Problem(503, "The official Taiwan calendar is not in the store; run `twlookup seed`.")
+    return cal

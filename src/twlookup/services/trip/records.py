@@ -9,7 +9,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
 from twlookup.platform.records import Record, SourcedRecord
 from twlookup.platform.schemas import TAIPEI
@@ -59,7 +59,9 @@ class EntryItem(SourcedRecord):
     country: str
     id: str
     title: str
-    requirement: Literal["required", "not_required", "recommended", "conditional"]
+    requirement: Literal["required", "not_required", "recommended", "conditional"] = Field(
+        description="required, not_required, recommended or conditional"
+    )
     detail: str
     valid_from: date | None = None
     valid_until: date | None = None

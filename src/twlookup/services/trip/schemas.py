@@ -8,8 +8,16 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 
 from twlookup.platform.operations import Params
+from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.trip.records import BookingTipFacts, PlaceFacts, RailModeFacts, ThemeparkFacts, TicketSaleFacts
+from twlookup.services.trip.records import (
+    BookingTipFacts,
+    EntryItem,
+    PlaceFacts,
+    RailModeFacts,
+    ThemeparkFacts,
+    TicketSaleFacts,
+)
 
 COUNTRIES = ("JP", "KR", "VN")
 MAX_AMOUNT = 100_000_000
@@ -145,14 +153,8 @@ class ConvertResult(BaseModel):
     source: Source
 
 
-class EntryItemOut(BaseModel):
-    id: str
-    title: str
-    requirement: str = Field(description="required, not_required, recommended or conditional")
-    detail: str
-    valid_from: date | None
-    valid_until: date | None
-    source: Source
+class EntryItemOut(RecordAnswer, record=EntryItem, exclude=("country",)):
+    """An entry rule: the record's fields and its provenance as `source`."""
 
 
 class Entry(BaseModel):

@@ -4,6 +4,7 @@ each known crawler's access) and the paid page audit, both through the safe fetc
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 import httpx
 
@@ -20,6 +21,7 @@ from twlookup.services.seo.schemas import (
     Audit,
     AuditItemOut,
     CrawlerCheck,
+    FindingOut,
     Fix,
     LlmsStatus,
     RobotsState,
@@ -122,6 +124,15 @@ def _verdicts(status: RobotsStatus, parsed: robots.Parsed | None, path: str = "/
     return out
 
 
+def _robots_findings(findings: list[FindingOut], severity: str, impact: Literal["high", "low"], what: str) -> list[Fix]:
+    """One fix for the robots.txt findings of a severity: how many, and the first."""
+    found = [f for f in findings if f.severity == severity]
+    if not found:
+        return []
+    first = found[0]
+    return [Fix(impact=impact, what=f"robots.txt has {len(found)} {what}, first at line {first.line}: {first.message}")]
+
+
 @SERVICE.operation("GET", "/api/site-check", tool="check_site_crawlers")
 async def site_check(p: UrlQuery) -> SiteCheck:
     """robots.txt (status and format errors with line numbers), sitemaps, llms.txt and each known
@@ -148,14 +159,7 @@ async def site_check(p: UrlQuery) -> SiteCheck:
                     what=f"{c.token} may not fetch the home page; the site cannot appear in its search results.",
                 )
             )
-    errors = [f for f in robots_status.findings if f.severity == "error"]
-    if errors:
-        fixes.append(
-            Fix(
-                impact="high",
-                what=f"robots.txt has {len(errors)} format error(s), first at line {errors[0].line}: {errors[0].message}",
-            )
-        )
+    fixes += _robots_findings(robots_status.findings, "error", "high", "format error(s)")
     if not any(s.looks_like_sitemap for s in sitemaps):
         fixes.append(
             Fix(
@@ -167,14 +171,7 @@ async def site_check(p: UrlQuery) -> SiteCheck:
         fixes.append(
             Fix(impact="low", what="The sitemap is not declared in robots.txt: add 'Sitemap: <absolute URL>'.")
         )
-    warnings = [f for f in robots_status.findings if f.severity == "warning"]
-    if warnings:
-        fixes.append(
-            Fix(
-                impact="low",
-                what=f"robots.txt has {len(warnings)} warning(s), first at line {warnings[0].line}: {warnings[0].message}",
-            )
-        )
+    fixes += _robots_findings(robots_status.findings, "warning", "low", "warning(s)")
     ai_named = parsed is not None and any(
         t.lower() in (a.lower() for g in parsed.groups for a in g.agents) for t in CATALOG.get().tokens(*AI_TYPES)
     )

@@ -1,4 +1,4 @@
-"""Domain rules of the trip service: the bank's spread, entry rules by date, tax-free refunds,
+"""Rules of the trip service: the bank's spread, entry rules by date, tax-free refunds,
 the eSIM estimate and the trip window. Pure functions over plain data; `today` is passed in."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from twlookup.domain.provenance import Provenance
+from twlookup.platform.schemas import Source
 from twlookup.services.trip.records import Direction, EsimProfile, FxRate, RateType, TaxFreeRule
 
 # ISO 4217 minor units of the currencies where they are not 2 (the bank's board has these three).
@@ -121,8 +121,8 @@ class TaxFree:
     reduced_rate: Decimal
     reduced_applies_to: str
     rules: tuple[TaxFreeRule, ...]
-    provenance: Provenance
-    tax_provenance: Provenance
+    source: Source  # the regime's page, with its record's licence and sample flag
+    tax_source: Source  # the consumption-tax page
 
 
 def tax_in_price(price_incl_tax: int, rate: Decimal) -> int:

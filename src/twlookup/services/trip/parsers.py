@@ -1,4 +1,4 @@
-"""Importer of Bank of Taiwan's posted-rate CSV (`twlookup ingest trip.fx FILE`).
+"""Bank of Taiwan's posted-rate CSV, the upstream format `twlookup ingest trip.fx FILE` reads.
 
 The file is what https://rate.bot.com.tw/xrt/flcsv/0/day (or /flcsv/0/YYYY-MM-DD) returns, saved
 under the name the bank gives it, ExchangeRate@YYYYMMDDHHMM.csv (the posting time, Taiwan time).
@@ -10,8 +10,9 @@ Layout (UTF-8 with a BOM; older downloads Big5), 21 columns, a trailing comma on
 Column 0 is the currency code, 1 the marker 本行買入 (bank buys), 2 cash and 3 spot buying;
 11 the marker 本行賣出 (bank sells), 12 cash and 13 spot selling. A rate the bank does not post
 is 0 (or '-'). The history download (/flcsv/0/L3M/USD ...) puts a 資料日期 (YYYYMMDD) column
-first; its newest date's rows are taken, and that date gives the posting day. A day board replaces
-the stored board; a history file (one currency) updates only its currency.
+first; its newest date's rows are taken, and that date gives the posting day. How a file goes
+into the store (a day board replaces the board, a history file updates its currency) is
+`data.import_fx`.
 """
 
 from __future__ import annotations
@@ -24,11 +25,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
-from twlookup.platform.store.seed import replace_rows
-from twlookup.services.trip.tables import FxRateRecord
+from twlookup.platform.feeds import Stamp
 
 BOARD_URL = "https://rate.bot.com.tw/xrt?Lang=zh-TW"
 BOARD_TITLE = "臺灣銀行牌告匯率 (Bank of Taiwan posted exchange rates)"
@@ -160,57 +157,9 @@ def is_history_download(raw: bytes) -> bool:
     return first == "資料日期"
 
 
-def import_fx(session: Session, path: Path) -> int:
-    """Load the file's rates (the bank's own values, not sample).
-
-    A day board (ExchangeRate@...csv) is the whole board: it replaces the stored one, unless the
-    store already holds a board the bank posted later (an old file is refused). A history
-    download holds one currency: it updates that currency only, and never puts an older rate over
-    a newer one already imported, so loading /flcsv/0/L6M/USD does not wipe JPY, KRW or VND."""
-    raw = path.read_bytes()
-    posted, rates = parse_bot_csv(raw, path.name)
-    if is_history_download(raw):
-        stored = {r.currency: r for r in session.scalars(select(FxRateRecord))}
-        next_position = max((r.position for r in stored.values()), default=-1) + 1
-        count = 0
-        for r in rates:
-            old = stored.get(r.currency)
-            if old is not None and not old.sample and old.posted_at > posted:
-                raise ValueError(
-                    f"{r.currency}: the store holds the bank's rate posted {old.posted_at:%Y-%m-%d %H:%M}, "
-                    f"newer than this file's {posted:%Y-%m-%d}; not replaced"
-                )
-            position = old.position if old is not None else next_position
-            next_position += old is None
-            session.merge(_record(r, position, posted))
-            count += 1
-        session.flush()
-        return count
-    newest = session.scalar(select(func.max(FxRateRecord.posted_at)).where(FxRateRecord.sample.is_(False)))
-    if newest is not None and newest > posted:
-        raise ValueError(
-            f"the store holds the bank's board posted {newest:%Y-%m-%d %H:%M}, newer than this file's {posted:%Y-%m-%d %H:%M}; not replaced"
-        )
-    rows = [_record(r, i, posted) for i, r in enumerate(rates)]
-    return replace_rows(session, FxRateRecord, rows)
-
-
-def _record(r: ParsedRate, position: int, posted: datetime) -> FxRateRecord:
-    return FxRateRecord(
-        currency=r.currency,
-        position=position,
-        name_zh=NAMES.get(r.currency),
-        cash_buy=_float(r.cash_buy),
-        cash_sell=_float(r.cash_sell),
-        spot_buy=_float(r.spot_buy),
-        spot_sell=_float(r.spot_sell),
-        posted_at=posted,
-        source=BOARD_URL,
-        source_title=BOARD_TITLE,
-        checked=posted.date(),
-        sample=False,
-    )
-
-
-def _float(value: Decimal | None) -> float | None:
-    return None if value is None else float(value)
+def fx_stamp(raw: bytes, filename: str) -> Stamp:
+    """The day board (part "board") or a one-currency history download ("history-USD"), and its posting time."""
+    posted, rates = parse_bot_csv(raw, filename)
+    part = "history-" + "+".join(sorted(r.currency for r in rates)) if is_history_download(raw) else "board"
+    label = posted.strftime("%Y-%m-%d %H:%M")
+    return Stamp(part=part, key=(posted.isoformat(),), label=label, data_date=posted.date())
