@@ -8,7 +8,7 @@ from datetime import date
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when
 from twlookup.domain.release_operations import declare_delays, declare_lookup_and_watchlist
-from twlookup.domain.release_ops import Tracker, countdown_out, release_answer
+from twlookup.domain.release_ops import Tracker, countdown_out, item_countdown, release_answer
 from twlookup.domain.release_schemas import MonthQuery, NameQuery
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
@@ -72,9 +72,8 @@ def game_out(game: Game, today: date) -> GameOut:
 
 
 def _countdown(game: Game, today: date) -> GameCountdown:
-    c = countdown_out(parse_when(game.release), today, "release")
-    return GameCountdown(
-        **c.model_dump(), id=game.id, name=game.name, name_zh=game.name_zh, status=logic.status(game, today)
+    return item_countdown(
+        game, parse_when(game.release), today, "release", GameCountdown, status=logic.status(game, today)
     )
 
 

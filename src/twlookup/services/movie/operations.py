@@ -7,7 +7,7 @@ from datetime import date
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when
 from twlookup.domain.release_operations import declare_delays, declare_lookup_and_watchlist
-from twlookup.domain.release_ops import Tracker, countdown_out, release_answer
+from twlookup.domain.release_ops import Tracker, countdown_out, item_countdown, release_answer
 from twlookup.domain.release_schemas import MonthQuery, NameQuery
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
@@ -82,14 +82,9 @@ def title_out(title: Title, today: date) -> TitleOut:
 
 
 def _countdown(title: Title, today: date) -> TitleCountdown:
-    c = countdown_out(logic.taiwan_when(title), today, "Taiwan release" if title.taiwan_release else "release")
-    return TitleCountdown(
-        **c.model_dump(),
-        id=title.id,
-        name=title.name,
-        name_zh=title.name_zh,
-        region="TW" if title.taiwan_release else "origin",
-    )
+    counts_to = "Taiwan release" if title.taiwan_release else "release"
+    region = "TW" if title.taiwan_release else "origin"
+    return item_countdown(title, logic.taiwan_when(title), today, counts_to, TitleCountdown, region=region)
 
 
 TRACKER = Tracker(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from twlookup.domain.knowledge_base import Domain
-from twlookup.domain.release_dates import month_bounds, parse_when
+from twlookup.domain.release_dates import When, month_bounds, parse_when
 from twlookup.domain.release_operations import declare_lookup_and_watchlist
-from twlookup.domain.release_ops import Tracker, countdown_out, delay_out
+from twlookup.domain.release_ops import Tracker, countdown_out, delay_out, item_countdown
 from twlookup.domain.release_schemas import CountdownOut, MonthQuery, NameQuery
 from twlookup.domain.release_state import days_since, days_until
 from twlookup.platform.records import as_answer
@@ -107,8 +107,12 @@ def event_out(event: Event, today: date) -> EventOut:
     )
 
 
+def _start(event: Event) -> When:
+    return parse_when(event.start.isoformat())
+
+
 def _start_countdown(event: Event, today: date) -> CountdownOut:
-    return countdown_out(parse_when(event.start.isoformat()), today, "start")
+    return countdown_out(_start(event), today, "start")
 
 
 def _entries(events: list[Event], first: date, last: date, today: date) -> list[DateEntry]:
@@ -216,12 +220,12 @@ def event_countdown(p: NameQuery) -> EventCountdown:
     days since the end are given after it."""
     today = today_taipei()
     event, _how = TRACKER.find(p.q)
-    c = _start_countdown(event, today)
-    return EventCountdown(
-        **c.model_dump(),
-        id=event.id,
-        name=event.name,
-        name_zh=event.name_zh,
+    return item_countdown(
+        event,
+        _start(event),
+        today,
+        "start",
+        EventCountdown,
         status=logic.status(event, today),
         basis=logic.basis(event, today),
         end=event.end,
