@@ -22,6 +22,7 @@ from twlookup.domain.release_schemas import (
     DelayEntry,
     DelayOut,
     Delays,
+    ItemCountdown,
     LookupOut,
     WatchEntry,
     Watchlist,
@@ -35,7 +36,7 @@ from twlookup.platform.store.reference import Reference
 ItemT = TypeVar("ItemT", bound=TrackedItem)
 RecT = TypeVar("RecT", bound=TrackedRecord)
 OutT = TypeVar("OutT", bound=BaseModel)
-CountT = TypeVar("CountT", bound=CountdownOut)
+CountT = TypeVar("CountT", bound=ItemCountdown)
 PARALLEL_LOOKUPS = 4
 
 
