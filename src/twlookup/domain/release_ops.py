@@ -22,6 +22,7 @@ from twlookup.domain.release_schemas import (
     DelayEntry,
     DelayOut,
     Delays,
+    ItemCountdown,
     LookupOut,
     WatchEntry,
     Watchlist,
@@ -35,6 +36,7 @@ from twlookup.platform.store.reference import Reference
 ItemT = TypeVar("ItemT", bound=TrackedItem)
 RecT = TypeVar("RecT", bound=TrackedRecord)
 OutT = TypeVar("OutT", bound=BaseModel)
+CountT = TypeVar("CountT", bound=ItemCountdown)
 PARALLEL_LOOKUPS = 4
 
 
@@ -66,6 +68,15 @@ def countdown_out(when: When, today: date, counts_to: str) -> CountdownOut:
         counts_to=counts_to,
         note=c.note,
     )
+
+
+def item_countdown(
+    item: TrackedItem, when: When, today: date, counts_to: str, answer: type[CountT], **added: Any
+) -> CountT:
+    """The countdown to `when` in `answer`'s shape, naming the item counted for (id, name, name_zh);
+    `added` are the service's own fields."""
+    c = countdown_out(when, today, counts_to)
+    return answer(**c.model_dump(), id=item.id, name=item.name, name_zh=item.name_zh, **added)
 
 
 def delay_out(delay: Delay, item: SourcedRecord) -> DelayOut:

@@ -79,6 +79,14 @@ class CountdownOut(BaseModel):
     note: str
 
 
+class ItemCountdown(CountdownOut):
+    """A countdown naming the item it counts for; a tracker's countdown answer adds its own fields."""
+
+    id: str
+    name: str
+    name_zh: str | None
+
+
 class CatalogueMatch(BaseModel):
     id: str
     name: str

@@ -5,19 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
-from twlookup.domain import release_ops
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when
-from twlookup.domain.release_ops import Tracker, countdown_out, release_answer
-from twlookup.domain.release_schemas import (
-    Delays,
-    LookupOut,
-    LookupQuery,
-    MonthQuery,
-    NameQuery,
-    Watchlist,
-    WatchlistBody,
-)
+from twlookup.domain.release_operations import declare_delays, declare_lookup_and_watchlist
+from twlookup.domain.release_ops import Tracker, countdown_out, item_countdown, release_answer
+from twlookup.domain.release_schemas import MonthQuery, NameQuery
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
@@ -80,9 +72,8 @@ def game_out(game: Game, today: date) -> GameOut:
 
 
 def _countdown(game: Game, today: date) -> GameCountdown:
-    c = countdown_out(parse_when(game.release), today, "release")
-    return GameCountdown(
-        **c.model_dump(), id=game.id, name=game.name, name_zh=game.name_zh, status=logic.status(game, today)
+    return item_countdown(
+        game, parse_when(game.release), today, "release", GameCountdown, status=logic.status(game, today)
     )
 
 
@@ -148,10 +139,7 @@ def release_calendar(p: MonthQuery) -> Calendar:
     )
 
 
-@SERVICE.operation("GET", "/api/delays", tool="delay_history")
-def delay_history() -> Delays:
-    """Every recorded change of an announced release date, newest announcement first, with sources."""
-    return release_ops.delay_history(CATALOGUE.get(), today_taipei())
+declare_delays(SERVICE, TRACKER, module=__name__, tool="delay_history")
 
 
 @SERVICE.operation("GET", "/api/countdown", tool="release_countdown")
@@ -162,20 +150,18 @@ def release_countdown(p: NameQuery) -> GameCountdown:
     return _countdown(game, today_taipei())
 
 
-@SERVICE.operation("GET", "/api/lookup", tool="lookup_any_game")
-async def lookup_any_game(p: LookupQuery) -> LookupOut:
-    """Look any game up in Wikidata and Wikipedia (release dates, platforms, developer, publisher,
-    genre, official site), in the catalogue or not. 503 when Wikidata cannot be reached and the
-    store has no cached answer."""
-    return await TRACKER.lookup(p.q, today_taipei())
-
-
-@SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["gta-6"]})
-async def pro_watchlist(p: WatchlistBody) -> Watchlist[GameOut]:
-    """Up to 30 games by id or name: the catalogue record (or none), its countdown and the
-    Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
-    reached for an entry it has not cached."""
-    return await TRACKER.watchlist(p.ids, today_taipei())
+declare_lookup_and_watchlist(
+    SERVICE,
+    TRACKER,
+    GameOut,
+    module=__name__,
+    lookup_tool="lookup_any_game",
+    lookup_doc="""Look any game up in Wikidata and Wikipedia (release dates, platforms, developer, publisher,
+genre, official site), in the catalogue or not. 503 when Wikidata cannot be reached and the
+store has no cached answer.""",
+    plural="games",
+    watchlist_example="gta-6",
+)
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.domain.release_dates import Precision
-from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.services.games.records import Game, Platform
@@ -79,10 +79,7 @@ class Calendar(BaseModel):
     )
 
 
-class GameCountdown(CountdownOut):
-    id: str
-    name: str
-    name_zh: str | None
+class GameCountdown(ItemCountdown):
     status: Status
 
 

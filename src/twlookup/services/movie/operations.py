@@ -4,19 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from twlookup.domain import release_ops
 from twlookup.domain.knowledge_base import Domain
 from twlookup.domain.release_dates import month_bounds, parse_when
-from twlookup.domain.release_ops import Tracker, countdown_out, release_answer
-from twlookup.domain.release_schemas import (
-    Delays,
-    LookupOut,
-    LookupQuery,
-    MonthQuery,
-    NameQuery,
-    Watchlist,
-    WatchlistBody,
-)
+from twlookup.domain.release_operations import declare_delays, declare_lookup_and_watchlist
+from twlookup.domain.release_ops import Tracker, countdown_out, item_countdown, release_answer
+from twlookup.domain.release_schemas import MonthQuery, NameQuery
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
@@ -90,14 +82,9 @@ def title_out(title: Title, today: date) -> TitleOut:
 
 
 def _countdown(title: Title, today: date) -> TitleCountdown:
-    c = countdown_out(logic.taiwan_when(title), today, "Taiwan release" if title.taiwan_release else "release")
-    return TitleCountdown(
-        **c.model_dump(),
-        id=title.id,
-        name=title.name,
-        name_zh=title.name_zh,
-        region="TW" if title.taiwan_release else "origin",
-    )
+    counts_to = "Taiwan release" if title.taiwan_release else "release"
+    region = "TW" if title.taiwan_release else "origin"
+    return item_countdown(title, logic.taiwan_when(title), today, counts_to, TitleCountdown, region=region)
 
 
 TRACKER = Tracker(
@@ -166,10 +153,7 @@ def release_calendar(p: MonthQuery) -> Calendar:
     )
 
 
-@SERVICE.operation("GET", "/api/delays", tool="schedule_changes")
-def schedule_changes() -> Delays:
-    """Every recorded change of an announced release date, newest announcement first, with sources."""
-    return release_ops.delay_history(CATALOGUE.get(), today_taipei())
+declare_delays(SERVICE, TRACKER, module=__name__, tool="schedule_changes")
 
 
 @SERVICE.operation("GET", "/api/countdown", tool="release_countdown")
@@ -180,20 +164,18 @@ def release_countdown(p: NameQuery) -> TitleCountdown:
     return _countdown(title, today_taipei())
 
 
-@SERVICE.operation("GET", "/api/lookup", tool="lookup_any_title")
-async def lookup_any_title(p: LookupQuery) -> LookupOut:
-    """Look any film, series or anime up in Wikidata and Wikipedia (release dates, director, genre,
-    broadcaster, distributor, official site), in the catalogue or not. 503 when Wikidata cannot be
-    reached and the store has no cached answer."""
-    return await TRACKER.lookup(p.q, today_taipei())
-
-
-@SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["avengers-doomsday"]})
-async def pro_watchlist(p: WatchlistBody) -> Watchlist[TitleOut]:
-    """Up to 30 titles by id or name: the catalogue record (or none), its countdown and the
-    Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
-    reached for an entry it has not cached."""
-    return await TRACKER.watchlist(p.ids, today_taipei())
+declare_lookup_and_watchlist(
+    SERVICE,
+    TRACKER,
+    TitleOut,
+    module=__name__,
+    lookup_tool="lookup_any_title",
+    lookup_doc="""Look any film, series or anime up in Wikidata and Wikipedia (release dates, director, genre,
+broadcaster, distributor, official site), in the catalogue or not. 503 when Wikidata cannot be
+reached and the store has no cached answer.""",
+    plural="titles",
+    watchlist_example="avengers-doomsday",
+)
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")

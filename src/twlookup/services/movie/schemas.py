@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from twlookup.domain.release_dates import Precision
-from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
 from twlookup.domain.release_state import State
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
@@ -85,10 +85,7 @@ class Calendar(BaseModel):
     windows: list[TitleOut] = Field(description="Titles announced for a window overlapping the month")
 
 
-class TitleCountdown(CountdownOut):
-    id: str
-    name: str
-    name_zh: str | None
+class TitleCountdown(ItemCountdown):
     region: Region = Field(description="Which release is counted to: Taiwan's where announced")
 
 

@@ -5,17 +5,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from twlookup.domain.knowledge_base import Domain
-from twlookup.domain.release_dates import month_bounds, parse_when
-from twlookup.domain.release_ops import Tracker, countdown_out, delay_out
-from twlookup.domain.release_schemas import (
-    CountdownOut,
-    LookupOut,
-    LookupQuery,
-    MonthQuery,
-    NameQuery,
-    Watchlist,
-    WatchlistBody,
-)
+from twlookup.domain.release_dates import When, month_bounds, parse_when
+from twlookup.domain.release_operations import declare_lookup_and_watchlist
+from twlookup.domain.release_ops import Tracker, countdown_out, delay_out, item_countdown
+from twlookup.domain.release_schemas import CountdownOut, MonthQuery, NameQuery
 from twlookup.domain.release_state import days_since, days_until
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
@@ -114,8 +107,12 @@ def event_out(event: Event, today: date) -> EventOut:
     )
 
 
+def _start(event: Event) -> When:
+    return parse_when(event.start.isoformat())
+
+
 def _start_countdown(event: Event, today: date) -> CountdownOut:
-    return countdown_out(parse_when(event.start.isoformat()), today, "start")
+    return countdown_out(_start(event), today, "start")
 
 
 def _entries(events: list[Event], first: date, last: date, today: date) -> list[DateEntry]:
@@ -223,12 +220,12 @@ def event_countdown(p: NameQuery) -> EventCountdown:
     days since the end are given after it."""
     today = today_taipei()
     event, _how = TRACKER.find(p.q)
-    c = _start_countdown(event, today)
-    return EventCountdown(
-        **c.model_dump(),
-        id=event.id,
-        name=event.name,
-        name_zh=event.name_zh,
+    return item_countdown(
+        event,
+        _start(event),
+        today,
+        "start",
+        EventCountdown,
         status=logic.status(event, today),
         basis=logic.basis(event, today),
         end=event.end,
@@ -237,20 +234,18 @@ def event_countdown(p: NameQuery) -> EventCountdown:
     )
 
 
-@SERVICE.operation("GET", "/api/lookup", tool="lookup_any_sports_event")
-async def lookup_any_sports_event(p: LookupQuery) -> LookupOut:
-    """Look any sports event up in Wikidata and Wikipedia (dates, venue, country, sport, organiser,
-    official site), in the catalogue or not. 503 when Wikidata cannot be reached and the store has
-    no cached answer."""
-    return await TRACKER.lookup(p.q, today_taipei())
-
-
-@SERVICE.operation("POST", "/api/pro/watchlist", price="$0.02", example={"ids": ["cpbl-2026-season"]})
-async def pro_watchlist(p: WatchlistBody) -> Watchlist[EventOut]:
-    """Up to 30 events by id or name: the catalogue record (or none), its countdown and the
-    Wikidata/Wikipedia supplement. 503, and nothing charged, when the knowledge base cannot be
-    reached for an entry it has not cached."""
-    return await TRACKER.watchlist(p.ids, today_taipei())
+declare_lookup_and_watchlist(
+    SERVICE,
+    TRACKER,
+    EventOut,
+    module=__name__,
+    lookup_tool="lookup_any_sports_event",
+    lookup_doc="""Look any sports event up in Wikidata and Wikipedia (dates, venue, country, sport, organiser,
+official site), in the catalogue or not. 503 when Wikidata cannot be reached and the store has
+no cached answer.""",
+    plural="events",
+    watchlist_example="cpbl-2026-season",
+)
 
 
 @SERVICE.operation("GET", "/api/pro/export", price="$0.05")

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from twlookup.domain.release_schemas import CountdownOut, DelayOut
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import IsoDate, Source
@@ -115,10 +115,7 @@ class BroadcastAnswer(BaseModel):
     note: str
 
 
-class EventCountdown(CountdownOut):
-    id: str
-    name: str
-    name_zh: str | None
+class EventCountdown(ItemCountdown):
     status: Status
     basis: str | None = Field(description="Why it reads as under way or finished; null while upcoming")
     end: dt.date
