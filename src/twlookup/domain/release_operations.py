@@ -67,7 +67,7 @@ def declare_lookup_and_watchlist(
     async def pro_watchlist(p: WatchlistBody) -> Watchlist[Any]:
         return await tracker.watchlist(p.ids, _today(module))
 
-    returns = Watchlist[answer]  # type: ignore[valid-type]
+    returns = Watchlist[answer]  # type: ignore[valid-type]  # the answer type is the service's, given at run time
     _as_declared(
         pro_watchlist,
         module,

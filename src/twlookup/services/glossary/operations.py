@@ -252,7 +252,7 @@ def search_glossary(p: SearchQuery) -> SearchResult:
         source, verified = source_of(rec, catalog)
         results.append(
             SearchHit(
-                kind=kind,  # type: ignore[arg-type]
+                kind=kind,  # type: ignore[arg-type]  # the key's prefix, one of by_kind's keys (looked up above)
                 id=ident,
                 title=title,
                 score=hit.score,

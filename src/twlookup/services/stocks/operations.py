@@ -112,7 +112,7 @@ def theme_detail(market: logic.Market, theme: Theme, today: date) -> ThemeDetail
     return ThemeDetail(
         sample=stats.sample,
         as_of=today,
-        id=theme.id,  # type: ignore[arg-type]
+        id=theme.id,  # type: ignore[arg-type]  # the record's id is one of ThemeId's (the seed holds the file to them)
         name_en=theme.name_en,
         name_zh=theme.name_zh,
         note=theme.note,
@@ -206,7 +206,7 @@ def list_themes() -> ThemeList:
         sample = sample or stats.sample
         themes.append(
             ThemeSummary(
-                id=theme.id,  # type: ignore[arg-type]
+                id=theme.id,  # type: ignore[arg-type]  # the record's id is one of ThemeId's (the seed holds the file to them)
                 name_en=theme.name_en,
                 name_zh=theme.name_zh,
                 stats=stats_out(stats),

@@ -47,12 +47,9 @@ class FxRate(SourcedRecord):
         side = "sell" if direction == "buy" else "buy"
         return getattr(self, f"{kind}_{side}")
 
-    def posted_types(self) -> list[str]:
-        return [
-            k
-            for k in ("cash", "spot")
-            if getattr(self, f"{k}_buy") is not None and getattr(self, f"{k}_sell") is not None
-        ]
+    def posted_types(self) -> list[RateType]:
+        kinds: tuple[RateType, ...] = ("cash", "spot")
+        return [k for k in kinds if getattr(self, f"{k}_buy") is not None and getattr(self, f"{k}_sell") is not None]
 
 
 class EntryItem(SourcedRecord):

@@ -91,7 +91,7 @@ def rate_out(r: FxRate) -> FxRateOut:
         spot_sell=num(r.spot_sell),
         cash_spread_percent=num(spread_percent(r.cash_buy, r.cash_sell)),
         spot_spread_percent=num(spread_percent(r.spot_buy, r.spot_sell)),
-        posted_types=r.posted_types(),
+        posted_types=list[str](r.posted_types()),
         posted_at=r.posted_at,
         source=r.source_ref,
     )

@@ -38,7 +38,7 @@ def trip_pack(data: TripData, cal: TaiwanCalendar, today: date, place_id: str, d
     fx = data.rates.get(place.currency)
     if fx is not None:
         for kind in fx.posted_types():
-            c = convert(fx, "buy", kind, Decimal(budget_twd))  # type: ignore[arg-type]
+            c = convert(fx, "buy", kind, Decimal(budget_twd))
             conversion.append(
                 BudgetConversion(
                     type=kind,
