@@ -85,3 +85,12 @@ def test_an_example_keeps_the_fewest_items_its_schema_allows():
     }
     answer = {"terms": [f"t{i}" for i in range(1000)], "pairs": [{"differences": [1, 2, 3]}, {"differences": [4, 5]}]}
     assert fitted_example(answer, schema) == {"terms": ["t0"], "pairs": [{"differences": [1, 2]}]}
+
+
+def test_an_example_the_schema_refuses_otherwise_is_the_whole_answer():
+    """Cutting a text may break its pattern: then the answer is shown whole, as it was."""
+    from twlookup.platform.payments.discovery import fitted_example
+
+    schema = {"type": "object", "properties": {"note": {"type": "string", "pattern": "\\.$"}}}
+    answer = {"note": "x" * 200 + "."}
+    assert fitted_example(answer, schema) is answer

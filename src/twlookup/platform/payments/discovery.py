@@ -117,20 +117,28 @@ def trim_example(value: Any) -> Any:
 def fitted_example(answer: Any, schema: dict[str, Any]) -> Any:
     """`trim_example` of an answer, then each list the schema wants longer (`minItems`) given
     back as many of its own items as it needs: valid by the schema, and still short (the whole
-    answer, a thousand glossary terms say, would not fit in a response header)."""
+    answer, a thousand glossary terms say, would not fit in a response header). An example the
+    schema refuses for any other reason is the whole answer."""
     import jsonschema  # loaded with the first 402 of a process, not at start
 
+    validator = jsonschema.Draft202012Validator(schema)
     example = trim_example(answer)
     for _ in range(64):
-        errors = [e for e in jsonschema.Draft202012Validator(schema).iter_errors(example) if e.validator == "minItems"]
+        errors = list(validator.iter_errors(example))
         if not errors:
             return example
+        if any(e.validator != "minItems" for e in errors):
+            return answer
         for error in errors:
             path = list(error.absolute_path)
             whole = _at(answer, path)
-            if whole is None:
+            if not isinstance(whole, list):
                 return answer
-            _put(example, path, [trim_example(v) for v in whole[: error.validator_value]])
+            longer = [trim_example(v) for v in whole[: error.validator_value]]
+            if not path:
+                example = longer
+            else:
+                _at(example, path[:-1])[path[-1]] = longer
     return answer
 
 
@@ -141,12 +149,6 @@ def _at(value: Any, path: list[Any]) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return value
-
-
-def _put(value: Any, path: list[Any], new: Any) -> None:
-    if not path:
-        return
-    _at(value, path[:-1])[path[-1]] = new
 
 
 def _wire(value: Any) -> str:
