@@ -10,6 +10,7 @@ and the field when a value is wrong; `to_row` turns a record into its table row 
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
@@ -235,9 +236,15 @@ def answer_model(model: type[Record], *, exclude: Iterable[str] = (), name: str 
     return cast("type[BaseModel]", made)  # _AnswerMeta builds BaseModel classes
 
 
+@functools.cache
+def _answer_fields(answer: type[BaseModel]) -> set[str]:
+    """The field names of an answer class, read once (each `model_fields` read runs a Python descriptor)."""
+    return set(answer.model_fields)  # shared, never changed
+
+
 def as_answer(record: Record, answer: type[A], **added: Any) -> A:
     """`record` in its answer shape (a `RecordAnswer`), with the values of the fields it adds."""
-    values = {k: v for k, v in record.model_dump().items() if k in answer.model_fields}
+    values = record.model_dump(include=_answer_fields(answer))
     if isinstance(record, SourcedRecord):
         values["source"] = record.source_ref
     return answer.model_validate({**values, **added})
