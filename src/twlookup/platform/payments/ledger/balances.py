@@ -18,9 +18,8 @@ from sqlalchemy import Engine, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
-from x402.mechanisms.evm.utils import normalize_address
 
-from twlookup.platform.payments.ledger.tokens import token_for
+from twlookup.platform.payments.ledger.tokens import checksum, token_for
 from twlookup.platform.payments.ledger_tables import LedgerAuthorization, LedgerBalance, LedgerTransfer
 from twlookup.platform.store import engine as store_engine
 
@@ -148,7 +147,7 @@ class Ledger:
         """Mint `amount` to `address` (logged as a transfer from the zero address); returns its
         transaction hash."""
         check_amount(amount)
-        address = normalize_address(address)
+        address = checksum(address)
         tx_hash = "0x" + keccak(b"twlookup-ledger-fund:" + uuid.uuid4().bytes).hex()
         with self.engine.begin() as conn:
             credit(conn, self.network, self.asset, address, amount)  # a write first (see below)
@@ -171,7 +170,7 @@ class Ledger:
 
     def balance(self, address: str) -> int:
         with self.engine.connect() as conn:
-            return read_balance(conn, self.network, self.asset, normalize_address(address))
+            return read_balance(conn, self.network, self.asset, checksum(address))
 
     def transfers(
         self, address: str | None = None, *, kind: str | None = None, limit: int = 100
@@ -180,7 +179,7 @@ class Ledger:
         t = LedgerTransfer.__table__
         stmt = select(t).where(t.c.network == self.network, t.c.asset == self.asset)
         if address is not None:
-            a = normalize_address(address)
+            a = checksum(address)
             stmt = stmt.where(or_(t.c.from_address == a, t.c.to_address == a))
         if kind is not None:
             stmt = stmt.where(t.c.kind == kind)
@@ -196,7 +195,7 @@ class Ledger:
                     select(t.c.tx_hash).where(
                         t.c.network == self.network,
                         t.c.asset == self.asset,
-                        t.c.authorizer == normalize_address(authorizer),
+                        t.c.authorizer == checksum(authorizer),
                         t.c.nonce == nonce_hex(nonce),
                     )
                 ).first()

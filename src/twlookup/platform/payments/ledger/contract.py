@@ -8,6 +8,7 @@ authorization is expired"), so the SDK maps it to its own invalid reasons.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,10 +27,9 @@ from x402.mechanisms.evm.constants import (
     VERSION_ABI,
 )
 from x402.mechanisms.evm.types import AUTHORIZATION_TYPES
-from x402.mechanisms.evm.utils import normalize_address
 
 from twlookup.platform.payments.ledger.balances import ZERO_ADDRESS, read_balance
-from twlookup.platform.payments.ledger.tokens import Token
+from twlookup.platform.payments.ledger.tokens import Token, checksum
 from twlookup.platform.payments.ledger_tables import LedgerAuthorization
 
 SECP256K1_HALF_N = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0
@@ -113,7 +113,7 @@ def normalize_args(fn: TokenFunction, args: tuple[Any, ...]) -> tuple[Any, ...]:
     out: list[Any] = []
     for typ, value in zip(fn.inputs, args, strict=True):
         if typ == "address":
-            out.append(normalize_address(str(value)))
+            out.append(checksum(str(value)))
         elif typ.startswith("uint"):
             out.append(int(value))
         elif typ in ("bytes32", "bytes"):
@@ -203,9 +203,12 @@ def authorization_from_call(token: Token, fn: TokenFunction, args: tuple[Any, ..
     return Authorization(token, frm, to, value, valid_after, valid_before, nonce, signature)
 
 
+@functools.lru_cache(maxsize=1024)
 def recover_signer(auth: Authorization) -> str | None:
     """ecrecover over the token's own EIP-712 domain, as FiatTokenV2's SignatureChecker does for
-    an EOA; None when the signature is malformed."""
+    an EOA; None when the signature is malformed. Kept for the last authorizations seen: a payment
+    is recovered when it is verified, again when its settlement is simulated and once more when it
+    is written, and the answer depends on the authorization alone."""
     sig = auth.signature
     if len(sig) != 65:
         return None  # only EOAs exist on the ledger: a contract signature cannot be checked

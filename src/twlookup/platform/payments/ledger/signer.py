@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from x402.mechanisms.evm.constants import MULTICALL3_ADDRESS, TX_STATUS_SUCCESS
 from x402.mechanisms.evm.exact.eip3009_utils import ERC20_TRANSFER_EVENT_TOPIC
 from x402.mechanisms.evm.types import TransactionReceipt
-from x402.mechanisms.evm.utils import get_evm_chain_id, normalize_address
+from x402.mechanisms.evm.utils import get_evm_chain_id
 from x402.mechanisms.evm.verify import verify_typed_data_strict
 
 from twlookup.platform.payments.ledger.balances import (
@@ -45,7 +45,7 @@ from twlookup.platform.payments.ledger.contract import (
     find_function,
     normalize_args,
 )
-from twlookup.platform.payments.ledger.tokens import Token, default_token, token_for
+from twlookup.platform.payments.ledger.tokens import Token, checksum, default_token, token_for
 from twlookup.platform.payments.ledger_tables import LedgerAuthorization, LedgerTransfer
 
 #: The facilitator's own address when none is configured (it pays no gas here; it only names
@@ -97,7 +97,7 @@ class LedgerSigner:
         if not self.networks:
             raise ValueError("a ledger signer needs at least one network")
         self.tokens = tokens
-        self.treasury_address = normalize_address(treasury_address or DEFAULT_TREASURY_ADDRESS)
+        self.treasury_address = checksum(treasury_address or DEFAULT_TREASURY_ADDRESS)
         self._engine = engine
         self._clock = clock
 
@@ -122,7 +122,7 @@ class LedgerSigner:
 
     def _token(self, address: str) -> Token | None:
         try:
-            return self.tokens.get(normalize_address(address))
+            return self.tokens.get(checksum(address))
         except ValueError:
             return None
 
@@ -202,7 +202,7 @@ class LedgerSigner:
         if token is None:
             return 0  # native coin and unknown tokens: the ledger holds none
         with self.engine.connect() as conn:
-            return read_balance(conn, token.network, token.address, normalize_address(address))
+            return read_balance(conn, token.network, token.address, checksum(address))
 
     def read_contract(self, address: str, abi: list[dict[str, Any]], function_name: str, *args: Any) -> Any:
         """An eth_call: token reads, a simulated transferWithAuthorization (returns None or raises

@@ -4,6 +4,7 @@ Base Sepolia by default), each with its EIP-712 domain.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,14 @@ def default_token(network: str) -> Token:
     raise ValueError(f"no default EIP-3009 asset for network {network}")
 
 
+@functools.lru_cache(maxsize=4096)
+def checksum(address: str) -> str:
+    """`address` in its EIP-55 checksummed form (the SDK's `normalize_address`, which hashes the
+    address each time, kept for the addresses seen: a payment checksums the same few addresses
+    a dozen times between verify and settle). Raises ValueError for a malformed address."""
+    return normalize_address(address)
+
+
 def token_for(network: str, asset: str | None = None) -> Token:
     """The token of `asset` on `network` (the default one when asset is None), known to the SDK."""
     if asset is None:
@@ -51,7 +60,7 @@ def token_for(network: str, asset: str | None = None) -> Token:
 def _token_from_entry(network: str, entry: Mapping[str, Any]) -> Token:
     return Token(
         network=network,
-        address=normalize_address(entry["asset"]),
+        address=checksum(entry["asset"]),
         name=entry["name"],
         version=entry["version"],
         decimals=int(entry["decimals"]),
