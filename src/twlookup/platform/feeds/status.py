@@ -21,9 +21,9 @@ from pydantic import BaseModel, Field
 
 from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.feeds.run import Store, as_utc, states, utcnow
-from twlookup.platform.feeds.tables import FeedStateRow
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.errors import STORE_ERRORS
+from twlookup.platform.store.feed_tables import FeedStateRow
 
 log = logging.getLogger("twlookup.feeds")
 
