@@ -235,6 +235,13 @@ def answer_model(model: type[Record], *, exclude: Iterable[str] = (), name: str 
     return cast("type[BaseModel]", made)  # _AnswerMeta builds BaseModel classes
 
 
+def from_attributes(model: type[A], obj: Any, /, **computed: Any) -> A:
+    """`model` with each field read from the attribute of the same name of `obj` (a row, a
+    dataclass), but for the fields given in `computed`, whose values `obj` does not hold as such."""
+    values = {name: getattr(obj, name) for name in model.model_fields if name not in computed}
+    return model.model_validate({**values, **computed})
+
+
 def as_answer(record: Record, answer: type[A], **added: Any) -> A:
     """`record` in its answer shape (a `RecordAnswer`), with the values of the fields it adds."""
     values = {k: v for k, v in record.model_dump().items() if k in answer.model_fields}
