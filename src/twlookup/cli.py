@@ -213,6 +213,12 @@ def cmd_seed(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     return 0
 
 
+def _group(sub: Any, name: str, help: str, description: str) -> Any:
+    """A command word whose subcommands do the work (`db upgrade`, `ledger fund`): its subparsers."""
+    group = sub.add_parser(name, help=help, description=description)
+    return group.add_subparsers(dest=f"{name}_command", required=True, metavar="SUBCOMMAND")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="twlookup",
@@ -248,8 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(func=cmd_serve)
 
-    db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
-    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="SUBCOMMAND")
+    db_sub = _group(sub, "db", "database schema commands", "Database schema commands.")
     up = db_sub.add_parser(
         "upgrade", help="apply all Alembic migrations to the store (TWLOOKUP_DATABASE_URL or DATABASE_URL)"
     )
@@ -264,8 +269,22 @@ def build_parser() -> argparse.ArgumentParser:
     seed.set_defaults(func=cmd_seed)
 
     add_feed_commands(sub)
-    add_ledger_commands(sub)
-    add_review_commands(sub)
+    add_ledger_commands(
+        _group(
+            sub,
+            "ledger",
+            "the local USDC ledger of the local facilitator (moves no real money)",
+            "Balances of the in-process test ledger that local-mode x402 payments settle on.",
+        )
+    )
+    add_review_commands(
+        _group(
+            sub,
+            "review",
+            "operators: review public submissions (contributions, shares, comments, votes)",
+            "Public submissions are public only once approved. Decisions are recorded with the operator and time.",
+        )
+    )
     return parser
 
 

@@ -11,14 +11,8 @@ if TYPE_CHECKING:
     from twlookup.settings import ReadSettings
 
 
-def add_ledger_commands(sub: Any) -> None:
-    """`ledger fund` and `ledger show` on the command's subparsers."""
-    ledger = sub.add_parser(
-        "ledger",
-        help="the local USDC ledger of the local facilitator (moves no real money)",
-        description="Balances of the in-process test ledger that local-mode x402 payments settle on.",
-    )
-    ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True, metavar="SUBCOMMAND")
+def add_ledger_commands(ledger_sub: Any) -> None:
+    """`ledger fund` and `ledger show`, on the subparsers of `ledger`."""
     fund = ledger_sub.add_parser("fund", help="credit ADDRESS with AMOUNT USDC on the local ledger")
     fund.add_argument("address", metavar="ADDRESS", help="0x-prefixed EVM address")
     fund.add_argument("amount", metavar="AMOUNT", help="USDC, e.g. 10 or 0.25")

@@ -10,14 +10,8 @@ if TYPE_CHECKING:
     from twlookup.settings import ReadSettings
 
 
-def add_review_commands(sub: Any) -> None:
-    """`review token|list|approve|reject` on the command's subparsers."""
-    review = sub.add_parser(
-        "review",
-        help="operators: review public submissions (contributions, shares, comments, votes)",
-        description="Public submissions are public only once approved. Decisions are recorded with the operator and time.",
-    )
-    review_sub = review.add_subparsers(dest="review_command", required=True, metavar="SUBCOMMAND")
+def add_review_commands(review_sub: Any) -> None:
+    """`review token|list|approve|reject`, on the subparsers of `review`."""
     service = argparse.ArgumentParser(add_help=False)  # every review command names its SERVICE first
     service.add_argument("service", metavar="SERVICE")
     token = review_sub.add_parser(
