@@ -55,7 +55,8 @@ class CalendarLaborLawDay(Provenance, Base):
 
 def seed_calendar(session: Session, data_dir: Path) -> int:
     doc = load_yaml(data_dir / "calendar" / "taiwan.yaml")
-    years, days, makeups, labor = [], [], [], []
+    years, makeups, labor = [], [], []
+    days: list[CalendarDayOff] = []
     for year, spec in doc["years"].items():
         years.append(
             CalendarYear(
