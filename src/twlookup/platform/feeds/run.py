@@ -38,7 +38,7 @@ from twlookup.platform.feeds.declare import Feed, Fetched, Part, PartsContext, S
 from twlookup.platform.feeds.download import Bounds, DownloadError, Fetcher
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
-from twlookup.platform.store.derived import refresh_derived
+from twlookup.platform.store.derived_rows import refresh_derived
 from twlookup.platform.store.feed_tables import FeedLockRow, FeedStateRow
 from twlookup.platform.store.meta import bump_version
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.records import read_data_file
 from twlookup.platform.store import engine as store_engine
-from twlookup.platform.store.derived import refresh_derived
+from twlookup.platform.store.derived_rows import refresh_derived
 from twlookup.platform.store.meta import StoreMeta, bump_version
 
 # how the search reads text (domain/search_text.py and its tables): the indexed forms are built by

@@ -1,4 +1,4 @@
-"""Data the store derives from its records, such as the search's indexed forms.
+"""Rows the store derives from its records, such as the search's indexed forms.
 
 The module that keeps such data registers how to bring it up to date (`derived_from_records`);
 every seed and every feed import calls `refresh_derived` in the transaction that changed the
