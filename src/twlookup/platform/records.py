@@ -10,6 +10,7 @@ and the field when a value is wrong; `to_row` turns a record into its table row 
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path
@@ -238,13 +239,19 @@ def answer_model(model: type[Record], *, exclude: Iterable[str] = (), name: str 
 def from_attributes(model: type[A], obj: Any, /, **computed: Any) -> A:
     """`model` with each field read from the attribute of the same name of `obj` (a row, a
     dataclass), but for the fields given in `computed`, whose values `obj` does not hold as such."""
-    values = {name: getattr(obj, name) for name in model.model_fields if name not in computed}
+    values = {name: getattr(obj, name) for name in _answer_fields(model) if name not in computed}
     return model.model_validate({**values, **computed})
+
+
+@functools.cache
+def _answer_fields(answer: type[BaseModel]) -> set[str]:
+    """The field names of an answer class, read once (each `model_fields` read runs a Python descriptor)."""
+    return set(answer.model_fields)  # shared, never changed
 
 
 def as_answer(record: Record, answer: type[A], **added: Any) -> A:
     """`record` in its answer shape (a `RecordAnswer`), with the values of the fields it adds."""
-    values = {k: v for k, v in record.model_dump().items() if k in answer.model_fields}
+    values = record.model_dump(include=_answer_fields(answer))
     if isinstance(record, SourcedRecord):
         values["source"] = record.source_ref
     return answer.model_validate({**values, **added})

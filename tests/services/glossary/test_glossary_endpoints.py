@@ -198,3 +198,36 @@ async def test_more_queries_people_type(client, q, first):
     r = await client.get(f"{G}/term", params={"q": q})
     assert r.status_code == 200, r.text
     assert r.json()["term"]["id"] == first
+
+
+async def test_term_listing_follows_a_change_to_the_store(client):
+    """The full listing is kept between requests (built once per catalogue): a change imported
+    into the store shows in the next listing, and the old name is gone from it."""
+    from sqlalchemy import update
+
+    from twlookup.platform.store.seed import ingest
+    from twlookup.services.glossary.tables import TermRow
+
+    def listed() -> dict[str, str]:
+        return {t["id"]: t["name_zh"] for t in client_terms}
+
+    client_terms = (await client.get(f"{G}/terms")).json()["terms"]
+    before = listed()["rag"]
+    category = next(t["category"] for t in client_terms if t["id"] == "rag")
+    assert (await client.get(f"{G}/terms", params={"category": category})).status_code == 200  # kept too
+    assert before == "檢索增強生成"
+
+    def rename(session, _path, name):
+        session.execute(update(TermRow).where(TermRow.id == "rag").values(name_zh=name))
+        return 1
+
+    try:
+        ingest(lambda s, p: rename(s, p, "檢索強化生成"), None)
+        client_terms = (await client.get(f"{G}/terms")).json()["terms"]
+        assert listed()["rag"] == "檢索強化生成"
+        same = (await client.get(f"{G}/terms", params={"category": category})).json()["terms"]
+        assert {t["id"]: t["name_zh"] for t in same}["rag"] == "檢索強化生成"
+    finally:
+        ingest(lambda s, p: rename(s, p, before), None)
+    client_terms = (await client.get(f"{G}/terms")).json()["terms"]
+    assert listed()["rag"] == before

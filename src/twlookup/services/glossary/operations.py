@@ -10,6 +10,7 @@ from twlookup.platform.errors import InvalidParameter, NotFound
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
+from twlookup.platform.store.derived import per_value
 from twlookup.services.glossary import logic
 from twlookup.services.glossary.data import CATALOG, MODELS, seed_glossary
 from twlookup.services.glossary.logic import model_advice
@@ -268,14 +269,19 @@ def search_glossary(p: SearchQuery) -> SearchResult:
 @SERVICE.operation("GET", "/api/terms", tool="list_topics")
 def list_terms(p: TermsQuery) -> TermList:
     """The topics (categories) with their term counts, and the terms of one category (all without `category`)."""
-    catalog = CATALOG.get()
+    return _term_list(CATALOG.get(), p.category)
+
+
+@per_value
+def _term_list(catalog: logic.Catalog, category: str | None) -> TermList:
+    """The listing depends on the catalogue alone: built once per category and catalogue."""
     counts: dict[str, int] = {}
     for t in catalog.terms.values():
         counts[t.category] = counts.get(t.category, 0) + 1
     topics = [Topic(category=c, name=n, count=counts.get(c, 0)) for c, n in CATEGORY_NAMES.items()]
-    terms = [brief(t, catalog) for t in catalog.terms.values() if p.category is None or t.category == p.category]
+    terms = [brief(t, catalog) for t in catalog.terms.values() if category is None or t.category == category]
     return TermList(
-        category=p.category,
+        category=category,
         topics=topics,
         count=len(terms),
         terms=terms,
