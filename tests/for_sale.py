@@ -12,9 +12,9 @@ from pathlib import Path
 
 from sqlalchemy import func, select, update
 
-from twlookup.platform.feeds.tables import FeedStateRow
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.feed_tables import FeedStateRow
 from twlookup.platform.store.meta import bump_version
 from twlookup.platform.store.reference import Reference
 from twlookup.services import load_services

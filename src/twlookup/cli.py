@@ -6,20 +6,27 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twlookup.bundled import data_dir
+from twlookup.cli_feeds import add_feed_commands
+from twlookup.cli_feeds import declared_feeds as _feeds  # the tests replace it here
+from twlookup.cli_ledger import add_ledger_commands
+from twlookup.cli_review import add_review_commands
+
+if TYPE_CHECKING:
+    from twlookup.settings import ReadSettings, Settings
 
 DEFAULT_DATA = data_dir()
 
 
-def _settings():  # imported lazily so that --help is instant
+def _settings() -> Settings:  # imported lazily so that --help is instant; the tests replace it here
     from twlookup.settings import get_settings
 
     return get_settings()
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.startup import pause_gc, resume_gc
 
     pause_gc()  # until create_app has built the app (see twlookup/startup.py)
@@ -30,7 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
 
     _serve_on(args.host, args.port)
-    settings = _settings()
+    settings = read_settings()
     try:
         wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
     except StoreUnreachable as exc:
@@ -180,20 +187,20 @@ def _seed(data: Path) -> dict[str, int]:
     return seed(load_services(), data)
 
 
-def cmd_db_upgrade(_args: argparse.Namespace) -> int:
+def cmd_db_upgrade(_args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.platform.store.migrate import upgrade
 
-    upgrade(_settings().database_url)
+    upgrade(read_settings().database_url)
     print("twlookup: store migrated to the latest schema")
     return 0
 
 
-def cmd_seed(args: argparse.Namespace) -> int:
+def cmd_seed(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.platform.records import DataFileError
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.platform.store.migrate import upgrade
 
-    url = _settings().database_url
+    url = read_settings().database_url
     with maintenance_lock(url):
         upgrade(url)
         try:
@@ -206,18 +213,13 @@ def cmd_seed(args: argparse.Namespace) -> int:
     return 0
 
 
-def _feeds() -> dict[str, Any]:
-    """Every declared feed by its full name (SERVICE.FEED)."""
-    from twlookup.services import load_services
-
-    return {f.full_name: f for s in load_services() for f in s.feeds.values()}
+def _group(sub: Any, name: str, help: str, description: str) -> Any:
+    """A command word whose subcommands do the work (`db upgrade`, `ledger fund`): its subparsers."""
+    group = sub.add_parser(name, help=help, description=description)
+    return group.add_subparsers(dest=f"{name}_command", required=True, metavar="SUBCOMMAND")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from twlookup.cli_feeds import cmd_ingest, cmd_refresh, cmd_scheduler
-    from twlookup.cli_ledger import cmd_ledger_fund, cmd_ledger_show
-    from twlookup.cli_review import cmd_review_decide, cmd_review_list, cmd_review_token
-
     parser = argparse.ArgumentParser(
         prog="twlookup",
         description=(
@@ -252,8 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(func=cmd_serve)
 
-    db = sub.add_parser("db", help="database schema commands", description="Database schema commands.")
-    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="SUBCOMMAND")
+    db_sub = _group(sub, "db", "database schema commands", "Database schema commands.")
     up = db_sub.add_parser(
         "upgrade", help="apply all Alembic migrations to the store (TWLOOKUP_DATABASE_URL or DATABASE_URL)"
     )
@@ -267,94 +268,23 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"data folder (default {DEFAULT_DATA})")
     seed.set_defaults(func=cmd_seed)
 
-    ingest = sub.add_parser(
-        "ingest",
-        help="import one file of a live feed (e.g. life.invoice) in the official publisher's format",
-        description="Parse a file published by the feed's official source into the store. Feeds are named SERVICE.FEED.",
+    add_feed_commands(sub)
+    add_ledger_commands(
+        _group(
+            sub,
+            "ledger",
+            "the local USDC ledger of the local facilitator (moves no real money)",
+            "Balances of the in-process test ledger that local-mode x402 payments settle on.",
+        )
     )
-    ingest.add_argument(
-        "feed", metavar="FEED", help="feed name, e.g. life.invoice; an unknown name lists the known ones"
+    add_review_commands(
+        _group(
+            sub,
+            "review",
+            "operators: review public submissions (contributions, shares, comments, votes)",
+            "Public submissions are public only once approved. Decisions are recorded with the operator and time.",
+        )
     )
-    ingest.add_argument("file", metavar="FILE", type=Path, help="the downloaded file")
-    ingest.add_argument(
-        "--allow-older",
-        action="store_true",
-        help="import a file older than the feed's last import, as history (only for feeds whose records carry "
-        "their own dates; newer records are kept)",
-    )
-    ingest.set_defaults(func=cmd_ingest)
-
-    refresh = sub.add_parser(
-        "refresh",
-        help="download live feeds from their official publishers and import them (all, or the FEEDs named)",
-        description=(
-            "Download each feed from its publisher's official URL (conditional requests, a timeout, retries "
-            "with back-off, a size cap: TWLOOKUP_FEEDS_*) and import it through the same importer as `ingest`, "
-            "in one transaction: a failed or partial download, or an invalid file, leaves the store's data as it "
-            "was, and a file older than the last import is not imported. One process refreshes a feed at a "
-            "time (a lock in the store). Exit status 1 when a feed failed."
-        ),
-    )
-    refresh.add_argument(
-        "feeds", metavar="FEED", nargs="*", help="SERVICE.FEED (e.g. life.invoice) or SERVICE (all its feeds)"
-    )
-    refresh.add_argument("--force", action="store_true", help="download in full, without the stored ETag/Last-Modified")
-    refresh.add_argument("--list", action="store_true", help="list the feeds, their URLs, cadences and licences")
-    refresh.set_defaults(func=cmd_refresh)
-
-    scheduler = sub.add_parser(
-        "scheduler",
-        help="refresh every live feed at its cadence, forever (run exactly one per store)",
-        description=(
-            "Refresh each feed when it is due: its cadence after its last attempt as the store records it, "
-            "sooner after a failure (TWLOOKUP_FEEDS_RETRY_FAILED_SECONDS). Run one scheduler per store, e.g. "
-            "one `scheduler` service in a compose file, not one per web replica; a second one is harmless "
-            "(the store's lock lets one process refresh a feed at a time) but only adds requests."
-        ),
-    )
-    scheduler.add_argument("--once", action="store_true", help="refresh what is due now and exit")
-    scheduler.set_defaults(func=cmd_scheduler)
-
-    ledger = sub.add_parser(
-        "ledger",
-        help="the local USDC ledger of the local facilitator (moves no real money)",
-        description="Balances of the in-process test ledger that local-mode x402 payments settle on.",
-    )
-    ledger_sub = ledger.add_subparsers(dest="ledger_command", required=True, metavar="SUBCOMMAND")
-    fund = ledger_sub.add_parser("fund", help="credit ADDRESS with AMOUNT USDC on the local ledger")
-    fund.add_argument("address", metavar="ADDRESS", help="0x-prefixed EVM address")
-    fund.add_argument("amount", metavar="AMOUNT", help="USDC, e.g. 10 or 0.25")
-    show = ledger_sub.add_parser("show", help="balance and recent transfers of ADDRESS")
-    show.add_argument("address", metavar="ADDRESS")
-    show.add_argument("--limit", type=int, default=20, help="transfers to list (default 20)")
-    for p in (fund, show):
-        p.add_argument("--network", help="CAIP-2 network (default TWLOOKUP_EVM_MAINNET, eip155:8453)")
-    fund.set_defaults(func=cmd_ledger_fund)
-    show.set_defaults(func=cmd_ledger_show)
-
-    review = sub.add_parser(
-        "review",
-        help="operators: review public submissions (contributions, shares, comments, votes)",
-        description="Public submissions are public only once approved. Decisions are recorded with the operator and time.",
-    )
-    review_sub = review.add_subparsers(dest="review_command", required=True, metavar="SUBCOMMAND")
-    token = review_sub.add_parser("token", help="make an operator token for SERVICE and print its settings entry")
-    token.add_argument("service", metavar="SERVICE")
-    token.add_argument("name", metavar="NAME", help="the operator's name, recorded with each decision")
-    token.set_defaults(func=cmd_review_token)
-    listing = review_sub.add_parser("list", help="submissions of SERVICE (default: waiting for review)")
-    listing.add_argument("service", metavar="SERVICE")
-    listing.add_argument("--status", default="submitted", choices=["submitted", "approved", "rejected", "all"])
-    listing.add_argument("--kind", help="only this kind")
-    listing.add_argument("--limit", type=int, default=50)
-    listing.set_defaults(func=cmd_review_list)
-    for verb in ("approve", "reject"):
-        p = review_sub.add_parser(verb, help=f"{verb} submissions of SERVICE by id")
-        p.add_argument("service", metavar="SERVICE")
-        p.add_argument("ids", metavar="ID", type=int, nargs="+")
-        p.add_argument("--operator", required=True, help="who decides (recorded as cli:NAME)")
-        p.add_argument("--reason", required=verb == "reject", help="why (required to reject; kept and shown)")
-        p.set_defaults(func=cmd_review_decide)
     return parser
 
 
@@ -385,4 +315,4 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     warn_unknown_settings()
     _fix_clock()
-    return int(args.func(args))
+    return int(args.func(args, _settings))  # each command reads the settings through it, if it needs them

@@ -4,28 +4,79 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from twlookup.platform.feeds.declare import Feed
+    from twlookup.settings import ReadSettings
 
 
-def _settings() -> Any:
-    from twlookup import cli  # read through the command module at each call: tests replace it there
+def declared_feeds() -> dict[str, Feed]:
+    """Every declared feed by its full name (SERVICE.FEED)."""
+    from twlookup.services import load_services
 
-    return cli._settings()
-
-
-def _feeds() -> dict[str, Any]:
-    from twlookup import cli
-
-    return cli._feeds()
+    return {f.full_name: f for s in load_services() for f in s.feeds.values()}
 
 
-def cmd_ingest(args: argparse.Namespace) -> int:
+def add_feed_commands(sub: Any) -> None:
+    """`ingest`, `refresh` and `scheduler` on the command's subparsers."""
+    ingest = sub.add_parser(
+        "ingest",
+        help="import one file of a live feed (e.g. life.invoice) in the official publisher's format",
+        description="Parse a file published by the feed's official source into the store. Feeds are named SERVICE.FEED.",
+    )
+    ingest.add_argument(
+        "feed", metavar="FEED", help="feed name, e.g. life.invoice; an unknown name lists the known ones"
+    )
+    ingest.add_argument("file", metavar="FILE", type=Path, help="the downloaded file")
+    ingest.add_argument(
+        "--allow-older",
+        action="store_true",
+        help="import a file older than the feed's last import, as history (only for feeds whose records carry "
+        "their own dates; newer records are kept)",
+    )
+    ingest.set_defaults(func=cmd_ingest)
+
+    refresh = sub.add_parser(
+        "refresh",
+        help="download live feeds from their official publishers and import them (all, or the FEEDs named)",
+        description=(
+            "Download each feed from its publisher's official URL (conditional requests, a timeout, retries "
+            "with back-off, a size cap: TWLOOKUP_FEEDS_*) and import it through the same importer as `ingest`, "
+            "in one transaction: a failed or partial download, or an invalid file, leaves the store's data as it "
+            "was, and a file older than the last import is not imported. One process refreshes a feed at a "
+            "time (a lock in the store). Exit status 1 when a feed failed."
+        ),
+    )
+    refresh.add_argument(
+        "feeds", metavar="FEED", nargs="*", help="SERVICE.FEED (e.g. life.invoice) or SERVICE (all its feeds)"
+    )
+    refresh.add_argument("--force", action="store_true", help="download in full, without the stored ETag/Last-Modified")
+    refresh.add_argument("--list", action="store_true", help="list the feeds, their URLs, cadences and licences")
+    refresh.set_defaults(func=cmd_refresh)
+
+    scheduler = sub.add_parser(
+        "scheduler",
+        help="refresh every live feed at its cadence, forever (run exactly one per store)",
+        description=(
+            "Refresh each feed when it is due: its cadence after its last attempt as the store records it, "
+            "sooner after a failure (TWLOOKUP_FEEDS_RETRY_FAILED_SECONDS). Run one scheduler per store, e.g. "
+            "one `scheduler` service in a compose file, not one per web replica; a second one is harmless "
+            "(the store's lock lets one process refresh a feed at a time) but only adds requests."
+        ),
+    )
+    scheduler.add_argument("--once", action="store_true", help="refresh what is due now and exit")
+    scheduler.set_defaults(func=cmd_scheduler)
+
+
+def cmd_ingest(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from datetime import timedelta
 
     from twlookup.platform.feeds.run import Busy, OlderFile, Store, feed_lock, import_file
     from twlookup.platform.store.migrate import upgrade
 
-    feeds = _feeds()
+    feeds = declared_feeds()
     if args.feed not in feeds:
         known = ", ".join(sorted(feeds)) or "none yet"
         print(f"twlookup: unknown feed {args.feed!r}; known feeds: {known}", file=sys.stderr)
@@ -41,7 +92,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    settings = _settings()
+    settings = read_settings()
     upgrade(settings.database_url)
     store = Store()
     try:
@@ -64,7 +115,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def _pick_feeds(names: list[str]) -> list[Any]:
     """FEED arguments: SERVICE.FEED, or SERVICE for all its feeds; none: every refreshable feed."""
-    feeds = _feeds()
+    feeds = declared_feeds()
     if not names:
         return [f for f in feeds.values() if f.refreshable]
     chosen: list[Any] = []
@@ -88,7 +139,7 @@ def _pick_feeds(names: list[str]) -> list[Any]:
 
 def _feed_table() -> str:
     lines = []
-    for feed in _feeds().values():
+    for feed in declared_feeds().values():
         every = f"every {_duration(feed.every)}" if feed.refreshable and feed.every else "file feed (ingest only)"
         lines.append(f"{feed.full_name}: {feed.title}")
         lines.append(f"    {every}; publisher changes it: {feed.changes}")
@@ -107,7 +158,7 @@ def _duration(delta: Any) -> str:
     return f"{seconds // 60} min"
 
 
-def cmd_refresh(args: argparse.Namespace) -> int:
+def cmd_refresh(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.platform.feeds.run import Refresher
     from twlookup.platform.store.migrate import upgrade
 
@@ -115,7 +166,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         print(_feed_table())
         return 0
     feeds = _pick_feeds(args.feeds)
-    settings = _settings()
+    settings = read_settings()
     upgrade(settings.database_url)
     outcomes = Refresher.from_settings(settings).refresh_many(feeds, force=args.force)
     for outcome in outcomes:
@@ -123,7 +174,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     return 1 if any(o.failed for o in outcomes) else 0
 
 
-def cmd_scheduler(args: argparse.Namespace) -> int:
+def cmd_scheduler(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     import logging
     import signal
     import threading
@@ -133,9 +184,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     from twlookup.platform.store.migrate import upgrade
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = _settings()
+    settings = read_settings()
     upgrade(settings.database_url)
-    scheduler = Scheduler.from_settings(settings, _feeds().values(), Refresher.from_settings(settings))
+    scheduler = Scheduler.from_settings(settings, declared_feeds().values(), Refresher.from_settings(settings))
     if args.once:
         outcomes = scheduler.run_pending()
         for outcome in outcomes:

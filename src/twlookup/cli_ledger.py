@@ -8,15 +8,24 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from twlookup.platform.payments.ledger import Ledger
+    from twlookup.settings import ReadSettings
 
 
-def _settings() -> Any:
-    from twlookup import cli  # read through the command module at each call: tests replace it there
+def add_ledger_commands(ledger_sub: Any) -> None:
+    """`ledger fund` and `ledger show`, on the subparsers of `ledger`."""
+    fund = ledger_sub.add_parser("fund", help="credit ADDRESS with AMOUNT USDC on the local ledger")
+    fund.add_argument("address", metavar="ADDRESS", help="0x-prefixed EVM address")
+    fund.add_argument("amount", metavar="AMOUNT", help="USDC, e.g. 10 or 0.25")
+    show = ledger_sub.add_parser("show", help="balance and recent transfers of ADDRESS")
+    show.add_argument("address", metavar="ADDRESS")
+    show.add_argument("--limit", type=int, default=20, help="transfers to list (default 20)")
+    for p in (fund, show):
+        p.add_argument("--network", help="CAIP-2 network (default TWLOOKUP_EVM_MAINNET, eip155:8453)")
+    fund.set_defaults(func=cmd_ledger_fund)
+    show.set_defaults(func=cmd_ledger_show)
 
-    return cli._settings()
 
-
-def _ledger(args: argparse.Namespace) -> Ledger:
+def _ledger(args: argparse.Namespace, read_settings: ReadSettings) -> Ledger:
     from eth_utils import is_address
 
     from twlookup.platform.payments.ledger import Ledger
@@ -24,7 +33,7 @@ def _ledger(args: argparse.Namespace) -> Ledger:
 
     if not is_address(args.address):
         raise SystemExit(f"twlookup: ADDRESS must be a 0x-prefixed 20-byte EVM address, got {args.address!r}")
-    settings = _settings()
+    settings = read_settings()
     network = args.network or settings.evm_mainnet
     if network not in (settings.evm_mainnet, settings.evm_testnet):
         raise SystemExit(f"twlookup: --network must be {settings.evm_mainnet} or {settings.evm_testnet}")
@@ -32,10 +41,10 @@ def _ledger(args: argparse.Namespace) -> Ledger:
     return Ledger(network)
 
 
-def cmd_ledger_fund(args: argparse.Namespace) -> int:
+def cmd_ledger_fund(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from decimal import Decimal, InvalidOperation
 
-    ledger = _ledger(args)
+    ledger = _ledger(args, read_settings)
     token = ledger.token
     try:
         units = Decimal(args.amount) * (10**token.decimals)
@@ -51,10 +60,10 @@ def cmd_ledger_fund(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_ledger_show(args: argparse.Namespace) -> int:
+def cmd_ledger_show(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from decimal import Decimal
 
-    ledger = _ledger(args)
+    ledger = _ledger(args, read_settings)
     token = ledger.token
     print(
         f"{args.address} on {token.network}: {Decimal(ledger.balance(args.address)) / 10**token.decimals} {token.symbol}"

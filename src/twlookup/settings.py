@@ -8,7 +8,7 @@ platforms and compose files set. Which one wins: a variable in the environment b
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from difflib import get_close_matches
 from functools import lru_cache
@@ -448,3 +448,6 @@ def _dotenv() -> dict[str, str]:
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
+
+
+ReadSettings = Callable[[], Settings]  # how a command reads the settings when it needs them (cli.main passes it)

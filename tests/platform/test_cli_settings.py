@@ -205,3 +205,18 @@ def test_unknown_variable_is_reported_at_start(tmp_path):
         "twlookup: warning: .env entry TWLOOKUP_PROT is not a twlookup setting and is ignored;"
         " did you mean TWLOOKUP_PORT?"
     ]
+
+
+def test_env_example_names_every_setting_with_its_default(tmp_path):
+    """Settings declares each setting and its default; .env.example shows every one of them, and its
+    lines that are not commented out, read as a .env file, change nothing, so the file cannot drift
+    from the declarations."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    shown = {name.lower() for name in re.findall(r"^#?\s*TWLOOKUP_([A-Z0-9_]+)=", text, re.M)}
+    assert set(Settings.model_fields) <= shown, set(Settings.model_fields) - shown
+    env_file = tmp_path / ".env"
+    env_file.write_text("".join(line + "\n" for line in text.splitlines() if line.startswith("TWLOOKUP_")))
+    assert Settings(_env_file=env_file) == Settings(_env_file=None)  # (the environment wins in both)

@@ -18,12 +18,12 @@ from twlookup import cli
 from twlookup.app import create_app
 from twlookup.platform import clock
 from twlookup.platform.feeds import Feed, Part, static_parts
-from twlookup.platform.feeds.tables import FeedStateRow
 from twlookup.platform.operations import NoParams, build_operation
 from twlookup.platform.payments import sale
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.feed_tables import FeedStateRow
 from twlookup.services.opinions.tables import PostRow
 from twlookup.settings import Settings, get_settings
 

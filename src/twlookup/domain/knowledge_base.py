@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from twlookup.domain.release_dates import fold
-from twlookup.platform.errors import Problem
+from twlookup.platform.errors import Unreachable
 from twlookup.platform.schemas import Source
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
@@ -132,14 +132,12 @@ class KnowledgeResult(BaseModel):
     )
 
 
-class UpstreamUnavailable(Problem):
+class UpstreamUnavailable(Unreachable):
     def __init__(self, upstream: str, reason: str) -> None:
         super().__init__(
-            503,
+            upstream,
             f"The knowledge base ({upstream}) could not be reached: {reason}. Nothing was charged; try again later.",
-            kind="upstream-unavailable",
-            headers={"Retry-After": RETRY_AFTER},
-            extra={"upstream": upstream},
+            RETRY_AFTER,
         )
 
 

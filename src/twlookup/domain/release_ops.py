@@ -30,7 +30,7 @@ from twlookup.domain.release_schemas import (
 from twlookup.domain.release_state import release_state
 from twlookup.domain.release_tracker import Catalogue, Delay, MatchedAs, TrackedItem, TrackedRecord
 from twlookup.platform.errors import NotFound, Problem
-from twlookup.platform.records import SourcedRecord, as_answer
+from twlookup.platform.records import SourcedRecord, as_answer, from_attributes
 from twlookup.platform.store.reference import Reference
 
 ItemT = TypeVar("ItemT", bound=TrackedItem)
@@ -58,16 +58,7 @@ def find(catalogue: Catalogue[ItemT], q: str, what: str) -> tuple[ItemT, Matched
 
 
 def countdown_out(when: When, today: date, counts_to: str) -> CountdownOut:
-    c = countdown(when, today, counts_to)
-    return CountdownOut(
-        as_of=today,
-        target=c.target,
-        days=c.days,
-        days_since=c.days_since,
-        precision=c.precision,
-        counts_to=counts_to,
-        note=c.note,
-    )
+    return from_attributes(CountdownOut, countdown(when, today, counts_to), as_of=today, counts_to=counts_to)
 
 
 def item_countdown(

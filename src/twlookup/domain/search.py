@@ -61,6 +61,7 @@ from twlookup.domain.search_tables import SearchDocumentRow, SearchGramRow, Sear
 from twlookup.domain.search_text import compact, grams, normalise, tokens, unit_length, units
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
+from twlookup.platform.store.derived_rows import derived_from_records
 from twlookup.platform.store.reference import group_of
 
 __all__ = [
@@ -335,6 +336,7 @@ def indexed(build: Build) -> Build:
     return build
 
 
+@derived_from_records  # every seed and feed import calls it (platform/store/derived_rows.py)
 def sync(session: Session, groups: Iterable[str] | None = None) -> int:
     """Bring the declared collections (of the services named in `groups`; all when None) up to
     date with the store's data, in the caller's transaction. Returns the documents (re)indexed."""

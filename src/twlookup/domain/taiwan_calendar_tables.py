@@ -55,7 +55,8 @@ class CalendarLaborLawDay(Provenance, Base):
 
 def seed_calendar(session: Session, data_dir: Path) -> int:
     doc = load_yaml(data_dir / "calendar" / "taiwan.yaml")
-    years, days, makeups, labor = [], [], [], []
+    years, makeups, labor = [], [], []
+    days: list[CalendarDayOff] = []
     for year, spec in doc["years"].items():
         years.append(
             CalendarYear(
@@ -67,32 +68,15 @@ def seed_calendar(session: Session, data_dir: Path) -> int:
                 checked=spec["checked"],
             )
         )
-        for item in spec["days_off"]:
-            days.append(
-                CalendarDayOff(
-                    date=item["date"],
-                    year=int(year),
-                    name_zh=item["name_zh"],
-                    name_en=item["name_en"],
-                    kind=item["kind"],
-                )
-            )
+        # an item's keys are its row's columns (an unknown key is refused by the row)
+        days.extend(CalendarDayOff(**item, year=int(year)) for item in spec["days_off"])
         for item in spec.get("makeup_workdays") or []:
             makeups.append(CalendarMakeupWorkday(date=item["date"], year=int(year), pays_back=item.get("for")))
         for item in spec.get("labor_law_days_off") or []:
             if item["date"] in {d.date for d in days}:
                 raise ValueError(f"{item['date']} is on the government calendar; it is no labor-law-only day off")
             labor.append(
-                CalendarLaborLawDay(
-                    date=item["date"],
-                    year=int(year),
-                    name_zh=item["name_zh"],
-                    name_en=item["name_en"],
-                    note=item["note"],
-                    source=item["source"],
-                    source_title=item.get("source_title"),
-                    checked=item.get("checked", spec["checked"]),
-                )
+                CalendarLaborLawDay(**{"source_title": None, "checked": spec["checked"], **item}, year=int(year))
             )
     # Children reference their year: clear them, upsert the years, then add the children back.
     session.query(CalendarLaborLawDay).delete()

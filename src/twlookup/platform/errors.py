@@ -84,6 +84,16 @@ class NotFound(Problem):
         super().__init__(404, detail, kind="not-found", extra={"id": ident})
 
 
+class Unreachable(Problem):
+    """503: something this answer needs from elsewhere (`upstream`) could not be reached; the
+    client may try again after `retry_after` seconds."""
+
+    def __init__(self, upstream: str, detail: str, retry_after: str) -> None:
+        super().__init__(
+            503, detail, kind="upstream-unavailable", headers={"Retry-After": retry_after}, extra={"upstream": upstream}
+        )
+
+
 class InvalidParameter(Problem):
     """One parameter is wrong; `allowed` says what would be accepted."""
 

@@ -55,7 +55,7 @@ from typing import Any
 import httpcore
 import httpx
 
-from twlookup.platform.errors import Problem
+from twlookup.platform.errors import Problem, Unreachable
 
 log = logging.getLogger("twlookup.fetch")
 
@@ -126,17 +126,11 @@ class FetchRefused(Problem):
         self.reason = reason
 
 
-class FetchFailed(Problem):
+class FetchFailed(Unreachable):
     """The target could not be reached in time (503 with Retry-After), naming the host."""
 
     def __init__(self, host: str, message: str) -> None:
-        super().__init__(
-            503,
-            f"Could not fetch from {host}: {message}. Try again later.",
-            kind="upstream-unavailable",
-            headers={"Retry-After": "30"},
-            extra={"upstream": host},
-        )
+        super().__init__(host, f"Could not fetch from {host}: {message}. Try again later.", "30")
         self.host = host
 
 

@@ -7,6 +7,7 @@ License 2.0). Every page of twlookup and every service serves them at `<base>/do
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from importlib.resources import files
 
@@ -111,26 +112,32 @@ def install_assets(app: FastAPI) -> None:
         return JSONResponse(problem.body(), status_code=404, media_type="application/problem+json")
 
 
-def docs_page(base: str, title: str) -> HTMLResponse:
-    """Swagger UI for the OpenAPI document at `<base>/openapi.json`, from this origin only."""
-    assets = f"{base}/docs/assets"
-    openapi = f"{base}/openapi.json"
-    page = f"""<!doctype html>
+def html_page(title: str, base: str, style: str, body: str, scripts: Sequence[str]) -> str:
+    """A page of this site: its title, one style sheet, the body and its scripts, each file from
+    `<base>/docs/assets` (this origin)."""
+    assets = escape(f"{base}/docs/assets")
+    tags = "".join(f'<script src="{assets}/{name}"></script>\n' for name in scripts)
+    return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}: API docs</title>
-<link rel="stylesheet" href="{escape(assets)}/swagger-ui.css">
-<link rel="icon" href="{escape(assets)}/favicon.png">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="{assets}/{style}">
+<link rel="icon" href="{assets}/favicon.png">
 </head>
 <body>
-<noscript><p>These interactive docs need JavaScript. The OpenAPI document is at
-<a href="{escape(openapi)}">{escape(openapi)}</a>.</p></noscript>
-<main id="swagger-ui" data-openapi="{escape(openapi)}"></main>
-<script src="{escape(assets)}/swagger-ui-bundle.js"></script>
-<script src="{escape(assets)}/docs.js"></script>
-</body>
+{body}
+{tags}</body>
 </html>
 """
+
+
+def docs_page(base: str, title: str) -> HTMLResponse:
+    """Swagger UI for the OpenAPI document at `<base>/openapi.json`, from this origin only."""
+    openapi = escape(f"{base}/openapi.json")
+    body = f"""<noscript><p>These interactive docs need JavaScript. The OpenAPI document is at
+<a href="{openapi}">{openapi}</a>.</p></noscript>
+<main id="swagger-ui" data-openapi="{openapi}"></main>"""
+    page = html_page(f"{title}: API docs", base, "swagger-ui.css", body, ("swagger-ui-bundle.js", "docs.js"))
     return HTMLResponse(page, headers={"Content-Security-Policy": DOCS_CSP})

@@ -19,7 +19,7 @@ from urllib.parse import quote
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from twlookup.platform.page_assets import ASSET_CACHE, docs_page, install_assets
+from twlookup.platform.page_assets import ASSET_CACHE, docs_page, html_page, install_assets
 
 __all__ = ["ASSET_CACHE", "docs_page", "index_html", "install_assets", "service_html", "wants_html"]
 
@@ -82,23 +82,9 @@ def wants_html(request: Request) -> bool:
 
 
 def _page(title: str, base: str, body: str) -> HTMLResponse:
-    assets = f"{base}/docs/assets"
-    page = f"""<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)}</title>
-<link rel="stylesheet" href="{escape(assets)}/pages.css">
-<link rel="icon" href="{escape(assets)}/favicon.png">
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-{body}
-<script src="{escape(assets)}/copy.js"></script>
-</body>
-</html>
-"""
+    page = html_page(
+        title, base, "pages.css", f'<a class="skip" href="#main">Skip to content</a>\n{body}', ("copy.js",)
+    )
     return HTMLResponse(page, headers={"Content-Security-Policy": CSP, "Vary": "Accept"})
 
 

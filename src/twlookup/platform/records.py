@@ -236,6 +236,13 @@ def answer_model(model: type[Record], *, exclude: Iterable[str] = (), name: str 
     return cast("type[BaseModel]", made)  # _AnswerMeta builds BaseModel classes
 
 
+def from_attributes(model: type[A], obj: Any, /, **computed: Any) -> A:
+    """`model` with each field read from the attribute of the same name of `obj` (a row, a
+    dataclass), but for the fields given in `computed`, whose values `obj` does not hold as such."""
+    values = {name: getattr(obj, name) for name in _answer_fields(model) if name not in computed}
+    return model.model_validate({**values, **computed})
+
+
 @functools.cache
 def _answer_fields(answer: type[BaseModel]) -> set[str]:
     """The field names of an answer class, read once (each `model_fields` read runs a Python descriptor)."""

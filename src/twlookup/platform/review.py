@@ -35,16 +35,17 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.operations import Params
+from twlookup.platform.records import from_attributes
 from twlookup.platform.request import bearer, current
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
@@ -139,6 +140,13 @@ def kinds_of(service: str) -> list[str]:
 # ---------------------------------------------------------------- results
 
 
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite drops the zone
+
+
+StoredTime = Annotated[datetime, BeforeValidator(_aware)]  # a time read back from the store
+
+
 class SubmissionOut(BaseModel):
     """A submission as its submitter and operators see it."""
 
@@ -149,8 +157,8 @@ class SubmissionOut(BaseModel):
     status: Status
     public: bool = Field(description="True only once an operator has approved it")
     reason: str | None = Field(None, description="Why it was rejected")
-    submitted_at: datetime
-    decided_at: datetime | None = None
+    submitted_at: StoredTime
+    decided_at: StoredTime | None = None
     decided_by: str | None = None
     payload: dict[str, Any]
 
@@ -163,23 +171,7 @@ class Receipt(BaseModel):
 
 
 def out(row: Submission) -> SubmissionOut:
-    return SubmissionOut(
-        id=row.id,
-        service=row.service,
-        kind=row.kind,
-        subject=row.subject,
-        status=row.status,
-        public=row.status == "approved",
-        reason=row.reason,
-        submitted_at=_aware(row.submitted_at),
-        decided_at=_aware(row.decided_at) if row.decided_at else None,
-        decided_by=row.decided_by,
-        payload=row.payload,
-    )
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite drops the zone
+    return from_attributes(SubmissionOut, row, public=row.status == "approved")
 
 
 def _now() -> datetime:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import httptools
@@ -50,13 +50,7 @@ class Bounds:
 
     @classmethod
     def from_settings(cls, settings: Any) -> Bounds:
-        return cls(
-            settings.max_header_bytes,
-            settings.max_body_bytes,
-            settings.header_timeout_seconds,
-            settings.body_timeout_seconds,
-            settings.max_connections,
-        )
+        return cls(**{f.name: getattr(settings, f.name) for f in fields(cls)})  # the settings of the same names
 
 
 _bounds: Bounds | None = None

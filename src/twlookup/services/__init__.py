@@ -84,9 +84,9 @@ def load_tables() -> None:
     import twlookup.domain.release_tables  # the release trackers' Wikidata imports and lookup cache
     import twlookup.domain.search_tables
     import twlookup.domain.taiwan_calendar_tables
-    import twlookup.platform.feeds.tables
     import twlookup.platform.payments.ledger_tables
     import twlookup.platform.review
+    import twlookup.platform.store.feed_tables
     import twlookup.platform.store.meta  # noqa: F401
 
     for name in IMPLEMENTED:

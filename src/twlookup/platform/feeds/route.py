@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from twlookup.platform.feeds.status import FeedsStatus, service_status
-from twlookup.platform.service import Service
+
+if TYPE_CHECKING:  # a service is only called here (its name, feeds and operation declaration)
+    from twlookup.platform.service import Service
 
 
 def status_of(service: Service) -> FeedsStatus:

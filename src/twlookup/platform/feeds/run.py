@@ -36,9 +36,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from twlookup.platform.feeds.declare import Feed, Fetched, Part, PartsContext, Stamp
 from twlookup.platform.feeds.download import Bounds, DownloadError, Fetcher
-from twlookup.platform.feeds.tables import FeedLockRow, FeedStateRow
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.derived_rows import refresh_derived
+from twlookup.platform.store.feed_tables import FeedLockRow, FeedStateRow
 from twlookup.platform.store.meta import bump_version
 
 log = logging.getLogger("twlookup.feeds")
@@ -251,9 +252,7 @@ def import_file(
             _checked(row, now, "unchanged", "the same file as the last import; nothing to do", fetched)
             return Outcome(feed.full_name, stamp.part, "unchanged", "the same file as the last import")
         rows = feed.importer(session, path)
-        from twlookup.domain import search
-
-        search.sync(session, [feed.service])  # the imported rows become searchable with them
+        refresh_derived(session, [feed.service])  # the imported rows become searchable with them
         if (stamp.key is not None and not older) or (stamp.key is None and stored is None):
             row.data_key = _key_json(stamp.key)
             row.data_label = stamp.label

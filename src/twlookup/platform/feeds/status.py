@@ -15,31 +15,33 @@ import logging
 import threading
 import time
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.feeds.run import Store, as_utc, states, utcnow
-from twlookup.platform.feeds.tables import FeedStateRow
+from twlookup.platform.records import from_attributes
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.errors import STORE_ERRORS
+from twlookup.platform.store.feed_tables import FeedStateRow
 
 log = logging.getLogger("twlookup.feeds")
+
+
+StoredTime = Annotated[datetime | None, BeforeValidator(as_utc)]  # a time read back from the store, in UTC
 
 
 class FeedPartStatus(BaseModel):
     part: str = Field(description="The file of the feed this row is about (e.g. TWSE, lotto649, googlebot)")
     url: str | None = Field(description="Where it was last fetched from")
-    last_attempt: datetime | None
-    last_success: datetime | None = Field(
-        description="Last time a download was good: imported, unchanged or not modified"
-    )
-    last_import: datetime | None = Field(description="Last time data was imported")
+    last_attempt: StoredTime
+    last_success: StoredTime = Field(description="Last time a download was good: imported, unchanged or not modified")
+    last_import: StoredTime = Field(description="Last time data was imported")
     last_outcome: str | None = Field(description="imported, unchanged, not-modified, older or failed")
     last_message: str | None
     last_error: str | None = Field(description="The most recent failure, kept after later successes")
-    last_error_at: datetime | None
+    last_error_at: StoredTime
     data_label: str | None = Field(description="The newest data imported, in the publisher's terms (date or version)")
     data_date: date | None
     rows: int | None = Field(description="Rows the last import wrote")
@@ -85,21 +87,7 @@ class FeedsStatus(BaseModel):
 
 
 def _part_status(row: FeedStateRow) -> FeedPartStatus:
-    return FeedPartStatus(
-        part=row.part,
-        url=row.url,
-        last_attempt=as_utc(row.last_attempt),
-        last_success=as_utc(row.last_success),
-        last_import=as_utc(row.last_import),
-        last_outcome=row.last_outcome,
-        last_message=row.last_message,
-        last_error=row.last_error,
-        last_error_at=as_utc(row.last_error_at),
-        data_label=row.data_label,
-        data_date=row.data_date,
-        rows=row.rows,
-        via=row.via,
-    )
+    return FeedPartStatus.model_validate(row, from_attributes=True)
 
 
 def _latest(values: list[datetime | None]) -> datetime | None:
@@ -147,19 +135,13 @@ def feed_status(
         stale = last_success is None or now - last_success > limit
     cadence = every or feed.every
     reason = _stale_reason(feed, age, data_date, last_success, now) if stale else None
-    return FeedStatus(
+    return from_attributes(  # the feed's declared words (title, publisher, licence, urls, ...) as they are
+        FeedStatus,
+        feed,
         feed=feed.full_name,
-        title=feed.title,
-        publisher=feed.publisher,
-        format=feed.format,
-        licence=feed.licence,
-        page=feed.page,
-        urls=list(feed.urls),
-        changes=feed.changes,
         refresh_every_seconds=int(cadence.total_seconds()) if feed.refreshable and cadence else None,
         refresh=f"twlookup refresh {feed.full_name}" if feed.refreshable else None,
         ingest=f"twlookup ingest {feed.full_name} {feed.ingest_hint}",
-        manual=feed.manual,
         last_attempt=last_attempt,
         last_success=last_success,
         last_import=last_import,

@@ -17,9 +17,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from twlookup.platform.payments.payload import check_payload
+from twlookup.platform.payments.payload import validated_payload
 
 if TYPE_CHECKING:
     from x402 import PaymentPayload
@@ -71,16 +69,7 @@ def decode_payment_header(raw: bytes, limit: int) -> tuple[PaymentPayload | None
             "invalid_x402_version",
             f"x402Version must be the JSON integer 2; this payload has {_shown(version)}.",
         )
-    from x402 import PaymentPayload
-
-    try:
-        payload = PaymentPayload.model_validate(data)
-    except ValidationError as exc:
-        return None, ("invalid_payload", f"the payment header is not an x402 payload ({_field(exc)}).")
-    wrong = check_payload(payload)
-    if wrong:
-        return None, ("invalid_payload", wrong)
-    return payload, ("", "")
+    return validated_payload(data, "the payment header")
 
 
 def _shown(value: Any) -> str:
@@ -91,9 +80,3 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool | int | float):
         return json.dumps(value)
     return f"a JSON {'array' if isinstance(value, list) else 'object'}"
-
-
-def _field(exc: ValidationError) -> str:
-    first = exc.errors(include_url=False, include_input=False)[0]
-    where = ".".join(str(p) for p in first["loc"])
-    return f"field {where}: {first['msg']}" if where else first["msg"]

@@ -101,3 +101,29 @@ def check_payload(payment: PaymentPayload) -> str | None:
     if not isinstance(signature, str) or not HEX.match(signature) or len(signature) < 4:
         return "payload.signature must be a 0x hex string."
     return None
+
+
+def validated_payload(data: dict[str, Any], what: str) -> tuple[PaymentPayload | None, tuple[str, str]]:
+    """`data` (a version 2 JSON object) as a payload and ("", ""), or None and the x402 reason and
+    sentence: `what` (the payment header, the payment) is not an x402 payload, or what is wrong."""
+    from pydantic import ValidationError
+    from x402 import PaymentPayload
+
+    try:
+        payload = PaymentPayload.model_validate(data)
+    except (ValidationError, ValueError, TypeError) as exc:
+        return None, ("invalid_payload", f"{what} is not an x402 payload ({_first_error(exc)}).")
+    wrong = check_payload(payload)
+    if wrong:
+        return None, ("invalid_payload", wrong)
+    return payload, ("", "")
+
+
+def _first_error(exc: Exception) -> str:
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        first = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"field {where}: {first['msg']}" if where else first["msg"]
+    return "wrong field types"

@@ -42,9 +42,9 @@ from twlookup.platform.store.errors import is_store_error
 from twlookup.platform.store.meta import read_version
 
 if TYPE_CHECKING:
-    from twlookup.platform.feeds.tables import FeedStateRow
     from twlookup.platform.operations import Operation
     from twlookup.platform.service import Service
+    from twlookup.platform.store.feed_tables import FeedStateRow
 
 log = logging.getLogger("twlookup.payments")
 MAX_AGE_SECONDS = 60.0  # facts are read again at least this often, even when the data version stays

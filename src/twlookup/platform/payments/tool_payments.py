@@ -24,11 +24,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from twlookup.platform.payments.discovery import inline_refs
 from twlookup.platform.payments.gate import PaymentGate, _at_facilitator, _code
-from twlookup.platform.payments.payload import check_payload, reason_text, refusal_text
+from twlookup.platform.payments.payload import reason_text, refusal_text, validated_payload
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -147,8 +145,6 @@ class ToolPayments:
 def decode(raw: Any) -> tuple[PaymentPayload | None, tuple[str, str]]:
     """`_meta["x402/payment"]` as a version 2 payload, or the x402 reason and sentence why not.
     The SDK's clients send the object itself; a JSON string of it is accepted too."""
-    from x402 import PaymentPayload
-
     if isinstance(raw, str):
         try:
             raw = json.loads(raw)
@@ -158,19 +154,4 @@ def decode(raw: Any) -> tuple[PaymentPayload | None, tuple[str, str]]:
         return None, ("invalid_payload", f"_meta['{PAYMENT_KEY}'] must be an x402 PaymentPayload object.")
     if raw.get("x402Version") != 2:
         return None, ("invalid_x402_version", reason_text("invalid_x402_version"))
-    try:
-        payload = PaymentPayload.model_validate(raw)
-    except (ValidationError, ValueError, TypeError) as exc:
-        return None, ("invalid_payload", f"the payment is not an x402 payload ({_first_error(exc)}).")
-    wrong = check_payload(payload)
-    if wrong:
-        return None, ("invalid_payload", wrong)
-    return payload, ("", "")
-
-
-def _first_error(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return f"field {where}: {first['msg']}" if where else first["msg"]
-    return "wrong field types"
+    return validated_payload(raw, "the payment")

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.records import read_data_file
 from twlookup.platform.store import engine as store_engine
+from twlookup.platform.store.derived_rows import refresh_derived
 from twlookup.platform.store.meta import StoreMeta, bump_version
 
 # how the search reads text (domain/search_text.py and its tables): the indexed forms are built by
@@ -82,9 +83,7 @@ def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
                     total += seeder(session, data_dir)
                     done.add(seeder)
             counts[service.name] = total
-        from twlookup.domain import search
-
-        search.sync(session, [s.name for s in services])  # the searchable forms of what changed
+        refresh_derived(session, [s.name for s in services])  # the searchable forms of what changed
         bump_version(session)
         session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint((s.name for s in services), data_dir)))
         _forget_downloads(session)
@@ -100,19 +99,18 @@ def _forget_downloads(session: Session) -> None:
     stamps stay, so an older file is still refused."""
     from sqlalchemy import update
 
-    from twlookup.platform.feeds.tables import FeedStateRow
+    from twlookup.platform.store.feed_tables import FeedStateRow
 
     session.execute(update(FeedStateRow).values(sha256=None, etag=None, last_modified=None))
 
 
 def ingest(importer: Callable[[Session, Path], int], path: Path) -> int:
     """Run one feed importer in a transaction and bump the data version so every process reloads."""
-    from twlookup.domain import search
     from twlookup.platform.store.reference import group_of
 
     with store_engine.session() as session, session.begin():
         rows = importer(session, path)
-        search.sync(session, [group_of(importer.__module__) or ""])
+        refresh_derived(session, [group_of(importer.__module__) or ""])
         bump_version(session)
     from twlookup.platform.store.reference import Reference
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.cli import DEFAULT_DATA
+from twlookup import bundled
 from twlookup.platform.records import file_defaults, load_records, read_data_file, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
@@ -18,10 +18,11 @@ from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, Lotter
 
 # The games' rules and the receipt prizes are fixed reference data read once from the shipped data folder (no feed changes them).
 GAMES: dict[str, Game] = {
-    g.key: g for g in load_records(DEFAULT_DATA / "life" / "games.yaml", Game, "games", label="key")
+    g.key: g for g in load_records(bundled.data_dir() / "life" / "games.yaml", Game, "games", label="key")
 }
 INVOICE_PRIZES: dict[str, InvoicePrize] = {
-    p.key: p for p in load_records(DEFAULT_DATA / "life" / "invoice_prizes.yaml", InvoicePrize, "prizes", label="key")
+    p.key: p
+    for p in load_records(bundled.data_dir() / "life" / "invoice_prizes.yaml", InvoicePrize, "prizes", label="key")
 }
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -112,18 +112,7 @@ class TransferRecord:
 
 
 def _record(row: Any) -> TransferRecord:
-    return TransferRecord(
-        id=row.id,
-        tx_hash=row.tx_hash,
-        network=row.network,
-        asset=row.asset,
-        kind=row.kind,
-        from_address=row.from_address,
-        to_address=row.to_address,
-        amount=int(row.amount),
-        nonce=row.nonce,
-        created_at=row.created_at,
-    )
+    return TransferRecord(**{f.name: getattr(row, f.name) for f in fields(TransferRecord)})  # amount: an int
 
 
 class Ledger:

@@ -1,4 +1,5 @@
-"""Feed state in the store: one row per part of a feed, and one refresh lock per feed."""
+"""Feed state in the store: one row per part of a feed, and one refresh lock per feed (the feeds in
+platform/feeds write them; a seed, which may put shipped rows back, makes the feeds forget their last file)."""
 
 from __future__ import annotations
 
