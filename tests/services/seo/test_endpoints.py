@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import httpx
 import pytest
@@ -173,6 +174,19 @@ async def test_robots_test_refuses_a_whole_user_agent_header(client, header: str
     error = r.json()["errors"][0]
     assert error["parameter"] == "user_agent" and named in error["message"] and "Googlebot/2.1" in error["message"]
     assert error["allowed"]["pattern"] == CRAWLER_TOKEN_PATTERN
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["\x1cGooglebot", "Googlebot\x1f", "\ufeffGooglebot", "Googlebot/2.1\u00a0", " Googlebot\t", "Googlebot/2.1"],
+)
+async def test_robots_test_user_agent_pattern_agrees_with_the_server(client, value: str) -> None:
+    """A client that checks user_agent against the schema's pattern (with Python's regex, as
+    schemathesis does, or JavaScript's) is answered as the pattern says: control characters and
+    Unicode spaces that one engine counts as whitespace and another does not are refused by both."""
+    robots = "User-agent: Googlebot\nDisallow: /private\n"
+    r = await client.post("/seo/api/robots/test", json={"robots": robots, "user_agent": value, "path": "/"})
+    assert (r.status_code == 200) == (re.search(CRAWLER_TOKEN_PATTERN, value) is not None), (value, r.text)
 
 
 async def test_robots_test_takes_a_file_over_500_kib_and_reads_its_first_500_kib(client) -> None:

@@ -128,8 +128,11 @@ def encode(text: str, pattern: bool = False) -> str:
     return "".join(out)
 
 
-CRAWLER_TOKEN_PATTERN = r"^\s*[A-Za-z0-9_-]+(/\S*)?\s*$"  # the user_agent parameter, as its schema states it
-CRAWLER_TOKEN = re.compile(r"^([A-Za-z0-9_-]+)(?:/\S*)?$")
+# Spelled with ASCII classes, not \s and \S: JavaScript's, Python's and the Rust regex engine's
+# whitespace differ (U+001C-U+001F, U+FEFF), so a client checking the schema's pattern would
+# accept values the server refuses.
+CRAWLER_TOKEN_PATTERN = r"^[ \t]*[A-Za-z0-9_-]+(/[!-~]*)?[ \t]*$"  # the user_agent parameter, as its schema states it
+CRAWLER_TOKEN = re.compile(r"^([A-Za-z0-9_-]+)(?:/[!-~]*)?$")
 BROWSER_TOKENS = {"mozilla", "applewebkit", "chrome", "safari", "gecko", "firefox", "version", "mobile", "edg", "opr"}
 
 
