@@ -6,6 +6,8 @@ answers out of every log line (platform/privacy.py, router.py, mcp.py).
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
@@ -421,28 +423,27 @@ def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
         + (f"{very_high} reading(s) at {h.glucose.very_high_at_or_above:g} mg/dL or more. " if very_high else "")
         + f"Estimated HbA1c {r.estimated_a1c:g}% from the mean (ADAG), not a laboratory value."
     )
-    return GlucoseReport(
-        count=r.count,
-        mean=r.mean,
-        lowest=r.lowest,
-        highest=r.highest,
-        readings_with_target=r.with_target,
-        in_target=r.in_target,
-        time_in_target_percent=percent,
-        hypoglycaemia_events=hypo,
-        hypoglycaemia_level1=r.hypo_level1,
-        hypoglycaemia_level2=r.hypo_level2,
-        by_when=by_when,
-        estimated_hba1c=r.estimated_a1c,
-        estimated_hba1c_formula=h.glucose.doc["estimated_a1c"]["formula"],
-        estimated_hba1c_caveat=(
-            "The ADAG formula was derived from many readings spread over about three months; a few "
-            "finger-stick readings, mostly at one time of day, can give a misleading estimate. Only a laboratory "
-            "HbA1c test measures it."
-        ),
-        urgent=r.hypo_level2 > 0,
-        summary_for_doctor=summary,
-        sources=glucose_sources(h),
+    # count, mean, lowest, highest and in_target under the report's own names; the rest named here
+    return GlucoseReport.model_validate(
+        asdict(r)
+        | dict(
+            readings_with_target=r.with_target,
+            time_in_target_percent=percent,
+            hypoglycaemia_events=hypo,
+            hypoglycaemia_level1=r.hypo_level1,
+            hypoglycaemia_level2=r.hypo_level2,
+            by_when=by_when,
+            estimated_hba1c=r.estimated_a1c,
+            estimated_hba1c_formula=h.glucose.doc["estimated_a1c"]["formula"],
+            estimated_hba1c_caveat=(
+                "The ADAG formula was derived from many readings spread over about three months; a few "
+                "finger-stick readings, mostly at one time of day, can give a misleading estimate. Only a laboratory "
+                "HbA1c test measures it."
+            ),
+            urgent=r.hypo_level2 > 0,
+            summary_for_doctor=summary,
+            sources=glucose_sources(h),
+        )
     )
 
 

@@ -12,7 +12,7 @@ from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
 from twlookup.services.stocks.data import MARKET, seed_stocks
 from twlookup.services.stocks.feeds import CLOSES
-from twlookup.services.stocks.records import Close, Etf, Security, Theme
+from twlookup.services.stocks.records import Close, Etf, EtfFacts, Security, SecurityNames, Theme
 from twlookup.services.stocks.schemas import (
     NOTICE,
     STOCK_DAYS,
@@ -157,20 +157,12 @@ def etf_out(market: logic.Market, etf: Etf, today: date) -> EtfOut:
     through = (
         max(etf.payouts, key=lambda p: logic.period_index(p.period, etf.frequency)).period if etf.payouts else None
     )
+    # the ETF's facts (code, issuer, frequency, note) and the security's names, as their records hold them
+    facts = etf.model_dump(include=set(EtfFacts.model_fields)) | sec.model_dump(include=set(SecurityNames.model_fields))
     return EtfOut(
-        code=etf.code,
-        name_zh=sec.name_zh,
-        name_en=sec.name_en,
-        issuer=etf.issuer,
-        frequency=etf.frequency,
-        note=etf.note,
+        **facts,
         latest=close_out(latest),
-        payouts=[
-            PayoutOut(
-                period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=p.source_ref
-            )
-            for p in etf.payouts
-        ],
+        payouts=[PayoutOut.model_validate(p.model_dump() | {"source": p.source_ref}) for p in etf.payouts],
         payouts_through=through,
         periods_missing=missing,
         stale=bool(missing),
