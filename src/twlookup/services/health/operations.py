@@ -98,24 +98,16 @@ def counseling_guide(h: rules.HealthData) -> CounselingGuide:
 def glp1_guide(h: rules.HealthData) -> Glp1Guide:
     doc = h.docs["glp1"]
     drugs = [
-        Drug(
-            id=d["id"],
-            ingredient=d["ingredient"],
-            brand=d["brand"],
-            name_zh=d["name_zh"],
-            kind_en=d["kind_en"],
-            trial=d["trial"],
-            side_effects=[
-                SideEffect(
-                    effect_en=s["effect_en"],
-                    effect_zh=s["effect_zh"],
-                    percent_by_dose=s["arms"],
-                    placebo_percent=s["placebo"],
-                )
-                for s in d["side_effects"]
-            ],
-            note_en=d["note_en"],
-            source=h.cite("glp1", d["source"]),
+        # the drug's facts under the data file's names; the side effects' shares and the source renamed
+        Drug.model_validate(
+            d
+            | dict(
+                side_effects=[
+                    SideEffect.model_validate(s | dict(percent_by_dose=s["arms"], placebo_percent=s["placebo"]))
+                    for s in d["side_effects"]
+                ],
+                source=h.cite("glp1", d["source"]),
+            )
         )
         for d in doc["drugs"]
     ]
@@ -123,8 +115,8 @@ def glp1_guide(h: rules.HealthData) -> Glp1Guide:
         approval_en=doc["approval"]["summary_en"],
         indication_en=doc["indication_en"],
         drugs=drugs,
-        warning_signs=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["warning_signs"]],
-        when_to_see_doctor=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["when_to_see_doctor"]],
+        warning_signs=[Bilingual.model_validate(w) for w in doc["warning_signs"]],
+        when_to_see_doctor=[Bilingual.model_validate(w) for w in doc["when_to_see_doctor"]],
         sources=[
             h.cite("glp1", doc["approval"]["source"]),
             h.cite("glp1", doc["indication_source"]),
