@@ -74,24 +74,19 @@ SERVICE.seeder(seed_health)
 def counseling_guide(h: rules.HealthData) -> CounselingGuide:
     doc = h.docs["counseling"]
     p = doc["programme"]
-    return CounselingGuide(
-        programme_en=p["name_en"],
-        programme_zh=p["name_zh"],
-        year=p["year"],
-        age_min=p["age_min"],
-        age_max=p["age_max"],
-        free_sessions=p["sessions"],
-        who_en=p["who_en"],
-        who_zh=p["who_zh"],
-        rules_en=p["rules_en"],
-        rules_zh=p["rules_zh"],
-        booking_steps_en=p["steps_en"],
-        booking_steps_zh=p["steps_zh"],
-        website=p["website"],
-        talking_tips_en=doc["talking_tips_en"],
-        talking_tips_zh=doc["talking_tips_zh"],
-        crisis_lines=[CrisisLine(**c) for c in doc["crisis_lines"]],
-        sources=[h.cite("counseling", p["source"]), h.cite("counseling", doc["crisis_source"])],
+    # the programme's year, ages, who, rules and website, and the talking tips, as the data file words them
+    return CounselingGuide.model_validate(
+        doc
+        | p
+        | dict(
+            programme_en=p["name_en"],
+            programme_zh=p["name_zh"],
+            free_sessions=p["sessions"],
+            booking_steps_en=p["steps_en"],
+            booking_steps_zh=p["steps_zh"],
+            crisis_lines=[CrisisLine(**c) for c in doc["crisis_lines"]],
+            sources=[h.cite("counseling", p["source"]), h.cite("counseling", doc["crisis_source"])],
+        )
     )
 
 
@@ -128,21 +123,18 @@ def glp1_guide(h: rules.HealthData) -> Glp1Guide:
 def factor_out(h: rules.HealthData, f: rules.Factor) -> FactorOut:
     meaning = h.docs["cancer_diet"]["groups"][f.group]
     d = f.doc
-    return FactorOut(
-        id=f.id,
-        name_en=d["name_en"],
-        name_zh=d["name_zh"],
-        iarc_group=f.group,
-        group_meaning_en=meaning["en"],
-        group_meaning_zh=meaning["zh"],
-        cancers_en=d["cancers_en"],
-        why_en=d["why_en"],
-        why_zh=d["why_zh"],
-        advice_en=d["advice_en"],
-        advice_zh=d["advice_zh"],
-        keywords_zh=list(f.keywords_zh),
-        keywords_en=[k for k, _ in f.patterns_en],
-        source=f.source,
+    # names, cancers, why and advice as the data file's entry words them; the rest from the parsed factor
+    return FactorOut.model_validate(
+        d
+        | dict(
+            id=f.id,
+            iarc_group=f.group,
+            group_meaning_en=meaning["en"],
+            group_meaning_zh=meaning["zh"],
+            keywords_zh=list(f.keywords_zh),
+            keywords_en=[k for k, _ in f.patterns_en],
+            source=f.source,
+        )
     )
 
 
@@ -163,19 +155,8 @@ def cancer_diet(h: rules.HealthData) -> CancerDiet:
 
 def programme_out(p: rules.Programme) -> ProgrammeOut:
     d = p.doc
-    return ProgrammeOut(
-        id=p.id,
-        cancer_en=d["cancer_en"],
-        cancer_zh=d["cancer_zh"],
-        test_en=d["test_en"],
-        test_zh=d["test_zh"],
-        interval_en=d["interval_en"],
-        interval_zh=d["interval_zh"],
-        where_en=d["where_en"],
-        where_zh=d["where_zh"],
-        who=[as_answer(r, RuleOut) for r in p.rules],
-        source=p.source,
-    )
+    # cancer, test, interval and where as the data file's entry words them
+    return ProgrammeOut.model_validate(d | dict(id=p.id, who=[as_answer(r, RuleOut) for r in p.rules], source=p.source))
 
 
 def screening_guide(h: rules.HealthData) -> Screening:
