@@ -4,9 +4,10 @@ travel, theme parks, booking). Every answer cites its records' provenance (`sour
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from twlookup.domain.provenance import distinct_sources
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
@@ -97,11 +98,19 @@ def rate_out(r: FxRate) -> FxRateOut:
     )
 
 
-def rate(data: TripData, code: str) -> FxRate:
-    found = data.rates.get(code)
+T = TypeVar("T")
+
+
+def held(table: Mapping[str, T], key: str, what: str, listing: str) -> T:
+    """The entry held under `key`, or the 404 naming `what` was asked and, after `listing`, every key held."""
+    found = table.get(key)
     if found is None:
-        raise NotFound("currency", code, f"Bank of Taiwan posts: {', '.join(data.rates)}.")
+        raise NotFound(what, key, f"{listing}: {', '.join(table)}.")
     return found
+
+
+def rate(data: TripData, code: str) -> FxRate:
+    return held(data.rates, code, "currency", "Bank of Taiwan posts")
 
 
 def board(data: TripData, codes: list[str] | None) -> FxBoard:
@@ -203,10 +212,7 @@ def place_out(data: TripData, g: Place) -> PlaceOut:
 
 
 def place(data: TripData, ident: str) -> Place:
-    found = data.places.get(ident)
-    if found is None:
-        raise NotFound("place", ident, f"Known places: {', '.join(data.places)}.")
-    return found
+    return held(data.places, ident, "place", "Known places")
 
 
 def places(data: TripData, ident: str | None) -> Places:
