@@ -52,9 +52,9 @@ class Observation(Trade):
     sample: bool = False
 
 
+# One product's prices over a range of days, as answers give them (computed in logic, not stored; no
+# docstring: it would become the answer schema's description).
 class SummaryFigures(Record):
-    """One product's prices over a range of days, as answers give them (computed in logic, not stored)."""
-
     start: date
     end: date
     days_observed: int
