@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.feeds.route import status_of
+from twlookup.platform.records import Record
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
 from twlookup.services.stocks.data import MARKET, seed_stocks
 from twlookup.services.stocks.feeds import CLOSES
-from twlookup.services.stocks.records import Close, Etf, EtfFacts, Security, SecurityNames, Theme
+from twlookup.services.stocks.records import Close, Etf, EtfFacts, Security, SecurityNames, Theme, ThemeNames
 from twlookup.services.stocks.schemas import (
     NOTICE,
     STOCK_DAYS,
@@ -69,6 +71,12 @@ ESTIMATE_METHOD = (
 # ---------------------------------------------------------------- helpers
 
 
+def shared(record: Record, part: type[Record]) -> dict[str, Any]:
+    """The values `record` holds for the fields of `part`, a record its answer shares (a security's or theme's
+    names, an ETF's facts): each such field is declared once, on `part`."""
+    return record.model_dump(include=set(part.model_fields))
+
+
 def close_out(c: Close | None) -> CloseOut | None:
     if c is None:
         return None
@@ -101,9 +109,7 @@ def theme_detail(market: logic.Market, theme: Theme, today: date) -> ThemeDetail
         sec = market.securities[m.code]
         members.append(
             MemberOut(
-                code=m.code,
-                name_zh=sec.name_zh,
-                name_en=sec.name_en,
+                **shared(sec, SecurityNames),
                 note=m.note,
                 latest=close_out(market.latest(m.code)),
                 source=m.source_ref,
@@ -158,7 +164,7 @@ def etf_out(market: logic.Market, etf: Etf, today: date) -> EtfOut:
         max(etf.payouts, key=lambda p: logic.period_index(p.period, etf.frequency)).period if etf.payouts else None
     )
     # the ETF's facts (code, issuer, frequency, note) and the security's names, as their records hold them
-    facts = etf.model_dump(include=set(EtfFacts.model_fields)) | sec.model_dump(include=set(SecurityNames.model_fields))
+    facts = shared(etf, EtfFacts) | shared(sec, SecurityNames)
     return EtfOut(
         **facts,
         latest=close_out(latest),
@@ -198,16 +204,11 @@ def list_themes() -> ThemeList:
         sample = sample or stats.sample
         themes.append(
             ThemeSummary(
-                id=theme.id,  # type: ignore[arg-type]  # the record's id is one of ThemeId's (the seed holds the file to them)
-                name_en=theme.name_en,
-                name_zh=theme.name_zh,
+                **shared(theme, ThemeNames),  # the id is one of ThemeId's (the seed holds the file to them)
                 stats=stats_out(stats),
                 members=[
                     MemberClose(
-                        code=m.code,
-                        name_zh=market.securities[m.code].name_zh,
-                        name_en=market.securities[m.code].name_en,
-                        latest=close_out(market.latest(m.code)),
+                        **shared(market.securities[m.code], SecurityNames), latest=close_out(market.latest(m.code))
                     )
                     for m in theme.members
                 ],
@@ -236,14 +237,12 @@ def get_stock(p: StockQuery) -> StockDetail:
     latest = closes[-1] if closes else None
     feeds = {(c.source, c.sample): c.source_ref for c in closes}
     return StockDetail(
+        **shared(sec, SecurityNames),
         sample=any(c.sample for c in closes),
-        code=sec.code,
-        name_zh=sec.name_zh,
-        name_en=sec.name_en,
         kind=sec.kind,
         market=next((c.market for c in reversed(closes) if c.market), None),
         latest=close_out(latest),
-        themes=[ThemeRef(id=t.id, name_en=t.name_en, name_zh=t.name_zh) for t in market.themes_of(sec.code)],
+        themes=[ThemeRef(**shared(t, ThemeNames)) for t in market.themes_of(sec.code)],
         etf_payouts=f"/api/etf/{sec.code}" if sec.code in market.etfs else None,
         days=len(closes),
         closes=[c for c in map(close_out, closes) if c is not None],
@@ -309,10 +308,8 @@ def history(p: HistoryQuery) -> History:
     sec = security(market, p.code)
     closes = market.history(p.code, p.days)
     return History(
+        **shared(sec, SecurityNames),
         sample=any(c.sample for c in closes),
-        code=sec.code,
-        name_zh=sec.name_zh,
-        name_en=sec.name_en,
         days=p.days,
         count=len(closes),
         first_date=closes[0].date if closes else None,
