@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
+
+from pydantic import BaseModel
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.feeds.route import status_of
@@ -69,6 +72,13 @@ ESTIMATE_METHOD = (
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def shared_figures(figures: Any, answer: type[BaseModel]) -> dict[str, Any]:
+    """The values a logic result (a dataclass: the deductions) holds for the fields of `answer` of the same names;
+    the answer's field types make its decimals JSON numbers."""
+    names = set(answer.model_fields)
+    return {k: v for k, v in vars(figures).items() if k in names}
 
 
 def shared(record: Record, part: type[Record]) -> dict[str, Any]:
@@ -351,21 +361,14 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
                 "so its estimate may be out of date."
             )
     lines = [
-        PlanLineOut(
-            code=line.code,
-            name_zh=market.securities[line.code].name_zh,
-            allocation=float(line.allocation),
-            price=float(line.price),
-            price_date=line.price_date,
-            units=line.units,
-            board_lots=line.units // 1000,
-            cost=float(line.cost),
-            leftover=float(line.leftover),
-            per_unit_2027=float(line.per_unit_2027),
-            payouts_2027=[float(x) for x in line.payouts_2027],
-            income_2027=float(line.income_2027),
-            nhi_premium=float(line.nhi_premium),
-            sample_price=close.sample,
+        # the line's figures under their own names (JSON numbers by the fields' types)
+        PlanLineOut.model_validate(
+            asdict(line)
+            | dict(
+                name_zh=market.securities[line.code].name_zh,
+                board_lots=line.units // 1000,
+                sample_price=close.sample,
+            )
         )
         for line, (_, close, _) in zip(plan.lines, picks, strict=True)
     ]
@@ -403,9 +406,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             sources=list(d.nhi_sources),
         ),
         income_tax=TaxOut(
-            credit_rate=float(d.credit_rate),
-            credit_cap=float(d.credit_cap),
-            separate_rate=float(d.separate_rate),
+            **shared_figures(d, TaxOut),
             credit_option=float(plan.tax_credit_option),
             separate_option=float(plan.separate_tax_option),
             note=d.tax_note,
