@@ -257,12 +257,10 @@ def get_card_status(p: CardQuery) -> CardOut:
         )
     due, outdated, warning = _freshness(current, upcoming, today)
     return CardOut(
+        **card.model_dump(include={"name", "japanese_name", "card_type"}),
         game=GAME,
         format=current.format,
         query=p.name,
-        name=card.name,
-        japanese_name=card.japanese_name,
-        card_type=card.card_type,
         as_of=today,
         in_force=_status(current, card.name),
         previous=_status(previous, card.name) if previous else None,

@@ -235,12 +235,10 @@ def withholding(p: WithholdingQuery) -> WithholdingAnswer:
         note += f"（注意：此處最新的基本工資資料為 {latest_wage.effective_from.year} 年 {latest_wage.monthly:,} 元，{on.year} 年的公告尚未收錄。）"
     withheld = p.payer_is_business
     return WithholdingAnswer(
+        **p.model_dump(include={"amount", "residency"}),
+        **kind.model_dump(include={"code", "name"}),
         as_of=on,
-        amount=p.amount,
         kind=kind.id,
-        code=kind.code,
-        name=kind.name,
-        residency=p.residency,
         tax_rate_pct=r.rate * PCT,
         tax=int(r.tax),
         tax_note=r.tax_note if withheld else agent.tax_note,

@@ -7,6 +7,7 @@ cafe, food_court, ice_cream with a name are read. The data is ODbL 1.0 (© OpenS
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,11 +30,11 @@ OVERPASS_JSON = Upstream(
     page="https://wiki.openstreetmap.org/wiki/Overpass_API",
     changes="continuously (OpenStreetMap is edited all the time)",
 )
-PBF_EXTRACT = Upstream(
+# the same publisher and licence as the Overpass answers: only the file differs
+PBF_EXTRACT = dataclasses.replace(
+    OVERPASS_JSON,
     title="OpenStreetMap restaurants and cafés from a regional .osm.pbf extract",
-    publisher="OpenStreetMap contributors",
     format="OSM PBF extract, read with pyosmium",
-    licence=ODBL,
     page="https://wiki.openstreetmap.org/wiki/Planet.osm",
     changes="continuously (extract providers rebuild their files regularly)",
 )

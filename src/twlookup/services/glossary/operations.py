@@ -167,21 +167,17 @@ def model_check(a: model_advice.ModelAdvice, today: date) -> ModelCheck:
     m = a.model
     if a.state == "active":
         note = f"{m.id} 目前仍可使用（{today.isoformat()}）。"
-    elif a.use_instead:
+    elif a.used_instead:
         when = f"將於 {m.retirement_date.isoformat()} 停用" if a.state == "scheduled" and m.retirement_date else ""
         when = when or (f"已於 {m.retirement_date.isoformat()} 停用" if m.retirement_date else "已被宣告淘汰")
-        note = f"{m.provider} 宣布 {m.id} {when}；本答案的程式碼改用 {a.use_instead}。"
+        note = f"{m.provider} 宣布 {m.id} {when}；本答案的程式碼改用 {a.used_instead}。"
     else:
         note = f"{m.provider} 宣布淘汰 {m.id}，但沒有指名仍可用的替代模型；請改用該供應商目前的模型。"
-    return ModelCheck(
-        written=a.written,
-        model=m.id,
-        provider=m.provider,
-        state=a.state,
-        retirement_date=m.retirement_date,
-        used_instead=a.use_instead,
-        note=note,
-        source=m.source_ref,
+    # written, state and used_instead from the advice, provider and retirement_date from the record
+    return ModelCheck.model_validate(
+        vars(a)
+        | m.model_dump(include={"provider", "retirement_date"})
+        | dict(model=m.id, note=note, source=m.source_ref)
     )
 
 

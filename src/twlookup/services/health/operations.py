@@ -6,6 +6,8 @@ answers out of every log line (platform/privacy.py, router.py, mcp.py).
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
@@ -72,48 +74,35 @@ SERVICE.seeder(seed_health)
 def counseling_guide(h: rules.HealthData) -> CounselingGuide:
     doc = h.docs["counseling"]
     p = doc["programme"]
-    return CounselingGuide(
-        programme_en=p["name_en"],
-        programme_zh=p["name_zh"],
-        year=p["year"],
-        age_min=p["age_min"],
-        age_max=p["age_max"],
-        free_sessions=p["sessions"],
-        who_en=p["who_en"],
-        who_zh=p["who_zh"],
-        rules_en=p["rules_en"],
-        rules_zh=p["rules_zh"],
-        booking_steps_en=p["steps_en"],
-        booking_steps_zh=p["steps_zh"],
-        website=p["website"],
-        talking_tips_en=doc["talking_tips_en"],
-        talking_tips_zh=doc["talking_tips_zh"],
-        crisis_lines=[CrisisLine(**c) for c in doc["crisis_lines"]],
-        sources=[h.cite("counseling", p["source"]), h.cite("counseling", doc["crisis_source"])],
+    # the programme's year, ages, who, rules and website, and the talking tips, as the data file words them
+    return CounselingGuide.model_validate(
+        doc
+        | p
+        | dict(
+            programme_en=p["name_en"],
+            programme_zh=p["name_zh"],
+            free_sessions=p["sessions"],
+            booking_steps_en=p["steps_en"],
+            booking_steps_zh=p["steps_zh"],
+            crisis_lines=[CrisisLine(**c) for c in doc["crisis_lines"]],
+            sources=[h.cite("counseling", p["source"]), h.cite("counseling", doc["crisis_source"])],
+        )
     )
 
 
 def glp1_guide(h: rules.HealthData) -> Glp1Guide:
     doc = h.docs["glp1"]
     drugs = [
-        Drug(
-            id=d["id"],
-            ingredient=d["ingredient"],
-            brand=d["brand"],
-            name_zh=d["name_zh"],
-            kind_en=d["kind_en"],
-            trial=d["trial"],
-            side_effects=[
-                SideEffect(
-                    effect_en=s["effect_en"],
-                    effect_zh=s["effect_zh"],
-                    percent_by_dose=s["arms"],
-                    placebo_percent=s["placebo"],
-                )
-                for s in d["side_effects"]
-            ],
-            note_en=d["note_en"],
-            source=h.cite("glp1", d["source"]),
+        # the drug's facts under the data file's names; the side effects' shares and the source renamed
+        Drug.model_validate(
+            d
+            | dict(
+                side_effects=[
+                    SideEffect.model_validate(s | dict(percent_by_dose=s["arms"], placebo_percent=s["placebo"]))
+                    for s in d["side_effects"]
+                ],
+                source=h.cite("glp1", d["source"]),
+            )
         )
         for d in doc["drugs"]
     ]
@@ -121,8 +110,8 @@ def glp1_guide(h: rules.HealthData) -> Glp1Guide:
         approval_en=doc["approval"]["summary_en"],
         indication_en=doc["indication_en"],
         drugs=drugs,
-        warning_signs=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["warning_signs"]],
-        when_to_see_doctor=[Bilingual(en=w["en"], zh=w["zh"]) for w in doc["when_to_see_doctor"]],
+        warning_signs=[Bilingual.model_validate(w) for w in doc["warning_signs"]],
+        when_to_see_doctor=[Bilingual.model_validate(w) for w in doc["when_to_see_doctor"]],
         sources=[
             h.cite("glp1", doc["approval"]["source"]),
             h.cite("glp1", doc["indication_source"]),
@@ -134,21 +123,18 @@ def glp1_guide(h: rules.HealthData) -> Glp1Guide:
 def factor_out(h: rules.HealthData, f: rules.Factor) -> FactorOut:
     meaning = h.docs["cancer_diet"]["groups"][f.group]
     d = f.doc
-    return FactorOut(
-        id=f.id,
-        name_en=d["name_en"],
-        name_zh=d["name_zh"],
-        iarc_group=f.group,
-        group_meaning_en=meaning["en"],
-        group_meaning_zh=meaning["zh"],
-        cancers_en=d["cancers_en"],
-        why_en=d["why_en"],
-        why_zh=d["why_zh"],
-        advice_en=d["advice_en"],
-        advice_zh=d["advice_zh"],
-        keywords_zh=list(f.keywords_zh),
-        keywords_en=[k for k, _ in f.patterns_en],
-        source=f.source,
+    # names, cancers, why and advice as the data file's entry words them; the rest from the parsed factor
+    return FactorOut.model_validate(
+        d
+        | dict(
+            id=f.id,
+            iarc_group=f.group,
+            group_meaning_en=meaning["en"],
+            group_meaning_zh=meaning["zh"],
+            keywords_zh=list(f.keywords_zh),
+            keywords_en=[k for k, _ in f.patterns_en],
+            source=f.source,
+        )
     )
 
 
@@ -169,19 +155,8 @@ def cancer_diet(h: rules.HealthData) -> CancerDiet:
 
 def programme_out(p: rules.Programme) -> ProgrammeOut:
     d = p.doc
-    return ProgrammeOut(
-        id=p.id,
-        cancer_en=d["cancer_en"],
-        cancer_zh=d["cancer_zh"],
-        test_en=d["test_en"],
-        test_zh=d["test_zh"],
-        interval_en=d["interval_en"],
-        interval_zh=d["interval_zh"],
-        where_en=d["where_en"],
-        where_zh=d["where_zh"],
-        who=[as_answer(r, RuleOut) for r in p.rules],
-        source=p.source,
-    )
+    # cancer, test, interval and where as the data file's entry words them
+    return ProgrammeOut.model_validate(d | dict(id=p.id, who=[as_answer(r, RuleOut) for r in p.rules], source=p.source))
 
 
 def screening_guide(h: rules.HealthData) -> Screening:
@@ -421,28 +396,27 @@ def glucose_report(p: GlucoseReportQuery) -> GlucoseReport:
         + (f"{very_high} reading(s) at {h.glucose.very_high_at_or_above:g} mg/dL or more. " if very_high else "")
         + f"Estimated HbA1c {r.estimated_a1c:g}% from the mean (ADAG), not a laboratory value."
     )
-    return GlucoseReport(
-        count=r.count,
-        mean=r.mean,
-        lowest=r.lowest,
-        highest=r.highest,
-        readings_with_target=r.with_target,
-        in_target=r.in_target,
-        time_in_target_percent=percent,
-        hypoglycaemia_events=hypo,
-        hypoglycaemia_level1=r.hypo_level1,
-        hypoglycaemia_level2=r.hypo_level2,
-        by_when=by_when,
-        estimated_hba1c=r.estimated_a1c,
-        estimated_hba1c_formula=h.glucose.doc["estimated_a1c"]["formula"],
-        estimated_hba1c_caveat=(
-            "The ADAG formula was derived from many readings spread over about three months; a few "
-            "finger-stick readings, mostly at one time of day, can give a misleading estimate. Only a laboratory "
-            "HbA1c test measures it."
-        ),
-        urgent=r.hypo_level2 > 0,
-        summary_for_doctor=summary,
-        sources=glucose_sources(h),
+    # count, mean, lowest, highest and in_target under the report's own names; the rest named here
+    return GlucoseReport.model_validate(
+        asdict(r)
+        | dict(
+            readings_with_target=r.with_target,
+            time_in_target_percent=percent,
+            hypoglycaemia_events=hypo,
+            hypoglycaemia_level1=r.hypo_level1,
+            hypoglycaemia_level2=r.hypo_level2,
+            by_when=by_when,
+            estimated_hba1c=r.estimated_a1c,
+            estimated_hba1c_formula=h.glucose.doc["estimated_a1c"]["formula"],
+            estimated_hba1c_caveat=(
+                "The ADAG formula was derived from many readings spread over about three months; a few "
+                "finger-stick readings, mostly at one time of day, can give a misleading estimate. Only a laboratory "
+                "HbA1c test measures it."
+            ),
+            urgent=r.hypo_level2 > 0,
+            summary_for_doctor=summary,
+            sources=glucose_sources(h),
+        )
     )
 
 

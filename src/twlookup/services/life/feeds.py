@@ -17,6 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import partial
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -38,6 +39,8 @@ from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, Lotter
 
 FUEL_CURRENT = "https://vipmbr.cpc.com.tw/CPCSTN/ListPriceWebService.asmx/getCPCMainProdListPrice"
 NOT_VERIFIED = "no open-data licence found for it here (not verified); the publisher's site terms apply"
+# what the three feeds state alike: no open-data licence verified, and records keyed by their own dates
+_life_feed = partial(Feed, service="life", licence=NOT_VERIFIED, history=True)
 
 
 def _root(raw: bytes) -> ET.Element:
@@ -74,13 +77,11 @@ def invoice_held(session: Session) -> date | None:
     return draw_date(newest) if newest else None
 
 
-INVOICE = Feed(
-    service="life",
+INVOICE = _life_feed(
     name="invoice",
     title="統一發票中獎號碼 (uniform-invoice winning numbers)",
     publisher="Ministry of Finance (財政部)",
     format="RSS 2.0 XML, one item per two-month period",
-    licence=NOT_VERIFIED,
     page="https://invoice.etax.nat.gov.tw/",
     changes="every two months: numbers drawn on the 25th of each odd month for the two months before",
     importer=import_invoice,
@@ -89,7 +90,6 @@ INVOICE = Feed(
     urls=(INVOICE_FEED,),
     every=timedelta(hours=6),
     stale_after=timedelta(days=64),  # a period's numbers are the newest for two months, plus the draw day
-    history=True,
     held=invoice_held,
 )
 
@@ -184,13 +184,11 @@ def lottery_held(session: Session) -> date | None:
     return min(newest, default=None)
 
 
-LOTTERY = Feed(
-    service="life",
+LOTTERY = _life_feed(
     name="lottery",
     title="台灣彩券 開獎結果 (Taiwan Lottery draw results: lotto649, superlotto638, daily539)",
     publisher="Taiwan Lottery Co. (台灣彩券), for the Ministry of Finance",
     format="JSON, one answer per game and month ({rtCode, content: {<game>Res: [...]}})",
-    licence=NOT_VERIFIED,
     page="https://www.taiwanlottery.com/",
     changes="lotto649 Tuesday and Friday, superlotto638 Monday and Thursday, daily539 Monday to Saturday",
     importer=import_lottery,
@@ -202,7 +200,6 @@ LOTTERY = Feed(
     ),
     every=timedelta(hours=3),
     stale_after=timedelta(days=7),
-    history=True,
     held=lottery_held,
 )
 
@@ -236,13 +233,11 @@ def fuel_held(session: Session) -> date | None:
     return session.scalar(select(func.max(FuelPriceRow.effective)).where(FuelPriceRow.sample.is_(False)))
 
 
-FUEL = Feed(
-    service="life",
+FUEL = _life_feed(
     name="fuel",
     title="台灣中油 牌價 (CPC posted retail prices: 92, 95, 98 unleaded, premium diesel)",
     publisher="CPC Corporation, Taiwan (台灣中油)",
     format="XML (.NET DataSet of tbTable rows: 產品名稱, 參考牌價, 牌價生效時間)",
-    licence=NOT_VERIFIED,
     page="https://www.cpc.com.tw/historyprice.aspx?n=2890",
     changes="weekly: new prices take effect each Monday",
     importer=import_fuel,
@@ -251,7 +246,6 @@ FUEL = Feed(
     urls=(FUEL_CURRENT,),
     every=timedelta(hours=6),
     stale_after=timedelta(days=8),
-    history=True,
     held=fuel_held,
     side_parts=("history-",),
 )

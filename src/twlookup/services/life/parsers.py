@@ -79,6 +79,12 @@ def _digits(text: str, width: int, label: str) -> list[str]:
     return values
 
 
+def imported_from(source: str, title: str, today: date) -> dict[str, Any]:
+    """The provenance of a record read from its publisher's feed today: the page and its title, reported by no
+    one, not a sample."""
+    return {"reported_by": None, "source": source, "source_title": title, "checked": today, "sample": False}
+
+
 def import_invoice(session: Session, path: Path) -> int:
     root = _xml(path)
     items = [e for e in root.iter() if _local(e.tag) == "item"]
@@ -114,11 +120,11 @@ def import_invoice(session: Session, path: Path) -> int:
                     grand=prizes["特獎"][0],
                     first=tuple(prizes["頭獎"]),
                     additional_sixth=tuple(prizes.get("增開六獎", ())),
-                    reported_by=None,
-                    source=fields.get("link") or INVOICE_PAGE.format(roc=roc, month=first),
-                    source_title=f"財政部 統一發票中獎號碼 {title} (imported from {INVOICE_FEED})",
-                    checked=today,
-                    sample=False,
+                    **imported_from(
+                        fields.get("link") or INVOICE_PAGE.format(roc=roc, month=first),
+                        f"財政部 統一發票中獎號碼 {title} (imported from {INVOICE_FEED})",
+                        today,
+                    ),
                 ),
                 InvoicePeriodRow,
             )
@@ -179,11 +185,9 @@ def import_lottery(session: Session, path: Path) -> int:
                         draw_date=_draw_date(row.get("lotteryDate"), period),
                         numbers=tuple(sorted(main)),
                         second=extra,
-                        reported_by=None,
-                        source=LOTTERY_API.format(name=api_name),
-                        source_title=f"台灣彩券 {game.name_zh} 第{period}期 開獎結果",
-                        checked=today,
-                        sample=False,
+                        **imported_from(
+                            LOTTERY_API.format(name=api_name), f"台灣彩券 {game.name_zh} 第{period}期 開獎結果", today
+                        ),
                     ),
                     LotteryDrawRow,
                 )
@@ -223,11 +227,7 @@ def import_fuel(session: Session, path: Path) -> int:
                     effective=date.fromisoformat(when[:10]),
                     price=price,
                     note=None,
-                    reported_by=None,
-                    source=FUEL_SOURCE,
-                    source_title=f"台灣中油 牌價 {name} (list-price web service)",
-                    checked=today,
-                    sample=False,
+                    **imported_from(FUEL_SOURCE, f"台灣中油 牌價 {name} (list-price web service)", today),
                 ),
                 FuelPriceRow,
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -138,6 +138,18 @@ class PrizeRuleOut(RecordAnswer, record=InvoicePrize, exclude=("key",)):
     prize: str = Field(description="The prize's key: special, grand, first ... sixth, additional_sixth")
 
 
+# What an answer about one period says when a newer period has been drawn (numbers and checks alike)
+NewestDrawnPeriod = Annotated[
+    str, Field(description="The newest period drawn by today (Taipei); when it is not `period`, see `note`")
+]
+NewerPeriodNote = Annotated[
+    str | None,
+    Field(
+        description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks"
+    ),
+]
+
+
 class InvoiceNumbers(RecordAnswer, record=InvoicePeriod):
     months: str = Field(description="Gregorian year and months, e.g. 2025-11/12")
     draw_date: date
@@ -147,13 +159,8 @@ class InvoiceNumbers(RecordAnswer, record=InvoicePeriod):
     prizes: list[PrizeRuleOut]
     claim_notes: str
     known_periods: list[str]
-    newest_drawn_period: str = Field(
-        description="The newest period drawn by today (Taipei); when it is not `period`, see `note`"
-    )
-    note: str | None = Field(
-        None,
-        description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks",
-    )
+    newest_drawn_period: NewestDrawnPeriod
+    note: NewerPeriodNote = None
     sample: bool
     source: Source
     sources: list[Source]
@@ -184,13 +191,8 @@ class InvoiceCheck(Reported):
     claim_start: date
     claim_end: date
     claim_status: ClaimStatus
-    newest_drawn_period: str = Field(
-        description="The newest period drawn by today (Taipei); when it is not `period`, see `note`"
-    )
-    note: str | None = Field(
-        None,
-        description="Set when `period` was chosen as the latest but a newer period has been drawn whose numbers the store lacks",
-    )
+    newest_drawn_period: NewestDrawnPeriod
+    note: NewerPeriodNote = None
     sample: bool
     source: Source
 

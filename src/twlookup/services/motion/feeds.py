@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -74,8 +75,11 @@ def libraries_holds(session: Session) -> str | None:
     return f"{len(rows)} libraries with their npm versions, newest check {max(r.checked for r in rows).isoformat()}"
 
 
-SUPPORT = Feed(
-    service="motion",
+# both feeds are judged by the time since their last good check, stale after 30 days
+_motion_feed = partial(Feed, service="motion", stale_after=timedelta(days=30), stale_by="check")
+
+
+SUPPORT = _motion_feed(
     name="support",
     title="web-features data.json (Baseline status and first supporting browser versions)",
     publisher="W3C WebDX Community Group (web-platform-dx/web-features)",
@@ -88,8 +92,6 @@ SUPPORT = Feed(
     parts=static_parts(Part("web-features", RELEASE_DATA, "data.json", fetch=_release)),
     urls=(RELEASE_DATA,),
     every=timedelta(days=1),
-    stale_after=timedelta(days=30),
-    stale_by="check",
     ingest_hint="package/data.json  (with package.json beside it, or named web-features-vX.Y.Z-data.json)",
     held=_held(SupportRow),
     holds=support_holds,
@@ -121,8 +123,7 @@ def libraries_parts(ctx: PartsContext) -> list[Part]:
     return [Part("npm", NPM_LATEST.format(name="<name>"), "npm-latest.json", fetch=_libraries(names))]
 
 
-LIBRARIES = Feed(
-    service="motion",
+LIBRARIES = _motion_feed(
     name="libraries",
     title="npm registry documents of the animation libraries (version, licence, size)",
     publisher="npm registry (registry.npmjs.org)",
@@ -134,8 +135,6 @@ LIBRARIES = Feed(
     parts=libraries_parts,
     urls=(NPM_LATEST,),
     every=timedelta(days=7),
-    stale_after=timedelta(days=30),
-    stale_by="check",
     default_part="npm",
     ingest_hint="latest.json  (a JSON list of registry.npmjs.org/<name>/latest documents)",
     held=_held(LibraryRow),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import asdict
 from datetime import date
 from typing import Literal
 
@@ -251,17 +252,18 @@ def _gradient(hexes: list[str], kind: str, angle: int, animate: bool) -> Gradien
         if g.space == "oklch"
         else "OKLab keeps perceived lightness even between the stops without grey midpoints"
     )
-    return GradientAnswer(
-        colors=[c.hex for c in colors],
-        type=kind,
-        interpolation=g.space,
-        why=why,
-        css=g.css,
-        fallback_css=g.fallback,
-        animation_css=g.animation,
-        contrast_white_text=on_white,
-        contrast_black_text=on_black,
-        contrast_note=note,
+    # the three CSS texts under the gradient's own names
+    return GradientAnswer.model_validate(
+        asdict(g)
+        | dict(
+            colors=[c.hex for c in colors],
+            type=kind,
+            interpolation=g.space,
+            why=why,
+            contrast_white_text=on_white,
+            contrast_black_text=on_black,
+            contrast_note=note,
+        )
     )
 
 

@@ -50,3 +50,19 @@ class Observation(Trade):
     also keeps the download it came from: tables.ObservationRow)."""
 
     sample: bool = False
+
+
+# One product's prices over a range of days, as answers give them (computed in logic, not stored; no
+# docstring: it would become the answer schema's description).
+class SummaryFigures(Record):
+    start: date
+    end: date
+    days_observed: int
+    min: float
+    max: float
+    mean: float
+    low_date: date
+    current: float
+    current_date: date
+    above_low: float = Field(description="current - min, NT$/kg")
+    above_low_percent: float = Field(description="(current - min) / min x 100")

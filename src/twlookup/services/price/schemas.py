@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import Source
-from twlookup.services.price.logic import SummaryFigures as SummaryOut
 from twlookup.services.price.records import Category, Observation, Product
+from twlookup.services.price.records import SummaryFigures as SummaryOut
 
 CategorySlug = Literal["vegetables", "fruits"]
 CATEGORY_SLUGS = ("vegetables", "fruits")

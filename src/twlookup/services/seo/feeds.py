@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from functools import partial
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -70,8 +71,11 @@ def ipranges_parts(ctx: PartsContext) -> list[Part]:
     return [Part(file_id, source, f"{file_id}.json") for file_id, source in rows if source.startswith("https://")]
 
 
-IPRANGES = Feed(
-    service="seo",
+# both lists are asked for daily and judged by the time since their last good check
+_seo_feed = partial(Feed, service="seo", every=timedelta(days=1), stale_by="check")
+
+
+IPRANGES = _seo_feed(
     name="ipranges",
     title="Crawler operators' IP-range files (Google, Bing, Apple, DuckDuckGo, OpenAI, Perplexity, Common Crawl)",
     publisher="each crawler's operator",
@@ -83,9 +87,7 @@ IPRANGES = Feed(
     stamp=ipranges_stamp,
     parts=ipranges_parts,
     urls=("the `source` URL of each file in data/seo/ipranges.yaml",),
-    every=timedelta(days=1),
     stale_after=timedelta(days=14),
-    stale_by="check",
     held=ipranges_held,
     holds=ipranges_holds,
     ingest_hint="googlebot.json  (the file name names the range file)",
@@ -117,8 +119,7 @@ def airobots_holds(session: Session) -> str | None:
     )
 
 
-AIROBOTS = Feed(
-    service="seo",
+AIROBOTS = _seo_feed(
     name="airobots",
     title="AI crawlers listed by ai.robots.txt (robots.json)",
     publisher="ai-robots-txt/ai.robots.txt contributors",
@@ -130,9 +131,7 @@ AIROBOTS = Feed(
     stamp=airobots_stamp,
     parts=static_parts(Part("robots.json", parsers.RAW_URL, "robots.json")),
     urls=(parsers.RAW_URL,),
-    every=timedelta(days=1),
     stale_after=timedelta(days=30),
-    stale_by="check",
     held=airobots_held,
     holds=airobots_holds,
     default_part="robots.json",

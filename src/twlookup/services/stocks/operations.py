@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from pydantic import BaseModel
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.feeds.route import status_of
+from twlookup.platform.records import Record
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
 from twlookup.services.stocks.data import MARKET, seed_stocks
 from twlookup.services.stocks.feeds import CLOSES
-from twlookup.services.stocks.records import Close, Etf, Security, Theme
+from twlookup.services.stocks.records import Close, Etf, EtfFacts, Security, SecurityNames, Theme, ThemeNames
 from twlookup.services.stocks.schemas import (
     NOTICE,
     STOCK_DAYS,
@@ -69,6 +74,19 @@ ESTIMATE_METHOD = (
 # ---------------------------------------------------------------- helpers
 
 
+def shared_figures(figures: Any, answer: type[BaseModel]) -> dict[str, Any]:
+    """The values a logic result (a dataclass: the deductions) holds for the fields of `answer` of the same names;
+    the answer's field types make its decimals JSON numbers."""
+    names = set(answer.model_fields)
+    return {k: v for k, v in vars(figures).items() if k in names}
+
+
+def shared(record: Record, part: type[Record]) -> dict[str, Any]:
+    """The values `record` holds for the fields of `part`, a record its answer shares (a security's or theme's
+    names, an ETF's facts): each such field is declared once, on `part`."""
+    return record.model_dump(include=set(part.model_fields))
+
+
 def close_out(c: Close | None) -> CloseOut | None:
     if c is None:
         return None
@@ -101,9 +119,7 @@ def theme_detail(market: logic.Market, theme: Theme, today: date) -> ThemeDetail
         sec = market.securities[m.code]
         members.append(
             MemberOut(
-                code=m.code,
-                name_zh=sec.name_zh,
-                name_en=sec.name_en,
+                **shared(sec, SecurityNames),
                 note=m.note,
                 latest=close_out(market.latest(m.code)),
                 source=m.source_ref,
@@ -157,20 +173,12 @@ def etf_out(market: logic.Market, etf: Etf, today: date) -> EtfOut:
     through = (
         max(etf.payouts, key=lambda p: logic.period_index(p.period, etf.frequency)).period if etf.payouts else None
     )
+    # the ETF's facts (code, issuer, frequency, note) and the security's names, as their records hold them
+    facts = shared(etf, EtfFacts) | shared(sec, SecurityNames)
     return EtfOut(
-        code=etf.code,
-        name_zh=sec.name_zh,
-        name_en=sec.name_en,
-        issuer=etf.issuer,
-        frequency=etf.frequency,
-        note=etf.note,
+        **facts,
         latest=close_out(latest),
-        payouts=[
-            PayoutOut(
-                period=p.period, ex_date=p.ex_date, pay_date=p.pay_date, amount=float(p.amount), source=p.source_ref
-            )
-            for p in etf.payouts
-        ],
+        payouts=[PayoutOut.model_validate(p.model_dump() | {"source": p.source_ref}) for p in etf.payouts],
         payouts_through=through,
         periods_missing=missing,
         stale=bool(missing),
@@ -206,16 +214,11 @@ def list_themes() -> ThemeList:
         sample = sample or stats.sample
         themes.append(
             ThemeSummary(
-                id=theme.id,  # type: ignore[arg-type]  # the record's id is one of ThemeId's (the seed holds the file to them)
-                name_en=theme.name_en,
-                name_zh=theme.name_zh,
+                **shared(theme, ThemeNames),  # the id is one of ThemeId's (the seed holds the file to them)
                 stats=stats_out(stats),
                 members=[
                     MemberClose(
-                        code=m.code,
-                        name_zh=market.securities[m.code].name_zh,
-                        name_en=market.securities[m.code].name_en,
-                        latest=close_out(market.latest(m.code)),
+                        **shared(market.securities[m.code], SecurityNames), latest=close_out(market.latest(m.code))
                     )
                     for m in theme.members
                 ],
@@ -244,14 +247,12 @@ def get_stock(p: StockQuery) -> StockDetail:
     latest = closes[-1] if closes else None
     feeds = {(c.source, c.sample): c.source_ref for c in closes}
     return StockDetail(
+        **shared(sec, SecurityNames),
         sample=any(c.sample for c in closes),
-        code=sec.code,
-        name_zh=sec.name_zh,
-        name_en=sec.name_en,
         kind=sec.kind,
         market=next((c.market for c in reversed(closes) if c.market), None),
         latest=close_out(latest),
-        themes=[ThemeRef(id=t.id, name_en=t.name_en, name_zh=t.name_zh) for t in market.themes_of(sec.code)],
+        themes=[ThemeRef(**shared(t, ThemeNames)) for t in market.themes_of(sec.code)],
         etf_payouts=f"/api/etf/{sec.code}" if sec.code in market.etfs else None,
         days=len(closes),
         closes=[c for c in map(close_out, closes) if c is not None],
@@ -317,10 +318,8 @@ def history(p: HistoryQuery) -> History:
     sec = security(market, p.code)
     closes = market.history(p.code, p.days)
     return History(
+        **shared(sec, SecurityNames),
         sample=any(c.sample for c in closes),
-        code=sec.code,
-        name_zh=sec.name_zh,
-        name_en=sec.name_en,
         days=p.days,
         count=len(closes),
         first_date=closes[0].date if closes else None,
@@ -362,21 +361,14 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
                 "so its estimate may be out of date."
             )
     lines = [
-        PlanLineOut(
-            code=line.code,
-            name_zh=market.securities[line.code].name_zh,
-            allocation=float(line.allocation),
-            price=float(line.price),
-            price_date=line.price_date,
-            units=line.units,
-            board_lots=line.units // 1000,
-            cost=float(line.cost),
-            leftover=float(line.leftover),
-            per_unit_2027=float(line.per_unit_2027),
-            payouts_2027=[float(x) for x in line.payouts_2027],
-            income_2027=float(line.income_2027),
-            nhi_premium=float(line.nhi_premium),
-            sample_price=close.sample,
+        # the line's figures under their own names (JSON numbers by the fields' types)
+        PlanLineOut.model_validate(
+            asdict(line)
+            | dict(
+                name_zh=market.securities[line.code].name_zh,
+                board_lots=line.units // 1000,
+                sample_price=close.sample,
+            )
         )
         for line, (_, close, _) in zip(plan.lines, picks, strict=True)
     ]
@@ -414,9 +406,7 @@ def income_plan(p: IncomePlanQuery) -> IncomePlan:
             sources=list(d.nhi_sources),
         ),
         income_tax=TaxOut(
-            credit_rate=float(d.credit_rate),
-            credit_cap=float(d.credit_cap),
-            separate_rate=float(d.separate_rate),
+            **shared_figures(d, TaxOut),
             credit_option=float(plan.tax_credit_option),
             separate_option=float(plan.separate_tax_option),
             note=d.tax_note,

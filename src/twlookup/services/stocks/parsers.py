@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -165,10 +165,7 @@ def import_closes(session: Session, path: Path) -> int:
     for c in closes:
         session.merge(
             CloseRecord(
-                code=c.code,
-                date=c.date,
-                close=c.close,
-                change=c.change,
+                **asdict(c),  # code, date, close, change
                 market=feed.market,
                 source=feed.url,
                 source_title=feed.title,

@@ -107,24 +107,19 @@ def _assess(
 ) -> AssessmentResult:
     instrument = data.instruments[instrument_id]
     result = logic.score(instrument, answers, extra)  # count and range are already the schema's (tested equal)
-    extra_out = None
-    if instrument.extra_item is not None and extra is not None:
+    extra_out, item = None, instrument.extra_item
+    if item is not None and extra is not None:
         extra_out = ExtraItemOut(
-            label=instrument.extra_item.label,
-            answer=extra,
-            flag_at=instrument.extra_item.flag_at,
-            flagged=extra >= instrument.extra_item.flag_at,
+            **item.model_dump(include={"label", "flag_at"}), answer=extra, flagged=extra >= item.flag_at
         )
     return AssessmentResult(
+        **instrument.model_dump(include={"name_zh", "name_en", "period"}),
         instrument=instrument_id,
-        name_zh=instrument.name_zh,
-        name_en=instrument.name_en,
-        period=instrument.period,
         total=result.total,
         max_total=instrument.max_total,
         band=_band(result.band),
         bands=[_band(b) for b in instrument.bands],
-        item_flags=[ItemFlagOut(item=f.item, label=f.label, answer=f.answer, message=f.message) for f in result.flags],
+        item_flags=[ItemFlagOut.model_validate(f, from_attributes=True) for f in result.flags],
         urgent=result.urgent,
         extra_item=extra_out,
         not_a_diagnosis=NOT_A_DIAGNOSIS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -89,7 +89,20 @@ class TelehealthQuery(Params):
         return v
 
 
-class MoodThermometerBody(Params):
+class QuestionnaireBody(Params):
+    """The answers to one questionnaire, checked in words first (`_check_answers`): `questionnaire` is its name,
+    its number of answers, the highest answer and its scale in words."""
+
+    questionnaire: ClassVar[tuple[str, int, int, str]]
+
+    @field_validator("answers", mode="before", check_fields=False)
+    @classmethod
+    def _answers(cls, v: object) -> object:
+        return _check_answers(v, *cls.questionnaire)
+
+
+class MoodThermometerBody(QuestionnaireBody):
+    questionnaire = ("the mood thermometer (BSRS-5)", 5, 4, SCALE_0_4)
     answers: list[BSRS_ITEM] = Field(
         min_length=5,
         max_length=5,
@@ -104,41 +117,28 @@ class MoodThermometerBody(Params):
         description="The extra item, thoughts of suicide, 0 to 4; scored on its own and flagged at 2 or more",
     )
 
-    @field_validator("answers", mode="before")
-    @classmethod
-    def _answers(cls, v: object) -> object:
-        return _check_answers(v, "the mood thermometer (BSRS-5)", 5, 4, SCALE_0_4)
-
     @field_validator("suicidal", mode="before")
     @classmethod
     def _suicidal(cls, v: object) -> object:
         return _check_extra(v)
 
 
-class Phq9Body(Params):
+class Phq9Body(QuestionnaireBody):
+    questionnaire = ("the PHQ-9", 9, 3, SCALE_0_3)
     answers: list[PHQ_ITEM] = Field(
         min_length=9,
         max_length=9,
         description="The 9 PHQ-9 answers in order, each 0 (not at all) to 3 (nearly every day), about the past 2 weeks",
     )
 
-    @field_validator("answers", mode="before")
-    @classmethod
-    def _answers(cls, v: object) -> object:
-        return _check_answers(v, "the PHQ-9", 9, 3, SCALE_0_3)
 
-
-class Gad7Body(Params):
+class Gad7Body(QuestionnaireBody):
+    questionnaire = ("the GAD-7", 7, 3, SCALE_0_3)
     answers: list[PHQ_ITEM] = Field(
         min_length=7,
         max_length=7,
         description="The 7 GAD-7 answers in order, each 0 (not at all) to 3 (nearly every day), about the past 2 weeks",
     )
-
-    @field_validator("answers", mode="before")
-    @classmethod
-    def _answers(cls, v: object) -> object:
-        return _check_answers(v, "the GAD-7", 7, 3, SCALE_0_3)
 
 
 class SleepQuery(Params):

@@ -19,7 +19,7 @@ class ModelAdvice:
     written: str  # the name as the how-to writes it
     model: Model  # the retirement record it resolves to
     state: State  # model_lifecycle.status on the day asked
-    use_instead: str | None  # what the answer's code uses instead (None: keep it, or no replacement named)
+    used_instead: str | None  # what the answer's code uses instead (None: keep it, or no replacement named)
 
 
 def successor(model: Model, catalog: Catalog, today: date) -> str | None:
@@ -56,7 +56,7 @@ def rewrite(code: list[CodeBlock], advice: list[ModelAdvice]) -> list[CodeBlock]
     for block in code:
         text = block.code
         for a in advice:
-            if a.use_instead:
-                text = re.sub(rf"(?<![\w.-]){re.escape(a.written)}(?![\w.-])", a.use_instead, text)
+            if a.used_instead:
+                text = re.sub(rf"(?<![\w.-]){re.escape(a.written)}(?![\w.-])", a.used_instead, text)
         out.append(block.model_copy(update={"code": text}))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.records import as_answer
@@ -24,32 +25,31 @@ from twlookup.services.life.schemas import (
     PrizeRuleOut,
 )
 
-INVOICE_FEED_SOURCE = Source(
+# pages of the award rules and claim notes, all checked on the rules' check date
+_rules_page = partial(Source, checked=invoice_rules.CHECKED)
+
+INVOICE_FEED_SOURCE = _rules_page(
     url="https://invoice.etax.nat.gov.tw/",
     title="財政部 統一發票中獎號碼 (Ministry of Finance uniform-invoice winning numbers and award rules)",
-    checked=invoice_rules.CHECKED,
 )
 
 
-INVOICE_PLAN_SOURCE = Source(
+INVOICE_PLAN_SOURCE = _rules_page(
     url="https://udn.com/news/story/7243/9344336",
     title="MoF Taxation Administration, 2026-02-25: prizes per period in 2026 (one special, one grand, three each "
     "of the first to sixth prizes; no additional sixth prizes)",
-    checked=invoice_rules.CHECKED,
 )
 
 
-INVOICE_NOTES_SOURCE = Source(
+INVOICE_NOTES_SOURCE = _rules_page(
     url="https://tw.news.yahoo.com/%E9%96%8B%E7%8D%8E%E8%B3%87%E8%A8%8A-%E7%B5%B1-%E7%99%BC%E7%A5%A811-12%E6%9C%88-%E5%A3%B9%E5%8D%83%E8%90%AC%E5%BE%97%E7%8D%8E%E8%99%9F%E7%A2%BC97023797-064051788.html",
     title="MoF claim notes of 114-11-12 (withholding from the third prize, stamp duty, who cannot claim), as reported",
-    checked=invoice_rules.CHECKED,
 )
 
 
-INVOICE_CLAIM_SOURCE = Source(
+INVOICE_CLAIM_SOURCE = _rules_page(
     url="https://law-out.mof.gov.tw/LawContent.aspx?id=FL006085",
     title="統一發票給獎辦法 (Uniform Invoice Award Regulations): prizes and claim period",
-    checked=invoice_rules.CHECKED,
 )
 
 

@@ -32,10 +32,10 @@ Space = Literal["oklab", "oklch"]
 @dataclass(frozen=True)
 class Gradient:
     css: str
-    fallback: str
+    fallback_css: str
     space: Space
     stops: list[str]
-    animation: str | None
+    animation_css: str | None
 
 
 Mix = Callable[[colour.RGB, colour.RGB, float], colour.RGB]
@@ -44,7 +44,7 @@ MIX: dict[Space, Mix] = {"oklab": colour.mix_oklab, "oklch": colour.mix_oklch}
 
 def gradient(colors: list[colour.RGB], kind: str, angle: int, animate: bool) -> Gradient:
     """A gradient through `colors`, interpolated in OKLab, or in OKLCH (shorter hue) where an OKLab
-    mix of a pair would pass through grey. `css` uses CSS Color 4 interpolation syntax; `fallback`
+    mix of a pair would pass through grey. `css` uses CSS Color 4 interpolation syntax; `fallback_css`
     lists precomputed sRGB stops (every 12.5% of each segment) for browsers without it."""
     greys = any(colour.greys_in_oklab(a, b) for a, b in zip(colors, colors[1:], strict=False))
     space: Space = "oklch" if greys else "oklab"

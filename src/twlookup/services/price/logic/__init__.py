@@ -22,10 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from pydantic import Field
-
-from twlookup.platform.records import Record
-from twlookup.services.price.records import Category, Observation, Product
+from twlookup.services.price.records import Category, Observation, Product, SummaryFigures
 
 WINDOW_DAYS = 90
 SEARCH_LIMIT = 50
@@ -40,20 +37,6 @@ class DailyPrice:
     market_name: str
     markets: int  # how many markets traded the product that day
     sample: bool
-
-
-class SummaryFigures(Record):
-    start: date
-    end: date
-    days_observed: int
-    min: float
-    max: float
-    mean: float
-    low_date: date
-    current: float
-    current_date: date
-    above_low: float = Field(description="current - min, NT$/kg")
-    above_low_percent: float = Field(description="(current - min) / min x 100")
 
 
 class Summary(SummaryFigures):

@@ -3,6 +3,7 @@ list, and whether an IP address belongs to a known crawler (published ranges, DN
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from twlookup.platform.errors import InvalidParameter
@@ -153,16 +154,7 @@ async def verify_ip(p: VerifyIpQuery) -> VerifyIp:
     settings = get_settings()
     if settings.seo_verify_dns:
         c = await dns.confirm(address, _dns_suffixes(catalog), settings.seo_dns_timeout_seconds)
-        dns_check = DnsCheck(
-            enabled=True,
-            hostname=c.hostname,
-            forward_addresses=c.forward_addresses,
-            forward_confirmed=c.forward_confirmed,
-            operator_suffix=c.suffix,
-            crawlers=c.crawlers,
-            verified=c.verified,
-            note=c.note,
-        )
+        dns_check = DnsCheck(enabled=True, **asdict(c))
     else:
         dns_check = DnsCheck(
             enabled=False, note="Reverse-and-forward DNS confirmation is off (TWLOOKUP_SEO_VERIFY_DNS)."

@@ -57,7 +57,7 @@ class Confirmation:
     hostname: str | None = None
     forward_addresses: list[str] = field(default_factory=list)
     forward_confirmed: bool | None = None
-    suffix: str | None = None
+    operator_suffix: str | None = None  # the operator's documented domain the name lies in
     crawlers: list[str] = field(default_factory=list)
     verified: bool = False
     note: str = ""
@@ -110,7 +110,7 @@ async def confirm(
                 return Confirmation(
                     hostname=hostname,
                     forward_confirmed=False,
-                    suffix=suffix,
+                    operator_suffix=suffix,
                     note=f"The name is in {suffix}, but the forward lookup failed: {exc}. Not confirmed.",
                 )
     except NoName as exc:
@@ -132,7 +132,7 @@ async def confirm(
         hostname=hostname,
         forward_addresses=forward,
         forward_confirmed=confirmed,
-        suffix=suffix,
+        operator_suffix=suffix,
         crawlers=crawlers if confirmed else [],
         verified=confirmed,
         note=note,

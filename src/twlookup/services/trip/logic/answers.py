@@ -4,9 +4,10 @@ travel, theme parks, booking). Every answer cites its records' provenance (`sour
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from twlookup.domain.provenance import distinct_sources
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
@@ -82,26 +83,31 @@ def num(value: Decimal | None) -> float | None:
 
 
 def rate_out(r: FxRate) -> FxRateOut:
-    return FxRateOut(
-        currency=r.currency,
-        name_zh=r.name_zh,
-        cash_buy=num(r.cash_buy),
-        cash_sell=num(r.cash_sell),
-        spot_buy=num(r.spot_buy),
-        spot_sell=num(r.spot_sell),
-        cash_spread_percent=num(spread_percent(r.cash_buy, r.cash_sell)),
-        spot_spread_percent=num(spread_percent(r.spot_buy, r.spot_sell)),
-        posted_types=list[str](r.posted_types()),
-        posted_at=r.posted_at,
-        source=r.source_ref,
+    # the currency, its Chinese name, its four rates (as JSON numbers) and the posting time as the record holds them
+    return FxRateOut.model_validate(
+        r.model_dump()
+        | dict(
+            cash_spread_percent=num(spread_percent(r.cash_buy, r.cash_sell)),
+            spot_spread_percent=num(spread_percent(r.spot_buy, r.spot_sell)),
+            posted_types=list[str](r.posted_types()),
+            source=r.source_ref,
+        )
     )
 
 
-def rate(data: TripData, code: str) -> FxRate:
-    found = data.rates.get(code)
+T = TypeVar("T")
+
+
+def held(table: Mapping[str, T], key: str, what: str, listing: str) -> T:
+    """The entry held under `key`, or the 404 naming `what` was asked and, after `listing`, every key held."""
+    found = table.get(key)
     if found is None:
-        raise NotFound("currency", code, f"Bank of Taiwan posts: {', '.join(data.rates)}.")
+        raise NotFound(what, key, f"{listing}: {', '.join(table)}.")
     return found
+
+
+def rate(data: TripData, code: str) -> FxRate:
+    return held(data.rates, code, "currency", "Bank of Taiwan posts")
 
 
 def board(data: TripData, codes: list[str] | None) -> FxBoard:
@@ -187,15 +193,7 @@ def place_out(data: TripData, g: Place) -> PlaceOut:
         **g.model_dump(include=set(PlaceFacts.model_fields)),
         country_name_en=country.name_en if country else None,
         hours_from_taiwan=g.utc_offset_hours - TAIWAN_UTC_OFFSET,
-        fx=FxSummary(
-            currency=fx.currency,
-            cash_sell=num(fx.cash_sell),
-            spot_sell=num(fx.spot_sell),
-            posted_at=fx.posted_at,
-            sample=fx.sample,
-        )
-        if fx
-        else None,
+        fx=FxSummary.model_validate(fx, from_attributes=True) if fx else None,
         themeparks=[p.id for p in data.themeparks if p.place == g.id],
         entry=f"/api/entry?country={g.country}",
         source=g.source_ref,
@@ -203,10 +201,7 @@ def place_out(data: TripData, g: Place) -> PlaceOut:
 
 
 def place(data: TripData, ident: str) -> Place:
-    found = data.places.get(ident)
-    if found is None:
-        raise NotFound("place", ident, f"Known places: {', '.join(data.places)}.")
-    return found
+    return held(data.places, ident, "place", "Known places")
 
 
 def places(data: TripData, ident: str | None) -> Places:
