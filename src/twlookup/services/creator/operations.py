@@ -10,7 +10,7 @@ from anyio import to_thread
 
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
-from twlookup.platform.records import as_answer
+from twlookup.platform.records import as_answer, from_attributes
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.creator import parsers
@@ -154,7 +154,10 @@ def _profit(catalogue: Catalogue, q: ProfitQuery) -> ProfitAnswer:
         note += "平台費率為示意值（未能找到公開來源），請以平台後台公告覆寫 fee_rate、payment_rate。"
     if result.profit < 0:
         note += "此售價下每筆虧損。"
-    return ProfitAnswer(
+    # the fees, profit and break-even price are the result's, by name
+    return from_attributes(
+        ProfitAnswer,
+        result,
         price=price,
         cost=cost,
         ship=q.ship,
@@ -162,12 +165,7 @@ def _profit(catalogue: Catalogue, q: ProfitQuery) -> ProfitAnswer:
         platform_fee_rate_pct=fr * PCT,
         payment_fee_rate_pct=pr * PCT,
         commission_rate_pct=cr * PCT,
-        platform_fee=result.platform_fee,
-        payment_fee=result.payment_fee,
-        commission=result.commission,
-        profit=result.profit,
         margin_pct=result.margin,
-        break_even_price=result.break_even_price,
         rounding="各項費用（含手續費的營業稅）按每筆四捨五入到元；毛利率到0.01%；損益兩平售價無條件進位到元（以未進位費用計算）。",
         sample=sample,
         note=note,
