@@ -15,6 +15,7 @@ import base64
 import binascii
 import json
 import re
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from twlookup.platform.payments.payload import validated_payload
@@ -24,27 +25,21 @@ if TYPE_CHECKING:
 
 # A real payload nests about a dozen levels (its discovery schemas included); deeper is hostile.
 MAX_DEPTH = 64
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # a run at a time, not a character at a time
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 Refusal = tuple[str, str]
 
 
 def nesting_depth(text: str, stop: int = MAX_DEPTH) -> int:
     """How deep the arrays and objects of a JSON text nest (brackets inside strings do not
-    count); counting stops once `stop` is passed. Linear in the text, no recursion."""
+    count); a depth past `stop` is given as `stop + 1`. Linear in the text, no recursion: the
+    strings and everything but brackets are cut out by two regular expressions, and the depth is
+    a running sum over what is left (the header's size is bounded before this is called)."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    depth = deepest = 0
-    for ch in brackets:
-        if ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > stop:
-                    break
-        else:
-            depth -= 1
-    return deepest
+    deepest = max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    return min(max(deepest, 0), stop + 1)
 
 
 def decode_payment_header(raw: bytes, limit: int) -> tuple[PaymentPayload | None, Refusal]:
