@@ -46,6 +46,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.operations import Params
 from twlookup.platform.request import bearer, current
+from twlookup.platform.schemas import LazyModel
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
 
@@ -139,7 +140,7 @@ def kinds_of(service: str) -> list[str]:
 # ---------------------------------------------------------------- results
 
 
-class SubmissionOut(BaseModel):
+class SubmissionOut(LazyModel):
     """A submission as its submitter and operators see it."""
 
     id: int
@@ -155,7 +156,7 @@ class SubmissionOut(BaseModel):
     payload: dict[str, Any]
 
 
-class Receipt(BaseModel):
+class Receipt(LazyModel):
     """What a submitter gets back: the submission, not yet public, and what happens next."""
 
     submission: SubmissionOut
@@ -420,7 +421,7 @@ class QueueQuery(Params):
     limit: int = Field(50, ge=1, le=500, description="At most this many, oldest first")
 
 
-class QueueOut(BaseModel):
+class QueueOut(LazyModel):
     service: str
     counts: dict[str, int] = Field(description="Submissions per state")
     submissions: list[SubmissionOut]
@@ -432,7 +433,7 @@ class DecideBody(Params):
     reason: str | None = Field(None, max_length=500, description="Required for reject; kept with the submission")
 
 
-class DecideOut(BaseModel):
+class DecideOut(LazyModel):
     operator: str
     decided: list[SubmissionOut]
 

@@ -17,18 +17,18 @@ import time
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.feeds.run import Store, as_utc, states, utcnow
 from twlookup.platform.feeds.tables import FeedStateRow
-from twlookup.platform.schemas import today_taipei
+from twlookup.platform.schemas import LazyModel, today_taipei
 from twlookup.platform.store.errors import STORE_ERRORS
 
 log = logging.getLogger("twlookup.feeds")
 
 
-class FeedPartStatus(BaseModel):
+class FeedPartStatus(LazyModel):
     part: str = Field(description="The file of the feed this row is about (e.g. TWSE, lotto649, googlebot)")
     url: str | None = Field(description="Where it was last fetched from")
     last_attempt: datetime | None
@@ -46,7 +46,7 @@ class FeedPartStatus(BaseModel):
     via: str | None = Field(description="How the last import came: refresh or ingest")
 
 
-class FeedStatus(BaseModel):
+class FeedStatus(LazyModel):
     feed: str = Field(description="SERVICE.FEED, as `twlookup refresh` and `twlookup ingest` name it")
     title: str
     publisher: str
@@ -76,7 +76,7 @@ class FeedStatus(BaseModel):
     parts: list[FeedPartStatus]
 
 
-class FeedsStatus(BaseModel):
+class FeedsStatus(LazyModel):
     service: str
     as_of: datetime = Field(description="When this status was read (UTC)")
     stale: bool = Field(description="Some feed of the service is stale")
