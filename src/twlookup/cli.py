@@ -55,7 +55,7 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     if refresh:  # the schedule runs in this process beside the server (one per store)
         start_refresh(settings, wait_for_app=workers == 1)
     uvicorn.run(
-        "twlookup.app:create_app",
+        "twlookup.app:serving_app",
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,

@@ -32,14 +32,14 @@ from urllib.parse import quote
 import anyio
 import httpx
 from anyio import to_thread
-from pydantic import BaseModel, Field
+from pydantic import Field
 from sqlalchemy import JSON, DateTime, String
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from twlookup.domain.release_dates import fold
 from twlookup.platform.errors import Unreachable
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
 
@@ -79,19 +79,19 @@ class Domain:
     properties: dict[str, str] = field(default_factory=dict)
 
 
-class KBValue(BaseModel):
+class KBValue(LazyModel):
     value: str = Field(description="Label, date (at its precision: YYYY-MM-DD, YYYY-MM or YYYY) or URL")
     id: str | None = Field(None, description="Wikidata item of the value, where it is an item")
     place: str | None = Field(None, description="Where this date applies (place of publication), if given")
 
 
-class KBFact(BaseModel):
+class KBFact(LazyModel):
     property: str = Field(description="Wikidata property id, e.g. P577")
     name: str = Field(description="What the property means, e.g. publication date")
     values: list[KBValue]
 
 
-class KBItem(BaseModel):
+class KBItem(LazyModel):
     id: str
     label: str | None
     label_language: str | None = Field(description="Language of the label: zh-tw, zh-hant, en or zh")
@@ -99,7 +99,7 @@ class KBItem(BaseModel):
     url: str
 
 
-class KBArticle(BaseModel):
+class KBArticle(LazyModel):
     title: str
     description: str | None
     summary: str | None = Field(description=f"The start of the article's summary (at most {EXTRACT_CHARS} characters)")
@@ -108,7 +108,7 @@ class KBArticle(BaseModel):
     licence: str = WIKIPEDIA_LICENCE
 
 
-class KnowledgeResult(BaseModel):
+class KnowledgeResult(LazyModel):
     query: str
     found: bool = Field(description="False when Wikidata has no item matching the query")
     item: KBItem | None = None

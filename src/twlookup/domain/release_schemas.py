@@ -12,7 +12,7 @@ from twlookup.domain.release_dates import Precision
 from twlookup.domain.release_tracker import Delay
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 
 WATCHLIST_LIMIT = 30  # spec document 1, Limits: at most 30 events / titles / games per call
 MONTH_PATTERN = r"^(19|20|21)\d{2}-(0[1-9]|1[0-2])$"
@@ -58,13 +58,13 @@ class DelayEntry(DelayOut):
     name_zh: str | None
 
 
-class Delays(BaseModel):
+class Delays(LazyModel):
     as_of: date
     count: int
     delays: list[DelayEntry] = Field(description="Newest announcement first")
 
 
-class CountdownOut(BaseModel):
+class CountdownOut(LazyModel):
     as_of: date = Field(description="Today in Asia/Taipei, the day counted from")
     target: date | None = Field(description="The day counted to: the date, or a window's earliest day; null for tba")
     days: int | None = Field(
@@ -87,14 +87,14 @@ class ItemCountdown(CountdownOut):
     name_zh: str | None
 
 
-class CatalogueMatch(BaseModel):
+class CatalogueMatch(LazyModel):
     id: str
     name: str
     name_zh: str | None
     matched_as: MatchedAs
 
 
-class LookupOut(BaseModel):
+class LookupOut(LazyModel):
     as_of: date
     catalogue: CatalogueMatch | None = Field(description="The catalogue's item for the query, if it has one")
     knowledge: KnowledgeResult
@@ -103,7 +103,7 @@ class LookupOut(BaseModel):
 T = TypeVar("T", bound=BaseModel)
 
 
-class WatchEntry(BaseModel, Generic[T]):
+class WatchEntry(LazyModel, Generic[T]):
     query: str
     matched_as: MatchedAs | None = Field(description="How the query matched the catalogue; null when it did not")
     item: T | None = Field(description="The catalogue record, or null when the catalogue does not have it")
@@ -111,7 +111,7 @@ class WatchEntry(BaseModel, Generic[T]):
     supplement: KnowledgeResult = Field(description="Wikidata and Wikipedia facts")
 
 
-class Watchlist(BaseModel, Generic[T]):
+class Watchlist(LazyModel, Generic[T]):
     as_of: date
     count: int
     limit: int = WATCHLIST_LIMIT

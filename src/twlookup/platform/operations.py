@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, Valida
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.errors import Problem, from_validation_error
+from twlookup.platform.schemas import LazyModel
 from twlookup.platform.store.errors import is_store_error, store_unavailable
 from twlookup.platform.store.reference import Reference, group_of
 
@@ -39,7 +40,7 @@ log = logging.getLogger("twlookup.store")
 R = TypeVar("R")
 
 
-class Params(BaseModel):
+class Params(LazyModel):
     """Base of every operation's parameter model: unknown parameters are an error, not ignored,
     and JSON `true`/`false` is not taken for a number or a string (pydantic's lax mode would read
     `{"id": true}` as id 1)."""

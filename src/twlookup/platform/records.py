@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 
 R = TypeVar("R", bound="Record")
 A = TypeVar("A", bound=BaseModel)
@@ -29,7 +29,7 @@ class DataFileError(ValueError):
     """A reference data file does not match its record model: says file, record and field."""
 
 
-class Record(BaseModel):
+class Record(LazyModel):
     """Base of every record model: immutable, strict about unknown fields, readable from rows."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True)
@@ -207,7 +207,7 @@ class _AnswerMeta(_ModelMeta):
         super().__init__(name, bases, namespace, **kwargs)
 
 
-class RecordAnswer(BaseModel, metaclass=_AnswerMeta):
+class RecordAnswer(LazyModel, metaclass=_AnswerMeta):
     """Base of an answer that shows a record: `class ShopOut(RecordAnswer, record=Shop,
     exclude=("amenity",))` has every field of `Shop` (with its description and constraints) but
     those excluded, a sourced record's provenance nested as `source` (url, title, checked, licence,

@@ -47,6 +47,7 @@ from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.operations import Params
 from twlookup.platform.records import from_attributes
 from twlookup.platform.request import bearer, current
+from twlookup.platform.schemas import LazyModel
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
 
@@ -147,7 +148,7 @@ def _aware(moment: datetime) -> datetime:
 StoredTime = Annotated[datetime, BeforeValidator(_aware)]  # a time read back from the store
 
 
-class SubmissionOut(BaseModel):
+class SubmissionOut(LazyModel):
     """A submission as its submitter and operators see it."""
 
     id: int
@@ -163,7 +164,7 @@ class SubmissionOut(BaseModel):
     payload: dict[str, Any]
 
 
-class Receipt(BaseModel):
+class Receipt(LazyModel):
     """What a submitter gets back: the submission, not yet public, and what happens next."""
 
     submission: SubmissionOut
@@ -412,7 +413,7 @@ class QueueQuery(Params):
     limit: int = Field(50, ge=1, le=500, description="At most this many, oldest first")
 
 
-class QueueOut(BaseModel):
+class QueueOut(LazyModel):
     service: str
     counts: dict[str, int] = Field(description="Submissions per state")
     submissions: list[SubmissionOut]
@@ -424,7 +425,7 @@ class DecideBody(Params):
     reason: str | None = Field(None, max_length=500, description="Required for reject; kept with the submission")
 
 
-class DecideOut(BaseModel):
+class DecideOut(LazyModel):
     operator: str
     decided: list[SubmissionOut]
 

@@ -7,14 +7,23 @@ import re
 from datetime import date, datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationInfo, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform import clock
 from twlookup.platform.clock import TAIPEI as TAIPEI  # re-exported: services import it from here
 
 
-class Source(BaseModel):
+class LazyModel(BaseModel):
+    """Base of this package's models (answers, parameters, records): pydantic builds a model's
+    validator and serializer when it is first used (a request, a page, OpenAPI, a seed), not
+    when its module is imported. A process uses few of the some 650 models, and building them
+    all at import was about a fifth of a start's CPU time."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class Source(LazyModel):
     """Where a fact comes from and when it was last checked against that source."""
 
     url: str = Field(description="The official page or publication the fact was read from")

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
 from limits import parse as parse_limit
 
 from twlookup.platform import privacy
@@ -33,7 +32,7 @@ from twlookup.platform.quota import FreeQuota, QuotaLayer
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.router import Dispatcher, TextPage
 from twlookup.platform.service import Service
-from twlookup.platform.subapp import build_subapp
+from twlookup.platform.subapp import SubappOnDemand
 from twlookup.platform.tools import tool_table
 from twlookup.settings import Settings
 
@@ -41,7 +40,9 @@ from twlookup.settings import Settings
 @dataclass
 class ServiceApp:
     listing: ServiceListing
-    subapp: FastAPI  # the service's FastAPI app (its lifespan runs with the whole app's)
+    subapp: (
+        SubappOnDemand  # the service's FastAPI app, built when first needed (its lifespan runs with the whole app's)
+    )
     dispatcher: Dispatcher
     asgi: Any  # the service with all its layers
 
@@ -114,7 +115,7 @@ def build_service_app(
     endpoint: Any = OperationEndpoint(service.name, settings, client_ip, gate, sale)
     if quota is not None:
         endpoint = QuotaLayer(endpoint, quota, gate, settings.quota_call_price, settings.max_body_bytes)
-    subapp = build_subapp(listing)
+    subapp = SubappOnDemand(listing)
     dispatcher = Dispatcher(
         service.name,
         service.private,

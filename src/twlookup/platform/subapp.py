@@ -9,6 +9,11 @@ and docs. The OpenAPI document joins the operations' paths to FastAPI's own for 
 Every error here answers RFC 9457 problem+json, as the dispatcher's do, built by the same
 functions (platform/errors.py). A bug here is answered 500 and raised again by Starlette; the
 dispatcher logs it.
+
+The app is built on the first request that reaches it (`SubappOnDemand`), not at start: most
+requests never fall through, and building twenty FastAPI apps and their routes was about a tenth
+of the start's CPU time. A service with a lifespan has its app built at start, so that the lifespan
+runs with the whole app's.
 """
 
 from __future__ import annotations
@@ -32,6 +37,26 @@ PROBLEM_JSON = "application/problem+json"
 
 def problem_response(problem: Problem) -> JSONResponse:
     return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_JSON, headers=problem.headers)
+
+
+class SubappOnDemand:
+    """The service's FastAPI app as an ASGI app that builds it when first called (or first read,
+    `app`). `zh_name` is the service's Chinese name, which its page shows."""
+
+    def __init__(self, listing: ServiceListing, zh_name: str = "") -> None:
+        self.listing = listing
+        self.zh_name = zh_name
+        self._app: FastAPI | None = None
+
+    @property
+    def app(self) -> FastAPI:
+        if self._app is None:
+            self._app = build_subapp(self.listing)
+            self._app.state.zh_name = self.zh_name
+        return self._app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)
 
 
 def build_subapp(listing: ServiceListing) -> FastAPI:
@@ -63,7 +88,7 @@ def build_subapp(listing: ServiceListing) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def summary(request: Request, response: Response) -> Any:
         response.headers["Vary"] = "Accept"
-        if pages.wants_html(request):  # a browser: the service's page (app.state.zh_name set by create_app)
+        if pages.wants_html(request):  # a browser: the service's page (app.state.zh_name: SubappOnDemand)
             return pages.service_html(request, listing, getattr(app.state, "zh_name", ""))
         return listing.summary(request.scope.get("root_path", ""))
 

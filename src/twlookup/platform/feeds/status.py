@@ -17,12 +17,12 @@ import time
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BeforeValidator, Field
 
 from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.feeds.run import Store, as_utc, states, utcnow
 from twlookup.platform.records import from_attributes
-from twlookup.platform.schemas import today_taipei
+from twlookup.platform.schemas import LazyModel, today_taipei
 from twlookup.platform.store.errors import STORE_ERRORS
 from twlookup.platform.store.feed_tables import FeedStateRow
 
@@ -32,7 +32,7 @@ log = logging.getLogger("twlookup.feeds")
 StoredTime = Annotated[datetime | None, BeforeValidator(as_utc)]  # a time read back from the store, in UTC
 
 
-class FeedPartStatus(BaseModel):
+class FeedPartStatus(LazyModel):
     part: str = Field(description="The file of the feed this row is about (e.g. TWSE, lotto649, googlebot)")
     url: str | None = Field(description="Where it was last fetched from")
     last_attempt: StoredTime
@@ -48,7 +48,7 @@ class FeedPartStatus(BaseModel):
     via: str | None = Field(description="How the last import came: refresh or ingest")
 
 
-class FeedStatus(BaseModel):
+class FeedStatus(LazyModel):
     feed: str = Field(description="SERVICE.FEED, as `twlookup refresh` and `twlookup ingest` name it")
     title: str
     publisher: str
@@ -78,7 +78,7 @@ class FeedStatus(BaseModel):
     parts: list[FeedPartStatus]
 
 
-class FeedsStatus(BaseModel):
+class FeedsStatus(LazyModel):
     service: str
     as_of: datetime = Field(description="When this status was read (UTC)")
     stale: bool = Field(description="Some feed of the service is stale")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.errors import InvalidParameter, Problem, method_not_allowed, no_route
 from twlookup.platform.http import query_params, send_problem
@@ -17,10 +17,11 @@ from twlookup.platform.operations import build_operation
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook
 from twlookup.platform.public_origin import PublicOrigin
+from twlookup.platform.schemas import LazyModel
 from twlookup.settings import Settings
 
 
-class PassOut(BaseModel):
+class PassOut(LazyModel):
     token: str = Field(description="Send it as `Authorization: Bearer <token>` once the free quota is used up")
     expires_at: datetime = Field(description="The pass is refused from this moment (UTC)")
     valid_hours: int

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup.platform import review
 from twlookup.platform.errors import NotFound
 from twlookup.platform.records import as_answer, to_row
+from twlookup.platform.schemas import LazyModel
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.services.bikes import logic
@@ -57,7 +57,7 @@ review.operator_routes(SERVICE)
 # ------------------------------------------------------------------ contributions (reviewed)
 
 
-class ContributionPayload(BaseModel):
+class ContributionPayload(LazyModel):
     slug: str
     kind: str
     item: str

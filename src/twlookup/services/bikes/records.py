@@ -6,9 +6,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from twlookup.platform.records import Record, SourcedRecord
+from twlookup.platform.schemas import LazyModel
 
 FACTS_LICENCE = "facts (not copyrightable); the cited page's text and images remain its owner's"
 
@@ -27,7 +28,7 @@ SOURCE_KINDS: dict[str, str] = {
 }
 
 
-class Spec(BaseModel):
+class Spec(LazyModel):
     """Engine and chassis figures as the cited page states them."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.bikes.records import BikeModel, Contribution, Maintenance, Part, Sale, SourceKind, Spec
 
 SLUG = Field(pattern=r"^[a-z0-9-]{3,60}$", description="A model's slug, as /api/models lists them")
@@ -93,7 +93,7 @@ class ModelSummary(RecordAnswer, record=BikeModel, exclude=("spec", "note")):
     source_kind: SourceKind = SOURCE_KIND  # the models' answers keep their own description
 
 
-class ModelList(BaseModel):
+class ModelList(LazyModel):
     count: int
     target: int = Field(TARGET_MODELS, description="Models the spec calls for")
     by_source_kind: dict[str, int] = Field(description="How many models' specs come from each kind of page")
@@ -126,7 +126,7 @@ class ModelDetail(RecordAnswer, record=BikeModel):
     )
 
 
-class MaintenanceList(BaseModel):
+class MaintenanceList(LazyModel):
     slug: str
     name: str
     cycle: str | None
@@ -142,13 +142,13 @@ class FactOut(RecordAnswer, record=Maintenance):
     name: str = Field(description="The model's name")
 
 
-class Understood(BaseModel):
+class Understood(LazyModel):
     items: list[str] = Field(description="Maintenance items the query named (spark_plug, carburettor, ...)")
     makers: list[str] = Field(description="Makers the query named, in either script")
     words: list[str] = Field(description="Other words, matched as text in names and in the facts' values")
 
 
-class SearchOut(BaseModel):
+class SearchOut(LazyModel):
     q: str
     count: int = Field(description="How many models matched")
     understood: Understood
@@ -159,7 +159,7 @@ class SearchOut(BaseModel):
     note: str | None = Field(None, description="What the query asked that no record holds")
 
 
-class PartsOut(BaseModel):
+class PartsOut(LazyModel):
     q: str
     count: int
     parts: list[PartOut]
@@ -170,7 +170,7 @@ class PartsOut(BaseModel):
     models: list[str] = Field(description="Slugs of the models the matching parts and facts fit")
 
 
-class ExportOut(BaseModel):
+class ExportOut(LazyModel):
     generated: datetime
     count: int
     models: list[ModelDetail]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup.domain import search
 from twlookup.platform.records import DataFileError, load_records, read_data_file, to_row
+from twlookup.platform.schemas import LazyModel
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
 from twlookup.services.cardgame import parsers
@@ -18,7 +18,7 @@ from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqIt
 from twlookup.services.cardgame.tables import BanListRow, ChapterRow, FaqRow, TermRow
 
 
-class BanListSnapshot(BaseModel):
+class BanListSnapshot(LazyModel):
     file: str
     checked: str
     source: str

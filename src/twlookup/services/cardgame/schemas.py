@@ -5,25 +5,25 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.cardgame.records import BanList, CardTerm, Chapter, FaqItem
 
 GAME = "Yu-Gi-Oh! OFFICIAL CARD GAME, Asian-English (AE) cards"
 RIGHTS = "Card names, card text and art belong to Konami; this guide quotes card names only. Guide text: CC BY 4.0."
 
 
-class ChapterBrief(BaseModel):
+class ChapterBrief(LazyModel):
     slug: str
     order: int
     title: str
     summary: str
 
 
-class ChapterList(BaseModel):
+class ChapterList(LazyModel):
     game: str
     count: int
     chapters: list[ChapterBrief]
@@ -51,7 +51,7 @@ class SearchQuery(Params):
     limit: int = Field(10, ge=1, le=50, description="At most this many results (1 to 50)")
 
 
-class Reason(BaseModel):
+class Reason(LazyModel):
     kind: str
     field: str
     value: str
@@ -61,7 +61,7 @@ class Reason(BaseModel):
 HitKind = Literal["chapter", "term", "faq", "card"]
 
 
-class SearchHit(BaseModel):
+class SearchHit(LazyModel):
     kind: HitKind
     id: str = Field(description="Chapter slug (with #section), term, FAQ id or card name")
     title: str
@@ -71,7 +71,7 @@ class SearchHit(BaseModel):
     reasons: list[Reason]
 
 
-class SearchResult(BaseModel):
+class SearchResult(LazyModel):
     query: str
     count: int
     results: list[SearchHit]
@@ -85,13 +85,13 @@ class TermOut(RecordAnswer, record=CardTerm):
     chapter_title: str
 
 
-class GlossaryResult(BaseModel):
+class GlossaryResult(LazyModel):
     query: str | None
     count: int
     terms: list[TermOut]
 
 
-class Change(BaseModel):
+class Change(LazyModel):
     card: str
     before: int = Field(description="Copies allowed under the previous list (3 = unrestricted)")
     now: int = Field(description="Copies allowed under this list (3 = unrestricted)")
@@ -125,7 +125,7 @@ class FaqOut(RecordAnswer, record=FaqItem):
     link: str
 
 
-class FaqResult(BaseModel):
+class FaqResult(LazyModel):
     count: int
     faq: list[FaqOut]
 
@@ -139,7 +139,7 @@ class CardQuery(Params):
     )
 
 
-class CardStatus(BaseModel):
+class CardStatus(LazyModel):
     effective: date = Field(description="The list's effective date")
     status: Literal["forbidden", "limited", "semi-limited", "unlimited"]
     copies: int = Field(ge=0, le=3, description="Copies allowed in a deck under this list")
@@ -152,7 +152,7 @@ class CardStatus(BaseModel):
     remarks: str | None = Field(None, description="Konami's change marker, when the page gives one")
 
 
-class CardOut(BaseModel):
+class CardOut(LazyModel):
     game: str
     format: str
     query: str

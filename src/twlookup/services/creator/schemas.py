@@ -7,11 +7,11 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.creator.records import (
     AdTerm,
     Category,
@@ -60,13 +60,13 @@ class AdCheckBody(Params):
     )
 
 
-class Penalty(BaseModel):
+class Penalty(LazyModel):
     min_twd: int | None
     max_twd: int | None
     text: str
 
 
-class AdFinding(BaseModel):
+class AdFinding(LazyModel):
     words: str = Field(description="The words found, as written in the list")
     group: str
     rule: str
@@ -83,7 +83,7 @@ class AdFinding(BaseModel):
     source: Source
 
 
-class AllowedPhrase(BaseModel):
+class AllowedPhrase(LazyModel):
     words: str
     source: Source
 
@@ -95,7 +95,7 @@ AD_CHECK_NOTE = (
 )
 
 
-class AdCheck(BaseModel):
+class AdCheck(LazyModel):
     category: str
     normalised_text: str
     verdict: Literal["ok", "risky"]
@@ -132,7 +132,7 @@ class ProfitQuery(Params):
     )
 
 
-class ProfitAnswer(BaseModel):
+class ProfitAnswer(LazyModel):
     price: Decimal
     cost: Decimal
     ship: Decimal
@@ -160,7 +160,7 @@ class TaxQuery(Params):
     )
 
 
-class TaxAnswer(BaseModel):
+class TaxAnswer(LazyModel):
     as_of: date
     monthly: int
     type: str
@@ -188,7 +188,7 @@ class WithholdingQuery(Params):
     date: dt.date | None = Field(None, description="Payment date (default today in Taipei); from 2026-01-01")
 
 
-class WithholdingAnswer(BaseModel):
+class WithholdingAnswer(LazyModel):
     as_of: date
     amount: int
     kind: str
@@ -216,7 +216,7 @@ class CompanyQuery(Params):
     name: str | None = Field(None, min_length=2, max_length=100, description="Company name or part of it (store only)")
 
 
-class BanCheck(BaseModel):
+class BanCheck(LazyModel):
     ban: str
     valid: bool = Field(description="Valid under the rule in force since 2023 (sum divisible by 5)")
     valid_old_rule: bool = Field(description="Also valid under the pre-2023 rule (divisible by 10)")
@@ -227,7 +227,7 @@ class BanCheck(BaseModel):
     note: str
 
 
-class CompanyAnswer(BaseModel):
+class CompanyAnswer(LazyModel):
     query: str
     check: BanCheck | None
     found: bool
@@ -245,13 +245,13 @@ class ListingQuery(Params):
     categories: str = Field("food,cosmetic", pattern=CATEGORIES, description="food, cosmetic or food,cosmetic")
 
 
-class ListingAnswer(BaseModel):
+class ListingAnswer(LazyModel):
     categories: list[str]
     count: int
     duties: list[ListingDutyAnswer]
 
 
-class EndorsementAnswer(BaseModel):
+class EndorsementAnswer(LazyModel):
     count: int
     rules: list[EndorsementRuleAnswer]
 
@@ -262,7 +262,7 @@ SAMPLE_RATES_NOTE = (
 )
 
 
-class PlatformsAnswer(BaseModel):
+class PlatformsAnswer(LazyModel):
     count: int
     sample: bool
     note: str
@@ -317,14 +317,14 @@ CAMPAIGN_EXAMPLE = {  # the paid review's discovery example, the same by GET and
 }
 
 
-class Todo(BaseModel):
+class Todo(LazyModel):
     risk: Literal["high", "medium", "low"]
     check: Literal["ad-check", "profit", "tax-check", "company", "listing"]
     item: str
     detail: str
 
 
-class CampaignReview(BaseModel):
+class CampaignReview(LazyModel):
     as_of: date
     count: int
     todo: list[Todo]
@@ -363,7 +363,7 @@ class MinimumWageAnswer(RecordAnswer, record=MinimumWage):
     """The monthly minimum wage in force from a date."""
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     terms: list[AdTermAnswer]
     rules: list[RuleAnswer]
     thresholds: list[ThresholdAnswer]

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
 from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.food.records import Category, Deity, MealId, Poem, Shop, Sponsor
 
 DeityId = Literal[
@@ -67,7 +67,7 @@ OSM_ATTRIBUTION = "© OpenStreetMap contributors"
 OSM_COPYRIGHT = "https://www.openstreetmap.org/copyright"
 
 
-class Attribution(BaseModel):
+class Attribution(LazyModel):
     licence: str = ODBL
     attribution: str = OSM_ATTRIBUTION
     url: str = OSM_COPYRIGHT
@@ -138,19 +138,19 @@ class DeityOut(RecordAnswer, record=Deity, exclude=("custom_source_title", "chec
     custom_note: str = Field(description="這則習俗的來源有多可靠（或為何沒有寫習俗）")
 
 
-class Deities(BaseModel):
+class Deities(LazyModel):
     count: int
     deities: list[DeityOut]
     note: str = "神明的飲食主題是本服務的趣味設定；有引用來源的才是民間供品習俗的說明。"
 
 
-class MealOut(BaseModel):
+class MealOut(LazyModel):
     id: str
     name: str
     hours: str = Field(description="本服務用來判定「現在是哪一餐」的時段（Asia/Taipei）")
 
 
-class Meals(BaseModel):
+class Meals(LazyModel):
     count: int
     meals: list[MealOut]
 
@@ -159,7 +159,7 @@ class CategoryOut(RecordAnswer, record=Category, exclude=("amenities", "cuisines
     band: str = Field(description="每人價格帶（新台幣）")
 
 
-class Categories(BaseModel):
+class Categories(LazyModel):
     count: int
     meal: str | None
     budget: int | None
@@ -179,7 +179,7 @@ class ShopOut(RecordAnswer, record=Shop, exclude=("amenity",)):
     sample: bool = Field(description="True: a sample shop, not real map data")
 
 
-class Draw(BaseModel):
+class Draw(LazyModel):
     as_of: datetime = Field(description="The time used, Asia/Taipei")
     seed: int = Field(description="Send this seed again to repeat the draw")
     deity: DeityOut
@@ -197,7 +197,7 @@ class Draw(BaseModel):
     disclaimer: str = "籤詩與餐點抽選僅供娛樂，不是宗教或飲食建議。"
 
 
-class NearbyOut(BaseModel):
+class NearbyOut(LazyModel):
     as_of: datetime
     lat: float
     lon: float
@@ -224,14 +224,14 @@ class SponsorOut(RecordAnswer, record=Sponsor, exclude=("starts", "ends")):
     label: str = "贊助"
 
 
-class Ads(BaseModel):
+class Ads(LazyModel):
     as_of: date
     count: int
     sponsors: list[SponsorOut]
     note: str = "以下為贊助店家，由營運者設定並標示為贊助；抽籤與附近店家結果不含贊助。"
 
 
-class PlanItemOut(BaseModel):
+class PlanItemOut(LazyModel):
     day: int
     meal: str
     meal_name: str
@@ -241,7 +241,7 @@ class PlanItemOut(BaseModel):
     dish: str
 
 
-class WeekPlan(BaseModel):
+class WeekPlan(LazyModel):
     seed: int
     deity: DeityOut
     days: int
@@ -252,7 +252,7 @@ class WeekPlan(BaseModel):
     plan: list[PlanItemOut]
 
 
-class Pack(BaseModel):
+class Pack(LazyModel):
     generated: datetime
     deities: list[DeityOut]
     meals: list[MealOut]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.domain.release_dates import Precision
 from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
+from twlookup.platform.schemas import LazyModel
 from twlookup.services.games.records import Game, Platform
 
 Status = Literal["confirmed", "window", "tba", "released", "overdue"]
@@ -49,14 +50,14 @@ class ListQuery(Params):
     upcoming: bool = Field(False, description="1 (or true): only games still to come (status confirmed, window or tba)")
 
 
-class GameList(BaseModel):
+class GameList(LazyModel):
     as_of: dt.date
     count: int
     counts_by_status: dict[str, int]
     games: list[GameOut]
 
 
-class GameDetail(BaseModel):
+class GameDetail(LazyModel):
     as_of: dt.date
     query: str
     matched_as: str
@@ -64,12 +65,12 @@ class GameDetail(BaseModel):
     countdown: CountdownOut
 
 
-class CalendarEntry(BaseModel):
+class CalendarEntry(LazyModel):
     date: dt.date
     games: list[GameOut]
 
 
-class Calendar(BaseModel):
+class Calendar(LazyModel):
     as_of: dt.date
     month: str
     count: int = Field(description="Games with an exact date in the month")
@@ -83,7 +84,7 @@ class GameCountdown(ItemCountdown):
     status: Status
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: dt.date
     count: int
     games: list[GameOut]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.glossary.logic import Intent, Shape
 from twlookup.services.glossary.records import Category, CitedSource, CodeBlock, Comparison, HowTo, Term
 
@@ -19,7 +19,7 @@ Q = Field(
 )
 
 
-class CitationCheck(BaseModel):
+class CitationCheck(LazyModel):
     verified: bool = Field(description="True when the citation (address, title, authors, year) was confirmed")
     verified_on: date | None = Field(description="Day the citation was confirmed against stored copies")
     evidence: str | None = Field(description="What the stored copies showed")
@@ -40,7 +40,7 @@ class UsageSourceOut(Source):
     evidence: str = Field(description="What the source was seen to say, in short")
 
 
-class UsageCheck(BaseModel):
+class UsageCheck(LazyModel):
     status: str = Field(description=TAIWAN_USAGE_DOC)
     checked: bool = Field(description="True when a Taiwan document showing this Chinese name was found")
     sources: list[UsageSourceOut] = Field(description="Taiwan documents that show the name (kind, address, day read)")
@@ -63,7 +63,7 @@ class TermBrief(
     taiwan_usage: str = Field(description=TAIWAN_USAGE_DOC + " (the sources at /api/term)")
 
 
-class Reason(BaseModel):
+class Reason(LazyModel):
     kind: str = Field(description="exact, name-in-query, query-in-name, fuzzy or text")
     field: str
     value: str
@@ -75,7 +75,7 @@ class TermQuery(Params):
     q: str | None = Field(None, min_length=1, max_length=200, description="Name, alias, English or Simplified Chinese")
 
 
-class TermDetail(BaseModel):
+class TermDetail(LazyModel):
     query: str
     matched: list[Reason] = Field(description="How the query matched the term")
     term: TermOut
@@ -89,7 +89,7 @@ class SearchQuery(Params):
     limit: int = Field(10, ge=1, le=50, description="At most this many results (1 to 50)")
 
 
-class SearchHit(BaseModel):
+class SearchHit(LazyModel):
     kind: Literal["term", "comparison", "howto"]
     id: str
     title: str
@@ -100,7 +100,7 @@ class SearchHit(BaseModel):
     taiwan_usage: str | None = Field(description=TAIWAN_USAGE_DOC + "; null for comparisons and how-tos")
 
 
-class SearchResult(BaseModel):
+class SearchResult(LazyModel):
     query: str
     normalised: str = Field(description="The query after full-width folding and Simplified -> Traditional")
     count: int
@@ -111,13 +111,13 @@ class TermsQuery(Params):
     category: Category | None = Field(None, description="Only terms of this category")
 
 
-class Topic(BaseModel):
+class Topic(LazyModel):
     category: str
     name: str
     count: int
 
 
-class TermList(BaseModel):
+class TermList(LazyModel):
     category: str | None
     topics: list[Topic] = Field(description="Every category with its Chinese name and term count")
     count: int
@@ -150,7 +150,7 @@ class HowToQuery(Params):
     id: str = Field(min_length=1, max_length=80, description="How-to id, e.g. cosine-similarity")
 
 
-class ModelCheck(BaseModel):
+class ModelCheck(LazyModel):
     written: str = Field(description="The model name as the how-to's text or code writes it")
     model: str = Field(description="The retirement record it resolves to (models service)")
     provider: str
@@ -174,7 +174,7 @@ class IntentQuery(Params):
     q: str = Q
 
 
-class IntentOut(BaseModel):
+class IntentOut(LazyModel):
     query: str
     intent: Intent
     intent_reason: str
@@ -192,14 +192,14 @@ class BatchBody(Params):
     )
 
 
-class BatchItem(BaseModel):
+class BatchItem(LazyModel):
     query: str
     found: bool
     term: TermOut | None
     suggestions: list[str]
 
 
-class BatchResult(BaseModel):
+class BatchResult(LazyModel):
     count: int
     found: int
     results: list[BatchItem]
@@ -209,7 +209,7 @@ class CitedSourceOut(RecordAnswer, record=CitedSource):
     """A registered source with the check of the citation itself."""
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: date
     licence: str
     terms: list[TermOut]

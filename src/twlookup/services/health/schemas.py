@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.health import records
 from twlookup.services.health.logic import readings, screening
 
@@ -49,7 +49,7 @@ Sex = Literal["female", "male"]
 Habit = Literal["never", "former", "current"]
 
 
-class Answer(BaseModel):
+class Answer(LazyModel):
     notice: str = Field(NOTICE, description="Every answer is information, not a diagnosis")
     privacy: str = Field(PRIVACY, description="Nothing of the query or the answer is kept")
 
@@ -57,7 +57,7 @@ class Answer(BaseModel):
 # ---------------------------------------------------------------- counseling
 
 
-class CrisisLine(BaseModel):
+class CrisisLine(LazyModel):
     number: str
     name_en: str
     name_zh: str
@@ -88,14 +88,14 @@ class CounselingGuide(Answer):
 # ---------------------------------------------------------------- GLP-1
 
 
-class SideEffect(BaseModel):
+class SideEffect(LazyModel):
     effect_en: str
     effect_zh: str
     percent_by_dose: dict[str, float] = Field(description="Share of trial participants (%) on each dose")
     placebo_percent: float
 
 
-class Drug(BaseModel):
+class Drug(LazyModel):
     id: str
     ingredient: str
     brand: str
@@ -107,7 +107,7 @@ class Drug(BaseModel):
     source: Source
 
 
-class Bilingual(BaseModel):
+class Bilingual(LazyModel):
     en: str
     zh: str
 
@@ -124,7 +124,7 @@ class Glp1Guide(Answer):
 # ---------------------------------------------------------------- cancer diet and meal check
 
 
-class FactorOut(BaseModel):
+class FactorOut(LazyModel):
     id: str
     name_en: str
     name_zh: str
@@ -155,7 +155,7 @@ class MealQuery(Params):
     )
 
 
-class MealHit(BaseModel):
+class MealHit(LazyModel):
     matched_keywords: list[str]
     factor: FactorOut
 
@@ -174,7 +174,7 @@ class RuleOut(RecordAnswer, record=records.Rule, exclude=("conditions", "interva
     """An eligibility rule in words (its conditions are what the check reads)."""
 
 
-class ProgrammeOut(BaseModel):
+class ProgrammeOut(LazyModel):
     id: str
     cancer_en: str
     cancer_zh: str
@@ -224,7 +224,7 @@ class ScreeningQuery(Params):
     family_lung: bool = Field(False, description="A parent, child or sibling was diagnosed with lung cancer")
 
 
-class EligibilityOut(BaseModel):
+class EligibilityOut(LazyModel):
     programme: ProgrammeOut
     status: screening.Status
     because: list[RuleOut] = Field(description="The rules this person meets")
@@ -286,7 +286,7 @@ class BPQuery(Params):
     )
 
 
-class GradeOut(BaseModel):
+class GradeOut(LazyModel):
     systolic: float
     diastolic: float
     band: str = Field(description="stage-2, stage-1, elevated or normal (2022 Taiwan guideline)")
@@ -384,7 +384,7 @@ class GlucoseReportQuery(Params):
     )
 
 
-class SlotSummary(BaseModel):
+class SlotSummary(LazyModel):
     when: str
     count: int
     mean: float

@@ -8,11 +8,11 @@ from functools import cache
 from typing import Annotated, Any, Literal
 
 import holidays
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import IsoDate, Source
+from twlookup.platform.schemas import IsoDate, LazyModel, Source
 from twlookup.services.holiday.records import FlightNotes, FlightRule, GuideSection, Peak
 
 YEAR = 2027
@@ -122,14 +122,14 @@ class TripPlanQuery(Params):
 # ---------------------------------------------------------------- results
 
 
-class HolidayOut(BaseModel):
+class HolidayOut(LazyModel):
     date: date
     name_en: str
     name_zh: str
     kind: str = Field(description="holiday, observed (make-up day off) or bridge")
 
 
-class LongWeekendOut(BaseModel):
+class LongWeekendOut(LazyModel):
     start: date
     end: date
     days: int
@@ -138,7 +138,7 @@ class LongWeekendOut(BaseModel):
     holidays: list[HolidayOut]
 
 
-class LongWeekends(BaseModel):
+class LongWeekends(LazyModel):
     year: int
     count: int
     long_weekends: list[LongWeekendOut]
@@ -146,7 +146,7 @@ class LongWeekends(BaseModel):
     sources: list[Source]
 
 
-class DayOffOut(BaseModel):
+class DayOffOut(LazyModel):
     date: date
     weekday: str
     reason: str = Field(description="Holiday name, or Weekend")
@@ -154,7 +154,7 @@ class DayOffOut(BaseModel):
     kind: str = Field(description="holiday, observed, bridge or weekend")
 
 
-class HolidaysYear(BaseModel):
+class HolidaysYear(LazyModel):
     year: int
     count: int = Field(description="Days off in the year")
     weekend_days: int = Field(description="Saturdays and Sundays off")
@@ -165,7 +165,7 @@ class HolidaysYear(BaseModel):
     sources: list[Source]
 
 
-class PlanOut(BaseModel):
+class PlanOut(LazyModel):
     rank: int
     start: date
     end: date
@@ -178,7 +178,7 @@ class PlanOut(BaseModel):
     holidays: list[HolidayOut]
 
 
-class LeavePlans(BaseModel):
+class LeavePlans(LazyModel):
     year: int
     leave: int
     limit: int
@@ -188,24 +188,24 @@ class LeavePlans(BaseModel):
     sources: list[Source]
 
 
-class Strategy(BaseModel):
+class Strategy(LazyModel):
     leave: int = Field(description="Leave days allowed")
     plan: PlanOut | None
 
 
-class LongWeekendStrategies(BaseModel):
+class LongWeekendStrategies(LazyModel):
     long_weekend: LongWeekendOut
     strategies: list[Strategy]
 
 
-class Strategies(BaseModel):
+class Strategies(LazyModel):
     year: int
     ranking: str
     long_weekends: list[LongWeekendStrategies]
     sources: list[Source]
 
 
-class DestinationHoliday(BaseModel):
+class DestinationHoliday(LazyModel):
     date: date
     weekday: str
     name: str
@@ -222,13 +222,13 @@ class PeakOut(RecordAnswer, record=Peak, exclude=("country",)):
     source: Source = Field(description="backs the crowding (`why`), and the dates when dates_from is 'source'")
 
 
-class Overlap(BaseModel):
+class Overlap(LazyModel):
     long_weekend: LongWeekendOut
     peak_seasons: list[str]
     destination_holidays: list[DestinationHoliday]
 
 
-class Abroad(BaseModel):
+class Abroad(LazyModel):
     country: str
     name_en: str | None
     name_zh: str | None
@@ -243,7 +243,7 @@ class Abroad(BaseModel):
     sources: list[Source]
 
 
-class FactorOut(BaseModel):
+class FactorOut(LazyModel):
     kind: str = Field(description="peak_high, peak_medium, destination_holiday or taiwan_long_weekend")
     name: str
     start: date
@@ -251,7 +251,7 @@ class FactorOut(BaseModel):
     points: int
 
 
-class CrowdResult(BaseModel):
+class CrowdResult(LazyModel):
     country: str
     start: date
     end: date
@@ -272,7 +272,7 @@ class FlightRuleOut(RecordAnswer, record=FlightRule, exclude=("peak_source_title
     peak_source: Source = Field(description="The page the peak lead time rests on")
 
 
-class FlightTiming(BaseModel):
+class FlightTiming(LazyModel):
     as_of: date
     depart: date
     dest: str
@@ -294,14 +294,14 @@ class GuideSectionOut(RecordAnswer, record=GuideSection):
     sources: list[Source]
 
 
-class TicketsGuide(BaseModel):
+class TicketsGuide(LazyModel):
     count: int
     sections: list[GuideSectionOut]
     note: str
     sources: list[Source]
 
 
-class FlightBrief(BaseModel):
+class FlightBrief(LazyModel):
     verdict: str
     days_left: int
     haul: str
@@ -311,7 +311,7 @@ class FlightBrief(BaseModel):
     reasons: list[str]
 
 
-class TripDestination(BaseModel):
+class TripDestination(LazyModel):
     country: str
     crowd_level: str
     points: int
@@ -321,12 +321,12 @@ class TripDestination(BaseModel):
     flight_note: str | None = None
 
 
-class TripOption(BaseModel):
+class TripOption(LazyModel):
     plan: PlanOut
     destinations: list[TripDestination]
 
 
-class TripPlan(BaseModel):
+class TripPlan(LazyModel):
     as_of: date
     leave: int
     countries: list[str]
@@ -335,7 +335,7 @@ class TripPlan(BaseModel):
     sources: list[Source]
 
 
-class DestinationExport(BaseModel):
+class DestinationExport(LazyModel):
     country: str
     name_en: str
     name_zh: str
@@ -347,7 +347,7 @@ class FlightNotesOut(RecordAnswer, record=FlightNotes):
     notes_sources: list[Source]
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: date
     calendar: HolidaysYear
     long_weekends: list[LongWeekendOut]

@@ -7,11 +7,11 @@ import re
 from datetime import date
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.life.logic.fuel import FREE_FUEL_WEEKS
 from twlookup.services.life.logic.invoice import PERIOD_PATTERN, ClaimStatus
 from twlookup.services.life.records import Draw, FuelPrice, GameFacts, InvoicePeriod, InvoicePrize, Reported, Tier
@@ -59,7 +59,7 @@ class DateQuery(Params):
     date: dt.date = Field(description="Date as YYYY-MM-DD")
 
 
-class HolidayOut(BaseModel):
+class HolidayOut(LazyModel):
     date: dt.date
     weekday: str
     name_zh: str
@@ -67,20 +67,20 @@ class HolidayOut(BaseModel):
     kind: str = Field(description="holiday, observed (moved from a weekend) or bridge (extra day off)")
 
 
-class BreakOut(BaseModel):
+class BreakOut(LazyModel):
     start: date
     end: date
     days: int
     holidays: list[HolidayOut]
 
 
-class MakeupOut(BaseModel):
+class MakeupOut(LazyModel):
     date: dt.date
     weekday: str
     pays_back: dt.date | None = Field(description="The bridge day off this workday makes up for")
 
 
-class HolidaysYear(BaseModel):
+class HolidaysYear(LazyModel):
     year: int
     official: bool = Field(description="True when the year's calendar is the government's published one")
     holidays: list[HolidayOut]
@@ -90,7 +90,7 @@ class HolidaysYear(BaseModel):
     sources: list[Source]
 
 
-class NextHoliday(BaseModel):
+class NextHoliday(LazyModel):
     today: date
     today_off: bool
     today_reason: str | None
@@ -103,7 +103,7 @@ class NextHoliday(BaseModel):
     sources: list[Source]
 
 
-class IsHoliday(BaseModel):
+class IsHoliday(LazyModel):
     date: dt.date
     weekday: str
     off: bool
@@ -197,7 +197,7 @@ class InvoiceCheck(Reported):
     source: Source
 
 
-class Receipt(BaseModel):
+class Receipt(LazyModel):
     number: str = Field(pattern=NUMBER_PATTERN, description="8-digit receipt number")
     period: str | None = Field(None, pattern=PERIOD_PATTERN, description="Period NNN-MM-MM; omit for the latest")
 
@@ -213,7 +213,7 @@ class BatchBody(Params):
     )
 
 
-class BatchItem(BaseModel):
+class BatchItem(LazyModel):
     index: int
     number: str
     period: str | None
@@ -221,7 +221,7 @@ class BatchItem(BaseModel):
     error: str | None = Field(description="Why this receipt could not be checked (e.g. a period with no numbers yet)")
 
 
-class BatchResult(BaseModel):
+class BatchResult(LazyModel):
     checked: int
     won: int
     total_amount: int = Field(description="NT$ before tax and stamp duty")
@@ -256,7 +256,7 @@ class GameInfo(GameFacts):
     sources: list[Source]
 
 
-class LatestDraws(BaseModel):
+class LatestDraws(LazyModel):
     draws: list[DrawOut]
     claim_rule: str
     stale_note: str | None = Field(
@@ -286,7 +286,7 @@ class LotteryCheckQuery(Params):
     )
 
 
-class LotteryCheck(BaseModel):
+class LotteryCheck(LazyModel):
     game: str
     numbers: list[int]
     second: int | None
@@ -333,7 +333,7 @@ class FuelNow(RecordAnswer, record=FuelPrice, exclude=("note",)):
     source: Source
 
 
-class FuelPrices(BaseModel):
+class FuelPrices(LazyModel):
     as_of: date
     effective: date = Field(description="Effective date of the newest posted prices the store holds")
     age_days: int = Field(
@@ -349,7 +349,7 @@ class FuelQuery(Params):
     product: Product = Field(description=PRODUCT_DOC)
 
 
-class FuelHistory(BaseModel):
+class FuelHistory(LazyModel):
     product: str
     name_zh: str
     name_en: str

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
 from twlookup.domain.model_lifecycle import Kind, Match, Model, Provider, State
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
+from twlookup.platform.schemas import LazyModel
 
 FREE_CHECK_LIMIT = 10
 PAID_AUDIT_LIMIT = 200
@@ -32,7 +33,7 @@ class ListQuery(Params):
     kind: Kind | None = Field(None, description="Only models of this kind")
 
 
-class ModelList(BaseModel):
+class ModelList(LazyModel):
     as_of: date
     count: int
     counts_by_status: dict[str, int]
@@ -43,7 +44,7 @@ class ModelQuery(Params):
     id: str = Field(min_length=1, max_length=200, description="Model id, alias or dated snapshot, e.g. gpt-4-0613")
 
 
-class ModelDetail(BaseModel):
+class ModelDetail(LazyModel):
     as_of: date
     query: str
     matched_as: Match
@@ -55,7 +56,7 @@ class UpcomingQuery(Params):
     days: int = Field(90, ge=1, le=3650, description="Look this many days ahead (1 to 3650; default 90)")
 
 
-class Upcoming(BaseModel):
+class Upcoming(LazyModel):
     as_of: date
     days: int
     until: date
@@ -67,7 +68,7 @@ class ReplacementQuery(Params):
     q: str = Field(min_length=1, max_length=200, description="Model id or alias to find the replacement for")
 
 
-class Replacement(BaseModel):
+class Replacement(LazyModel):
     as_of: date
     model: ModelOut
     replacement: ModelOut | None = Field(description="The provider's direct recommendation")
@@ -80,12 +81,12 @@ class CalendarQuery(Params):
     month: str = Field(pattern=r"^[1-9]\d{3}-(0[1-9]|1[0-2])$", description="Month as YYYY-MM (year 1000 to 9999)")
 
 
-class CalendarDay(BaseModel):
+class CalendarDay(LazyModel):
     date: date
     models: list[ModelOut]
 
 
-class Calendar(BaseModel):
+class Calendar(LazyModel):
     as_of: date
     month: str
     count: int
@@ -96,14 +97,14 @@ class CheckBody(Params):
     text: str = Field(min_length=1, max_length=200_000, description="Code or configuration to scan for model ids")
 
 
-class Finding(BaseModel):
+class Finding(LazyModel):
     written_as: str = Field(description="The text as it appears in the input")
     matched_as: Match
     model: ModelOut
     action: str
 
 
-class CheckResult(BaseModel):
+class CheckResult(LazyModel):
     as_of: date
     found: int = Field(description="Distinct models named in the text")
     reported: int
@@ -126,7 +127,7 @@ class AuditBody(Params):
         return self
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: date
     count: int
     providers: list[str]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.motion.logic.presets import PRESETS
 from twlookup.services.motion.logic.spring import Regime
 from twlookup.services.motion.records import A11yRecord, EasingRecord, LibraryRecord, SupportRecord
@@ -50,7 +50,7 @@ class EasingQuery(Params):
     samples: int = Field(11, ge=2, le=101, description="How many evenly spaced points of the curve to return")
 
 
-class Point(BaseModel):
+class Point(LazyModel):
     x: float
     y: float
 
@@ -74,7 +74,7 @@ class Easing(RecordAnswer, record=EasingRecord, exclude=("id", "x1", "y1", "x2",
     source: Source | None
 
 
-class EasingList(BaseModel):
+class EasingList(LazyModel):
     count: int
     easings: list[Easing]
 
@@ -85,7 +85,7 @@ class SpringQuery(Params):
     mass: float = Field(1, ge=0.1, le=10, description="Mass m (0.1 to 10; default 1)")
 
 
-class SpringAnswer(BaseModel):
+class SpringAnswer(LazyModel):
     stiffness: float
     damping: float
     mass: float
@@ -110,7 +110,7 @@ class KeyframesQuery(Params):
     duration: int = Field(300, ge=50, le=5000, description="Duration in ms (50 to 5000; default 300)")
 
 
-class Keyframes(BaseModel):
+class Keyframes(LazyModel):
     preset: str
     purpose: str
     duration_ms: int
@@ -132,7 +132,7 @@ class GradientQuery(Params):
     animate: int = Field(0, ge=0, le=1, description="1: add a flowing animation with its reduced-motion override")
 
 
-class GradientAnswer(BaseModel):
+class GradientAnswer(LazyModel):
     colors: list[str]
     type: str
     interpolation: Literal["oklab", "oklch"]
@@ -156,18 +156,18 @@ class VideoQuery(Params):
     fps: int = Field(30, ge=1, le=120, description="Frame rate, for the AV1 level (default 30)")
 
 
-class Flag(BaseModel):
+class Flag(LazyModel):
     flag: str
     meaning: str
 
 
-class VideoCommand(BaseModel):
+class VideoCommand(LazyModel):
     codec: str
     command: str
     flags: list[Flag]
 
 
-class VideoAnswer(BaseModel):
+class VideoAnswer(LazyModel):
     width: int
     height: int = Field(description="The height the AV1 level was chosen for")
     fps: int
@@ -179,7 +179,7 @@ class VideoAnswer(BaseModel):
     html: str
 
 
-class SupportTable(BaseModel):
+class SupportTable(LazyModel):
     data_package: str
     data_version: str
     checked: date
@@ -187,13 +187,13 @@ class SupportTable(BaseModel):
     features: list[SupportRecordAnswer]
 
 
-class Libraries(BaseModel):
+class Libraries(LazyModel):
     checked: date
     count: int
     libraries: list[LibraryRecordAnswer]
 
 
-class A11yChecklist(BaseModel):
+class A11yChecklist(LazyModel):
     count: int
     items: list[A11yRecordAnswer]
 
@@ -206,7 +206,7 @@ class MotionKitQuery(Params):
     style: Literal["snappy", "calm", "playful"] = Field("snappy", description="snappy, calm or playful")
 
 
-class MotionKit(BaseModel):
+class MotionKit(LazyModel):
     brand: str
     style: str
     css_variables: str
@@ -222,7 +222,7 @@ class MotionKit(BaseModel):
     usage: list[str]
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     easings: list[Easing]
     keyframes: list[Keyframes]
     support: SupportTable

@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.domain.release_dates import Precision
 from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
 from twlookup.domain.release_state import State
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
+from twlookup.platform.schemas import LazyModel
 from twlookup.services.movie.records import Title, TitleType
 
 Region = Literal["TW", "origin"]  # which release: Taiwan's, or the origin country's
@@ -57,13 +58,13 @@ class ListQuery(Params):
     )
 
 
-class TitleList(BaseModel):
+class TitleList(LazyModel):
     as_of: dt.date
     count: int
     titles: list[TitleOut]
 
 
-class TitleDetail(BaseModel):
+class TitleDetail(LazyModel):
     as_of: dt.date
     query: str
     matched_as: str
@@ -71,13 +72,13 @@ class TitleDetail(BaseModel):
     countdown: CountdownOut
 
 
-class CalendarRelease(BaseModel):
+class CalendarRelease(LazyModel):
     date: dt.date
     region: Region = Field(description="TW: the Taiwan release; origin: the origin country's")
     title: TitleOut
 
 
-class Calendar(BaseModel):
+class Calendar(LazyModel):
     as_of: dt.date
     month: str
     count: int
@@ -89,7 +90,7 @@ class TitleCountdown(ItemCountdown):
     region: Region = Field(description="Which release is counted to: Taiwan's where announced")
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: dt.date
     count: int
     titles: list[TitleOut]

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
+from twlookup.platform.schemas import LazyModel
 from twlookup.services.opinions.logic.aicheck import MAX_CHARS, AiLabel
 from twlookup.services.opinions.logic.credibility import Label
 from twlookup.services.opinions.records import Post, Thread, Topic
@@ -22,14 +23,14 @@ Flag = Field(
 )
 
 
-class Part(BaseModel):
+class Part(LazyModel):
     name: str
     points: float
     max_points: float
     why: str
 
 
-class Credibility(BaseModel):
+class Credibility(LazyModel):
     value: float = Field(description="0 to 1, the sum of the parts")
     label: Label
     parts: list[Part]
@@ -60,7 +61,7 @@ class OpinionsQuery(Params):
     before: int | None = Flag
 
 
-class OpinionsResult(BaseModel):
+class OpinionsResult(LazyModel):
     query: str
     as_of: date
     before_cutoff: bool
@@ -79,7 +80,7 @@ class TopicBrief(RecordAnswer, record=Topic, exclude=("keywords",)):
     posts: int
 
 
-class TopicList(BaseModel):
+class TopicList(LazyModel):
     count: int
     topics: list[TopicBrief]
 
@@ -88,7 +89,7 @@ class TopicQuery(Params):
     slug: str = Field(min_length=1, max_length=60, pattern=r"^[a-z0-9-]+$", description="Topic slug, e.g. e-readers")
 
 
-class TopicOut(BaseModel):
+class TopicOut(LazyModel):
     topic: TopicBrief
     keywords: list[str]
     as_of: date
@@ -105,7 +106,7 @@ class PostsQuery(Params):
     )
 
 
-class AiCheckBrief(BaseModel):
+class AiCheckBrief(LazyModel):
     score: float
     label: str
 
@@ -116,7 +117,7 @@ class PostOut(RecordAnswer, record=Post):
     credibility: Credibility
 
 
-class PostList(BaseModel):
+class PostList(LazyModel):
     count: int
     posts: list[PostOut]
     note: str | None
@@ -130,7 +131,7 @@ class AiCheckBody(Params):
     text: str = Field(min_length=1, max_length=MAX_CHARS, description=f"Text to check (1 to {MAX_CHARS} characters)")
 
 
-class PhraseMatch(BaseModel):
+class PhraseMatch(LazyModel):
     phrase: str
     text: str
     start: int = Field(description="Character offset in the text sent")
@@ -139,7 +140,7 @@ class PhraseMatch(BaseModel):
     source: str
 
 
-class ErrorRate(BaseModel):
+class ErrorRate(LazyModel):
     measured_on: str
     human_texts: int
     ai_texts: int
@@ -150,7 +151,7 @@ class ErrorRate(BaseModel):
     limits: list[str]
 
 
-class AiCheckResult(BaseModel):
+class AiCheckResult(LazyModel):
     score: float = Field(ge=0, le=1)
     label: AiLabel
     note: str
@@ -166,7 +167,7 @@ class DigestQuery(Params):
     before: int | None = Flag
 
 
-class Digest(BaseModel):
+class Digest(LazyModel):
     query: str
     as_of: date
     items: int
@@ -184,7 +185,7 @@ class ExportPost(RecordAnswer, record=Post, exclude=("stance",)):
     attribution: str
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: date
     licence: str
     count: int

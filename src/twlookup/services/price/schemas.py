@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.price.records import Category, Observation, Product
 from twlookup.services.price.records import SummaryFigures as SummaryOut
 
@@ -45,7 +45,7 @@ class CategoryOut(RecordAnswer, record=Category):
     source: Source = Field(description="The category itself (the feed's product kind)")
 
 
-class Categories(BaseModel):
+class Categories(LazyModel):
     as_of: dt.date | None = Field(description="Latest trading day in the store")
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
@@ -75,7 +75,7 @@ class SearchQuery(Params):
     cat: CategorySlug | None = Field(None, description="Only products of this category")
 
 
-class SearchResult(BaseModel):
+class SearchResult(LazyModel):
     as_of: dt.date | None
     q: str
     cat: str | None
@@ -90,7 +90,7 @@ class ProductQuery(Params):
     id: str = ProductId
 
 
-class ProductDetail(BaseModel):
+class ProductDetail(LazyModel):
     as_of: dt.date | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
@@ -107,7 +107,7 @@ class CategoryQuery(Params):
     slug: CategorySlug = Field(description="Category slug")
 
 
-class CategoryPage(BaseModel):
+class CategoryPage(LazyModel):
     as_of: dt.date | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
@@ -131,7 +131,7 @@ class DropOut(RecordAnswer, record=Product):
     sample: bool
 
 
-class Deals(BaseModel):
+class Deals(LazyModel):
     as_of: dt.date | None = Field(description="The trading day whose drops are listed")
     cat: str | None
     currency: Literal["TWD"] = "TWD"
@@ -142,14 +142,14 @@ class Deals(BaseModel):
     sample: bool
 
 
-class HistoryDay(BaseModel):
+class HistoryDay(LazyModel):
     date: dt.date
     price: float = Field(description="Lowest average price among the markets that day")
     market: str
     markets: list[MarketPrice]
 
 
-class History(BaseModel):
+class History(LazyModel):
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"
     product: ProductBrief
@@ -162,13 +162,13 @@ class ExportQuery(Params):
     slug: CategorySlug = Field(description="Category slug")
 
 
-class ExportItem(BaseModel):
+class ExportItem(LazyModel):
     product: ProductBrief
     summary: SummaryOut | None
     markets: list[MarketPrice]
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: dt.date | None
     currency: Literal["TWD"] = "TWD"
     unit: Literal["kg"] = "kg"

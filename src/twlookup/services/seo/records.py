@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.platform.records import Record, SourcedRecord
+from twlookup.platform.schemas import LazyModel
 
 CrawlerType = Literal["search", "ai_search", "train", "user"]
 HonoursRobots = Literal["yes", "no", "unclear"]
@@ -33,13 +34,13 @@ class IpRangeFile(SourcedRecord):
     prefixes: list[str]
 
 
-class EngineOperator(BaseModel):
+class EngineOperator(LazyModel):
     operator: str
     example: str
     meaning: str
 
 
-class SubmitGuide(BaseModel):
+class SubmitGuide(LazyModel):
     tool: str
     url: str
     steps: list[str]

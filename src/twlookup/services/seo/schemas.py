@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import ANSWERS, RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.seo.logic import robots as robots_txt  # a body field is named robots
 from twlookup.services.seo.records import Crawler, CrawlerType, Engine, IpRangeFile, MarketShare
 
@@ -96,7 +96,7 @@ class MetaQuery(Params):
     image: str | None = Field(None, pattern=URL, max_length=2000)
 
 
-class Chapter(BaseModel):
+class Chapter(LazyModel):
     time: str = Field(pattern=r"^(\d{1,2}:)?\d{1,2}:\d{2}$", description="Start, as MM:SS or H:MM:SS")
     title: str = Field(min_length=1, max_length=200)
 
@@ -133,13 +133,13 @@ class NoParams(Params):
 # --- results -----------------------------------------------------------------------------------
 
 
-class EngineUrl(BaseModel):
+class EngineUrl(LazyModel):
     engine: str
     url: str
     time_filter: dict[str, str] | None
 
 
-class SearchUrls(BaseModel):
+class SearchUrls(LazyModel):
     query: str
     urls: list[EngineUrl]
     note: str
@@ -152,18 +152,18 @@ class EngineOperators(
     engine: str
 
 
-class Operators(BaseModel):
+class Operators(LazyModel):
     engines: list[EngineOperators]
 
 
-class CrawlerCheck(BaseModel):
+class CrawlerCheck(LazyModel):
     token: str
     type: str
     allowed: bool
     reason: str
 
 
-class Generated(BaseModel):
+class Generated(LazyModel):
     mode: str
     meaning: str
     robots_txt: str
@@ -179,25 +179,25 @@ class Generated(BaseModel):
     sources: list[Source] = Field(description="Where the crawler list comes from, with the day each was checked")
 
 
-class RuleOut(BaseModel):
+class RuleOut(LazyModel):
     kind: str
     pattern: str
     line: int
 
 
-class GroupOut(BaseModel):
+class GroupOut(LazyModel):
     agents: list[str]
     line: int
     kind: Literal["specific", "global", "none"]
 
 
-class FindingOut(BaseModel):
+class FindingOut(LazyModel):
     line: int
     severity: str
     message: str
 
 
-class RobotsTest(BaseModel):
+class RobotsTest(LazyModel):
     allowed: bool
     user_agent: str
     path: str = Field(description="The path as matched (percent-encoded, no fragment)")
@@ -227,7 +227,7 @@ class CrawlerOut(Crawler):
 ANSWERS.append((Crawler, CrawlerOut, frozenset()))
 
 
-class Bots(BaseModel):
+class Bots(LazyModel):
     count: int
     types: dict[str, str]
     crawlers: list[CrawlerOut]
@@ -238,7 +238,7 @@ class RangeMatch(RecordAnswer, record=IpRangeFile, exclude=("id", "prefixes")):
     prefix: str
 
 
-class DnsCheck(BaseModel):
+class DnsCheck(LazyModel):
     enabled: bool
     hostname: str | None = Field(None, description="The reverse DNS (PTR) name of the address")
     forward_addresses: list[str] = Field(default_factory=list, description="What that name resolves to")
@@ -249,7 +249,7 @@ class DnsCheck(BaseModel):
     note: str
 
 
-class VerifyIp(BaseModel):
+class VerifyIp(LazyModel):
     ip: str
     known_crawler: bool = Field(description="In a published range, or confirmed by reverse-and-forward DNS")
     crawlers: list[str] = Field(description="Crawler tokens the address belongs to, by either method")
@@ -260,7 +260,7 @@ class VerifyIp(BaseModel):
     note: str
 
 
-class Truncated(BaseModel):
+class Truncated(LazyModel):
     text: str
     shown: str
     truncated: bool
@@ -268,20 +268,20 @@ class Truncated(BaseModel):
     limit_px: int
 
 
-class SerpPreview(BaseModel):
+class SerpPreview(LazyModel):
     title: Truncated
     description: Truncated
     display_url: str
     method: str
 
 
-class MetaTags(BaseModel):
+class MetaTags(LazyModel):
     html: str
     tags: list[dict[str, str]]
     notes: list[str]
 
 
-class VideoFindingOut(BaseModel):
+class VideoFindingOut(LazyModel):
     rule: str
     text: str
     ok: bool
@@ -289,13 +289,13 @@ class VideoFindingOut(BaseModel):
     source: Source = Field(description="The published page the rule comes from")
 
 
-class VideoCheck(BaseModel):
+class VideoCheck(LazyModel):
     ok: bool
     findings: list[VideoFindingOut]
     source: Source = Field(description="YouTube Help: Video chapters (the field limits cite their own page)")
 
 
-class InstantKey(BaseModel):
+class InstantKey(LazyModel):
     key: str
     key_file: str = Field(description="Where to put the key file, relative to the site root")
     content: str
@@ -303,7 +303,7 @@ class InstantKey(BaseModel):
     source: Source
 
 
-class SubmitResult(BaseModel):
+class SubmitResult(LazyModel):
     endpoint: str
     host: str
     submitted: int
@@ -316,7 +316,7 @@ class Share(RecordAnswer, record=MarketShare):
     pass
 
 
-class ShareData(BaseModel):
+class ShareData(LazyModel):
     regions: list[Share]
     sample: bool
     missing: list[str] = Field(description="Regions the spec asks for that no sourced figure is held for")
@@ -327,12 +327,12 @@ class GuideEntry(RecordAnswer, record=Engine, exclude=("id", "search_url", "quer
     engine: str
 
 
-class SubmitGuideOut(BaseModel):
+class SubmitGuideOut(LazyModel):
     engines: list[GuideEntry]
     instantindex: str
 
 
-class RobotsStatus(BaseModel):
+class RobotsStatus(LazyModel):
     url: str
     http_status: int | None
     status: RobotsState
@@ -341,7 +341,7 @@ class RobotsStatus(BaseModel):
     sitemaps: list[str]
 
 
-class SitemapStatus(BaseModel):
+class SitemapStatus(LazyModel):
     url: str
     declared: bool
     http_status: int | None
@@ -351,7 +351,7 @@ class SitemapStatus(BaseModel):
     )
 
 
-class LlmsStatus(BaseModel):
+class LlmsStatus(LazyModel):
     url: str
     http_status: int | None
     present: bool
@@ -361,12 +361,12 @@ class LlmsStatus(BaseModel):
     )
 
 
-class Fix(BaseModel):
+class Fix(LazyModel):
     impact: Literal["critical", "high", "medium", "low"]
     what: str
 
 
-class SiteCheck(BaseModel):
+class SiteCheck(LazyModel):
     url: str
     checked_on: date
     robots: RobotsStatus
@@ -376,7 +376,7 @@ class SiteCheck(BaseModel):
     fixes: list[Fix]
 
 
-class AuditItemOut(BaseModel):
+class AuditItemOut(LazyModel):
     item: str
     weight: int
     score: float
@@ -384,7 +384,7 @@ class AuditItemOut(BaseModel):
     fix: str | None
 
 
-class Audit(BaseModel):
+class Audit(LazyModel):
     url: str
     final_url: str
     http_status: int

@@ -11,7 +11,6 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from anyio import to_thread
-from pydantic import BaseModel
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -21,7 +20,7 @@ from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.fetch import FetchFailed, FetchRefused, fetch
 from twlookup.platform.records import as_answer
 from twlookup.platform.request import current
-from twlookup.platform.schemas import today_taipei
+from twlookup.platform.schemas import LazyModel, today_taipei
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import load_yaml
@@ -126,7 +125,7 @@ SERVICE.seeder(seed_share)
 # ------------------------------------------------------------------ review kinds
 
 
-class SharePayload(BaseModel):
+class SharePayload(LazyModel):
     key: str
     platform: str
     url: str
@@ -136,12 +135,12 @@ class SharePayload(BaseModel):
     category: str
 
 
-class VotePayload(BaseModel):
+class VotePayload(LazyModel):
     share_id: int
     day: date
 
 
-class CommentPayload(BaseModel):
+class CommentPayload(LazyModel):
     share_id: int
     body: str
 

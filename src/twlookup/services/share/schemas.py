@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import NON_BLANK, WHITESPACE_CHARS
+from twlookup.platform.schemas import NON_BLANK, WHITESPACE_CHARS, LazyModel
 from twlookup.services.share.logic import FORMULA, Period
 from twlookup.services.share.records import Comment, Share
 
@@ -118,7 +118,7 @@ class Ranked(ShareOut):
     score: float
 
 
-class Rankings(BaseModel):
+class Rankings(LazyModel):
     as_of: datetime
     period: str
     since: datetime
@@ -132,7 +132,7 @@ class Rankings(BaseModel):
     notice: str = COPYRIGHT
 
 
-class ShareList(BaseModel):
+class ShareList(LazyModel):
     count: int
     shares: list[ShareOut]
     sample: bool
@@ -144,13 +144,13 @@ class CommentOut(RecordAnswer, record=Comment, exclude=("share_id", "submission_
     pass
 
 
-class ShareDetail(BaseModel):
+class ShareDetail(LazyModel):
     share: ShareOut
     comments: list[CommentOut] = Field(description="Public (approved) comments, oldest first")
     notice: str = COPYRIGHT
 
 
-class Stats(BaseModel):
+class Stats(LazyModel):
     as_of: datetime
     shares: int
     by_platform: dict[str, int]
@@ -163,7 +163,7 @@ class Stats(BaseModel):
     note: str | None = Field(None, description="When no share is public yet: how to contribute one")
 
 
-class Trend(BaseModel):
+class Trend(LazyModel):
     as_of: datetime
     period: str
     since: datetime
@@ -179,7 +179,7 @@ class ExportItem(ShareOut):
     comment_list: list[CommentOut]
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     generated: datetime
     count: int
     shares: list[ExportItem]
@@ -187,14 +187,14 @@ class Export(BaseModel):
     notice: str = COPYRIGHT
 
 
-class MarkdownPack(BaseModel):
+class MarkdownPack(LazyModel):
     generated: datetime
     count: int
     markdown: str = Field(description="The whole public site as one Markdown document")
     sample: bool
 
 
-class ClickOut(BaseModel):
+class ClickOut(LazyModel):
     id: int
     counted: bool = Field(description="False when this client's click on this share was already counted today")
     clicks: int

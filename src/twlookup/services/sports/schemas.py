@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import IsoDate, Source
+from twlookup.platform.schemas import IsoDate, LazyModel, Source
 from twlookup.services.sports.records import Broadcast, Event, ImportantDate, Sport
 
 Status = Literal["upcoming", "ongoing", "completed"]
@@ -52,13 +52,13 @@ class ListQuery(Params):
     taiwan: bool = Field(False, description="1 (or true): only events with Taiwan-team information")
 
 
-class EventList(BaseModel):
+class EventList(LazyModel):
     as_of: dt.date
     count: int
     events: list[EventOut]
 
 
-class EventDetail(BaseModel):
+class EventDetail(LazyModel):
     as_of: dt.date
     query: str
     matched_as: str
@@ -66,7 +66,7 @@ class EventDetail(BaseModel):
     countdown: CountdownOut
 
 
-class DateEntry(BaseModel):
+class DateEntry(LazyModel):
     date: dt.date
     kind: DateKind
     label: str
@@ -79,7 +79,7 @@ class DateEntry(BaseModel):
     source: Source
 
 
-class Calendar(BaseModel):
+class Calendar(LazyModel):
     as_of: dt.date
     month: str
     count: int
@@ -93,7 +93,7 @@ class TodayQuery(Params):
     days: int = Field(7, ge=0, le=90, description="Look this many days ahead (0 to 90; default 7)")
 
 
-class Today(BaseModel):
+class Today(LazyModel):
     as_of: dt.date = Field(description="Today in Taiwan")
     date: dt.date = Field(description="The day looked from")
     days: int
@@ -105,7 +105,7 @@ class Today(BaseModel):
     )
 
 
-class BroadcastAnswer(BaseModel):
+class BroadcastAnswer(LazyModel):
     as_of: dt.date
     event_id: str
     event: str
@@ -123,7 +123,7 @@ class EventCountdown(ItemCountdown):
     days_since_end: int | None = Field(ge=0, description="Whole days since the end day; null until it has passed")
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: dt.date
     count: int
     events: list[EventOut]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, Field
 
 from twlookup.platform.feeds.status import FeedsStatus
 from twlookup.platform.operations import Params
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.stocks.logic import ThemeCounts
 from twlookup.services.stocks.records import SecurityNames, ThemeNames
 
@@ -21,14 +21,14 @@ CODE = r"^[0-9]{4,6}[A-Z]?$"
 NOTICE = "Informational only, not investment advice. Closes come from the exchanges' daily files; estimates extrapolate history mechanically."
 
 
-class Answer(BaseModel):
+class Answer(LazyModel):
     notice: str = Field(NOTICE, description="Every answer is informational, not investment advice")
     sample: bool = Field(
         description="True when any close in this answer comes from the illustrative sample snapshot, not an exchange feed"
     )
 
 
-class CloseOut(BaseModel):
+class CloseOut(LazyModel):
     date: date
     close: float = Field(description="Closing price (NT$)")
     change: float | None = Field(
@@ -51,7 +51,7 @@ class ThemeStatsOut(ThemeCounts[float]):
     """A theme's counts as answered: the mean change a JSON number."""
 
 
-class ThemeSummary(BaseModel):
+class ThemeSummary(LazyModel):
     id: ThemeId
     name_en: str
     name_zh: str
@@ -105,7 +105,7 @@ class StockDetail(Answer, SecurityNames):
     close_sources: list[Source] = Field(description="Feeds (or the sample snapshot) the closes come from")
 
 
-class PayoutOut(BaseModel):
+class PayoutOut(LazyModel):
     period: str = Field(description="YYYYQn for quarterly ETFs, YYYY-MM for monthly ones")
     ex_date: date | None = Field(description="Ex-dividend date; null where the cited report gives the amount only")
     pay_date: date | None
@@ -113,7 +113,7 @@ class PayoutOut(BaseModel):
     source: Source
 
 
-class EstimateOut(BaseModel):
+class EstimateOut(LazyModel):
     year: int = 2027
     per_unit: float = Field(description="Estimated 2027 cash payout per unit (NT$)")
     payouts_per_year: int
@@ -128,7 +128,7 @@ class EstimateOut(BaseModel):
     warning: str | None = None
 
 
-class EtfOut(BaseModel):
+class EtfOut(LazyModel):
     code: str
     name_zh: str
     name_en: str
@@ -233,7 +233,7 @@ class IncomePlanQuery(Params):
     ]
 
 
-class PlanLineOut(BaseModel):
+class PlanLineOut(LazyModel):
     code: str
     name_zh: str
     allocation: float = Field(description="Equal share of the budget (NT$, rounded down to the cent)")
@@ -252,7 +252,7 @@ class PlanLineOut(BaseModel):
     sample_price: bool
 
 
-class NhiOut(BaseModel):
+class NhiOut(LazyModel):
     rate: float
     threshold: float = Field(description="A single payment of this much or more is charged")
     cap_per_payment: float
@@ -266,7 +266,7 @@ class NhiOut(BaseModel):
     sources: list[Source]
 
 
-class TaxOut(BaseModel):
+class TaxOut(LazyModel):
     credit_rate: float
     credit_cap: float
     separate_rate: float

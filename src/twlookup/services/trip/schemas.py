@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.trip.records import (
     BookingTipFacts,
     EntryItem,
@@ -106,7 +106,7 @@ class TripPackQuery(Params):
 # ---------------------------------------------------------------- results
 
 
-class FxRateOut(BaseModel):
+class FxRateOut(LazyModel):
     currency: str
     name_zh: str | None
     cash_buy: float | None = Field(description="Bank buys banknotes from you (現金 本行買入), TWD per unit")
@@ -120,7 +120,7 @@ class FxRateOut(BaseModel):
     source: Source
 
 
-class FxBoard(BaseModel):
+class FxBoard(LazyModel):
     posted_at: datetime | None
     count: int
     sample: bool = Field(
@@ -131,12 +131,12 @@ class FxBoard(BaseModel):
     sources: list[Source]
 
 
-class Money(BaseModel):
+class Money(LazyModel):
     currency: str
     amount: float
 
 
-class ConvertResult(BaseModel):
+class ConvertResult(LazyModel):
     posted_at: datetime
     direction: Literal["buy", "sell"]
     type: Literal["cash", "spot"]
@@ -157,7 +157,7 @@ class EntryItemOut(RecordAnswer, record=EntryItem, exclude=("country",)):
     """An entry rule: the record's fields and its provenance as `source`."""
 
 
-class Entry(BaseModel):
+class Entry(LazyModel):
     country: str
     name_en: str
     name_zh: str
@@ -168,7 +168,7 @@ class Entry(BaseModel):
     sources: list[Source]
 
 
-class FxSummary(BaseModel):
+class FxSummary(LazyModel):
     currency: str
     cash_sell: float | None
     spot_sell: float | None
@@ -185,27 +185,27 @@ class PlaceOut(PlaceFacts):
     source: Source
 
 
-class Places(BaseModel):
+class Places(LazyModel):
     count: int
     places: list[PlaceOut]
     sources: list[Source]
 
 
-class TaxFreeRuleOut(BaseModel):
+class TaxFreeRuleOut(LazyModel):
     id: str
     title: str
     detail: str
     source: Source
 
 
-class RefundExample(BaseModel):
+class RefundExample(LazyModel):
     description: str
     price_including_tax_jpy: int
     rate: float
     refund_jpy: int
 
 
-class JapanTaxFree(BaseModel):
+class JapanTaxFree(LazyModel):
     as_of: date
     regime: str
     regime_id: str
@@ -228,14 +228,14 @@ class ThemeparkOut(ThemeparkFacts):
     source: Source
 
 
-class Themeparks(BaseModel):
+class Themeparks(LazyModel):
     count: int
     note: str
     parks: list[ThemeparkOut]
     sources: list[Source]
 
 
-class EsimResult(BaseModel):
+class EsimResult(LazyModel):
     days: int
     usage: str
     covers: str
@@ -262,7 +262,7 @@ class HolidaySale(TicketSaleFacts):
     source: Source
 
 
-class Domestic(BaseModel):
+class Domestic(LazyModel):
     as_of: date
     modes: list[DomesticMode]
     ordinary_booking_opens_today_for: date = Field(
@@ -272,7 +272,7 @@ class Domestic(BaseModel):
     sources: list[Source]
 
 
-class DayOffOut(BaseModel):
+class DayOffOut(LazyModel):
     date: date
     weekday: str
     name_en: str
@@ -281,7 +281,7 @@ class DayOffOut(BaseModel):
     source: Source = Field(description="The official calendar of that year")
 
 
-class BreakOut(BaseModel):
+class BreakOut(LazyModel):
     start: date
     end: date
     days: int
@@ -289,7 +289,7 @@ class BreakOut(BaseModel):
     source: Source = Field(description="The official calendar of the year the break starts in")
 
 
-class Holidays(BaseModel):
+class Holidays(LazyModel):
     as_of: date
     years: list[int] = Field(description="Years the official calendar in the store covers")
     count: int
@@ -303,13 +303,13 @@ class BookingItem(BookingTipFacts):
     source: Source
 
 
-class Booking(BaseModel):
+class Booking(LazyModel):
     count: int
     items: list[BookingItem]
     sources: list[Source]
 
 
-class BudgetConversion(BaseModel):
+class BudgetConversion(LazyModel):
     type: str
     rate: float
     budget_twd: int
@@ -317,7 +317,7 @@ class BudgetConversion(BaseModel):
     spread_cost_twd: float
 
 
-class TripPack(BaseModel):
+class TripPack(LazyModel):
     as_of: date
     start: date
     end: date
@@ -337,7 +337,7 @@ class TripPack(BaseModel):
     sources: list[Source]
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     as_of: date
     fx: FxBoard
     entry: list[Entry]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import Source
+from twlookup.platform.schemas import LazyModel, Source
 from twlookup.services.wellness import records
 
 HHMM = r"^([01]\d|2[0-3]):[0-5]\d$"
@@ -175,7 +175,7 @@ class SituationOut(RecordAnswer, record=records.Situation, exclude=("sources",))
     sources: list[Source] = Field(description="Every page the situation rests on")
 
 
-class TelehealthAnswer(BaseModel):
+class TelehealthAnswer(LazyModel):
     regulation: RegulationOut
     common_conditions: str = Field(description="What every remote consultation under Article 3 needs")
     count: int
@@ -190,21 +190,21 @@ class BandOut(RecordAnswer, record=records.Band):
     """A scoring band as the instrument's manual gives it (the record, unchanged)."""
 
 
-class ItemFlagOut(BaseModel):
+class ItemFlagOut(LazyModel):
     item: int | None = Field(description="1-based item number; null for an extra item that is not part of the total")
     label: str
     answer: int
     message: str
 
 
-class ExtraItemOut(BaseModel):
+class ExtraItemOut(LazyModel):
     label: str
     answer: int
     flag_at: int
     flagged: bool
 
 
-class AssessmentResult(BaseModel):
+class AssessmentResult(LazyModel):
     instrument: InstrumentId
     name_zh: str
     name_en: str
@@ -230,7 +230,7 @@ class AssessmentResult(BaseModel):
 # -- sleep, breathing, guide, crisis lines -----------------------------------------------------------
 
 
-class SleepOptionOut(BaseModel):
+class SleepOptionOut(LazyModel):
     cycles: int
     sleep_minutes: int = Field(description="Time asleep, without the minutes to fall asleep")
     bedtime: str = Field(description="Get into bed at (HH:MM)")
@@ -242,7 +242,7 @@ class SleepMethodOut(RecordAnswer, record=records.SleepMethod, exclude=("cycles"
     """The method (its sources are the answer's own field)."""
 
 
-class SleepTimes(BaseModel):
+class SleepTimes(LazyModel):
     mode: Literal["wake", "bedtime"] = Field(
         description="wake: counted back from the wake time; bedtime: forward from the bedtime"
     )
@@ -256,7 +256,7 @@ class ExerciseOut(RecordAnswer, record=records.Exercise, exclude=("sources",)):
     sources: list[Source] = Field(description="Every page the exercise rests on")
 
 
-class Breathing(BaseModel):
+class Breathing(LazyModel):
     count: int
     exercises: list[ExerciseOut]
     caution: str
@@ -267,13 +267,13 @@ class GuideSectionOut(RecordAnswer, record=records.GuideSection, exclude=("sourc
     sources: list[Source] = Field(description="Every page the section rests on")
 
 
-class DigitalWellness(BaseModel):
+class DigitalWellness(LazyModel):
     count: int
     sections: list[GuideSectionOut]
     notice: str
 
 
-class CrisisLines(BaseModel):
+class CrisisLines(LazyModel):
     count: int
     lines: list[CrisisLineOut]
     notice: str
@@ -283,7 +283,7 @@ class InstrumentOut(RecordAnswer, record=records.Instrument, exclude=("sources",
     sources: list[Source] = Field(description="Every page the instrument rests on")
 
 
-class Export(BaseModel):
+class Export(LazyModel):
     telehealth: TelehealthAnswer
     instruments: list[InstrumentOut]
     crisis_lines: list[CrisisLineOut]
