@@ -34,8 +34,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import PY, ROOT, free_port, wait_until_up
-from startup import cpu_seconds
+from run import PY, ROOT, cpu_seconds, free_port, wait_until_up
 
 P99_TARGET_MS, FIRST_TARGET_MS = 50.0, 100.0
 sys.path.insert(0, str(ROOT / "tests"))

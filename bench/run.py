@@ -76,6 +76,12 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used (from /proc: fields 14 and 15, in clock ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def children(pid: int) -> list[int]:
     try:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -156,6 +162,10 @@ def main() -> int:
         "twlookup REST, payments off": (f"http://127.0.0.1:{nopay_port}{LOOKUP}", None),
         "twlookup MCP tools/call": (f"http://127.0.0.1:{app_port}/models/mcp", MCP_BODY),
     }
+    server_of = dict(
+        zip(targets, (base.pid, app.pid, nopay.pid, app.pid), strict=True)
+    )  # the process each target runs in
+    cpu_per_request: dict[str, float] = {}  # the least server CPU time a request took, over the rounds
     best: dict[str, dict[str, float]] = {}
     try:
         for url, body in targets.values():  # warm-up
@@ -165,7 +175,10 @@ def main() -> int:
             # Rotate the order every round so that no target always runs right after another.
             for name in names[round_no % len(names) :] + names[: round_no % len(names)]:
                 url, body = targets[name]
+                before = cpu_seconds(server_of[name])
                 result = drive(url, args.seconds, args.connections, body)
+                used = (cpu_seconds(server_of[name]) - before) / max(1.0, result["rps"] * args.seconds)
+                cpu_per_request[name] = min(cpu_per_request.get(name, used), used)
                 if result["errors"]:
                     raise SystemExit(f"{name}: {result['errors']} non-200 responses")
                 if name not in best or result["rps"] > best[name]["rps"]:
@@ -181,7 +194,10 @@ def main() -> int:
     tool = "wrk" if shutil.which("wrk") else "bench/loadgen.py"
     print(f"load: {tool}, {args.connections} connections, {args.rounds} rounds x {args.seconds:.0f} s, best round kept")
     for name, r in best.items():
-        print(f"  {name:32s} {r['rps']:9.0f} req/s   p99 {r['p99_ms']:7.2f} ms")
+        print(
+            f"  {name:32s} {r['rps']:9.0f} req/s   p99 {r['p99_ms']:7.2f} ms"
+            f"   server CPU {cpu_per_request[name] * 1e6:6.0f} us/request"
+        )
     base_rps = best["baseline (one-route FastAPI)"]["rps"]
     rest_rps = best["twlookup REST lookup"]["rps"]
     mcp_rps = best["twlookup MCP tools/call"]["rps"]
@@ -198,6 +214,9 @@ def main() -> int:
     print(f"REST lookup / baseline:   {rest_ratio:.2f}x  (target >= 4.00x) {verdict[met['rest']]}")
     print(f"MCP tools/call / REST:    {mcp_ratio:.2f}x  (target >= 0.90x) {verdict[met['mcp']]}")
     print(f"free route, payments on / off: {pay_ratio:.2f}x  (target >= 0.97x) {verdict[met['pay']]}")
+    # request rates move with whatever else the machine does; the CPU a request costs the server much less
+    on_cpu, off_cpu = cpu_per_request["twlookup REST lookup"], cpu_per_request["twlookup REST, payments off"]
+    print(f"  (server CPU per free request, payments off / on: {off_cpu / on_cpu:.2f}x; for information)")
     print(
         f"median time a paid request adds in local mode (verify + settle): {paid_ms:.1f} ms"
         f"  (target < {PAID_TARGET_MS:.0f} ms) {verdict[met['paid']]}"

@@ -41,7 +41,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import LOOKUP, free_port, rss_mb
+from run import LOOKUP, cpu_seconds, free_port, rss_mb
 
 COLD_TARGET, WARM_TARGET, RSS_TARGET, SEARCH_TARGET = 1.5, 1.0, 200.0, 0.1
 SEARCH = "/glossary/api/term?q=大语言模型"  # Simplified Chinese text: the search tables
@@ -77,12 +77,6 @@ def first_answer(http: httpx.Client, url: str, proc: subprocess.Popen, began: fl
             pass
         time.sleep(0.01)
     raise SystemExit(f"{url} did not answer within {timeout} s")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used (from /proc: fields 14 and 15, in clock ticks)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def touch_everything(http: httpx.Client, base: str) -> int:
