@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import asdict
 from datetime import date
 from typing import Literal
 
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.feeds.route import add_status_route
-from twlookup.platform.records import SourcedRecord, as_answer
+from twlookup.platform.records import SourcedRecord, as_answer, from_attributes
 from twlookup.platform.service import Service
 from twlookup.services.motion import logic
 from twlookup.services.motion.data import CATALOGUE, Catalogue, seed_motion
@@ -253,17 +252,16 @@ def _gradient(hexes: list[str], kind: str, angle: int, animate: bool) -> Gradien
         else "OKLab keeps perceived lightness even between the stops without grey midpoints"
     )
     # the three CSS texts under the gradient's own names
-    return GradientAnswer.model_validate(
-        asdict(g)
-        | dict(
-            colors=[c.hex for c in colors],
-            type=kind,
-            interpolation=g.space,
-            why=why,
-            contrast_white_text=on_white,
-            contrast_black_text=on_black,
-            contrast_note=note,
-        )
+    return from_attributes(
+        GradientAnswer,
+        g,
+        colors=[c.hex for c in colors],
+        type=kind,
+        interpolation=g.space,
+        why=why,
+        contrast_white_text=on_white,
+        contrast_black_text=on_black,
+        contrast_note=note,
     )
 
 
