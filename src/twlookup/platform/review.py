@@ -35,10 +35,10 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import orjson
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, Field
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -50,6 +50,7 @@ from twlookup.platform.request import bearer, current
 from twlookup.platform.schemas import LazyModel
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
+from twlookup.platform.store.times import StoredTime, as_utc
 
 Status = Literal["submitted", "approved", "rejected"]
 STATUSES: tuple[str, ...] = ("submitted", "approved", "rejected")
@@ -141,13 +142,6 @@ def kinds_of(service: str) -> list[str]:
 # ---------------------------------------------------------------- results
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite drops the zone
-
-
-StoredTime = Annotated[datetime, BeforeValidator(_aware)]  # a time read back from the store
-
-
 class SubmissionOut(LazyModel):
     """A submission as its submitter and operators see it."""
 
@@ -218,7 +212,7 @@ def submit(
             .order_by(Submission.submitted_at)
         ).all()
         if len(recent) >= per_hour:
-            wait = max(1, math.ceil((_aware(recent[0]) + timedelta(hours=1) - now).total_seconds()))
+            wait = max(1, math.ceil((as_utc(recent[0]) + timedelta(hours=1) - now).total_seconds()))
             raise Problem(
                 429,
                 f"At most {per_hour} submissions per client per hour to {service}; retry in {wait} s.",

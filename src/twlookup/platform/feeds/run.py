@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, cast, overload
+from typing import Any, cast
 
 from sqlalchemy import CursorResult, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +41,7 @@ from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.derived_rows import refresh_derived
 from twlookup.platform.store.feed_tables import FeedLockRow, FeedStateRow
 from twlookup.platform.store.meta import bump_version
+from twlookup.platform.store.times import as_utc as as_utc  # re-exported: the feed modules read it from here
 
 log = logging.getLogger("twlookup.feeds")
 OWNER = f"{socket.gethostname()[:60]}:{os.getpid()}"
@@ -56,21 +57,6 @@ class Busy(RuntimeError):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-@overload
-def as_utc(value: datetime) -> datetime: ...
-
-
-@overload
-def as_utc(value: None) -> None: ...
-
-
-def as_utc(value: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; everything here is stored in UTC."""
-    if value is None:
-        return None
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def _key_json(key: tuple[Any, ...] | None) -> str | None:

@@ -15,33 +15,33 @@ import logging
 import threading
 import time
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import Field
 
 from twlookup.platform.feeds.declare import Feed
-from twlookup.platform.feeds.run import Store, as_utc, states, utcnow
+from twlookup.platform.feeds.run import Store, states, utcnow
 from twlookup.platform.records import from_attributes
 from twlookup.platform.schemas import LazyModel, today_taipei
 from twlookup.platform.store.errors import STORE_ERRORS
 from twlookup.platform.store.feed_tables import FeedStateRow
+from twlookup.platform.store.times import StoredTime
 
 log = logging.getLogger("twlookup.feeds")
-
-
-StoredTime = Annotated[datetime | None, BeforeValidator(as_utc)]  # a time read back from the store, in UTC
 
 
 class FeedPartStatus(LazyModel):
     part: str = Field(description="The file of the feed this row is about (e.g. TWSE, lotto649, googlebot)")
     url: str | None = Field(description="Where it was last fetched from")
-    last_attempt: StoredTime
-    last_success: StoredTime = Field(description="Last time a download was good: imported, unchanged or not modified")
-    last_import: StoredTime = Field(description="Last time data was imported")
+    last_attempt: StoredTime | None
+    last_success: StoredTime | None = Field(
+        description="Last time a download was good: imported, unchanged or not modified"
+    )
+    last_import: StoredTime | None = Field(description="Last time data was imported")
     last_outcome: str | None = Field(description="imported, unchanged, not-modified, older or failed")
     last_message: str | None
     last_error: str | None = Field(description="The most recent failure, kept after later successes")
-    last_error_at: StoredTime
+    last_error_at: StoredTime | None
     data_label: str | None = Field(description="The newest data imported, in the publisher's terms (date or version)")
     data_date: date | None
     rows: int | None = Field(description="Rows the last import wrote")
