@@ -1,5 +1,7 @@
 """The shipped holiday data: peak seasons, flight rules and the guide are sourced and consistent."""
 
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -134,3 +136,21 @@ def test_seeding_refuses_a_peak_that_could_disagree_with_the_calendar(tmp_path, 
 def test_a_holiday_peak_seeds_from_the_calendar(tmp_path):
     row = seeded_peaks(write_peaks(tmp_path, SEOLLAL))[("KR", "Seollal")]
     assert (row.start, row.end, row.holidays) == (date(2027, 2, 6), date(2027, 2, 9), ["Korean New Year"])
+
+
+def test_supported_countries_are_the_packages_codes_without_loading_every_calendar():
+    # the codes come from the package's registry: the same as its public listing, less the UK alias
+    script = (
+        "import sys\n"
+        "from twlookup.services.holiday.schemas import supported_countries\n"
+        "codes = supported_countries()\n"
+        "loaded = [m for m in sys.modules if m.startswith('holidays.countries.')]\n"
+        "import holidays\n"
+        "listed = sorted(c for c in holidays.list_supported_countries() if len(c) == 2 and c != 'UK')\n"
+        "print(len(codes), len(loaded), list(codes) == listed)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    count, loaded, same = int(out[0]), int(out[1]), out[2]
+    assert count > 200 and "TW" in supported_countries() and "UK" not in supported_countries()
+    assert same == "True"  # the registry and the public listing agree
+    assert loaded == 0  # listing the codes imports no calendar (it used to import all 250, about 8 MB)

@@ -7,7 +7,7 @@ from datetime import date
 from functools import cache
 from typing import Annotated, Any, Literal
 
-import holidays
+from holidays.registry import EntityLoader
 from pydantic import AfterValidator, Field
 
 from twlookup.platform.operations import Params
@@ -27,8 +27,13 @@ COUNTRY_ALIASES = {"UK": "GB"}
 
 @cache
 def supported_countries() -> tuple[str, ...]:
-    """ISO 3166-1 alpha-2 codes the installed `holidays` package has a calendar for."""
-    return tuple(sorted(c for c in holidays.list_supported_countries() if len(c) == 2 and c not in COUNTRY_ALIASES))
+    """ISO 3166-1 alpha-2 codes the installed `holidays` package has a calendar for.
+
+    Read from the package's registry of country codes: `holidays.list_supported_countries()` gives
+    the same codes but imports all of its 250 country modules to list their subdivisions, about
+    8 MB that a process serving no other country would keep for good."""
+    codes = EntityLoader.get_country_codes(include_aliases=False)
+    return tuple(sorted(c for c in codes if len(c) == 2 and c not in COUNTRY_ALIASES))
 
 
 @dataclass(frozen=True)
