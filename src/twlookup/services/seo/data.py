@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.platform.records import load_records, read_data_file, to_row
@@ -88,6 +89,23 @@ def shipped(folder: Path, curated: set[str]) -> list[Crawler]:
 
 def list_rows(session: Session) -> list[Any]:
     return list(session.scalars(select(CrawlerRow).where(CrawlerRow.docs == parsers.LIST_DOCS)))
+
+
+def list_snapshots(session: Session) -> list[tuple[str, date, int]]:
+    """What the status route tells of the list-derived crawlers, without loading them: each
+    snapshot's title and checked day with its number of crawlers, ordered by their first crawler
+    token (one snapshot in practice: an import replaces the whole list)."""
+    rows = session.execute(
+        select(
+            CrawlerRow.source_title,
+            CrawlerRow.checked,
+            func.count().label("crawlers"),
+            func.min(CrawlerRow.token).label("first"),
+        )
+        .where(CrawlerRow.docs == parsers.LIST_DOCS)
+        .group_by(CrawlerRow.source_title, CrawlerRow.checked)
+    )
+    return [(r.source_title, r.checked, r.crawlers) for r in sorted(rows, key=lambda r: r.first)]
 
 
 def import_ai_robots(session: Session, path: Path) -> int:

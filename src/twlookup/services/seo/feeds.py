@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
 from twlookup.services.seo import parsers
-from twlookup.services.seo.data import FILE_ALIASES, import_ai_robots, import_ip_ranges, list_rows
+from twlookup.services.seo.data import FILE_ALIASES, import_ai_robots, import_ip_ranges, list_snapshots
 from twlookup.services.seo.tables import IpRangeRow
 
 
@@ -103,18 +103,17 @@ def airobots_stamp(raw: bytes, filename: str) -> Stamp:
 
 def airobots_held(session: Session) -> date | None:
     """The day the list held is as of: the snapshot's commit day, or the day it was imported."""
-    rows = list_rows(session)
-    days = [d for r in rows if (d := parsers.list_day(r.source_title))]
+    days = [d for title, _, _ in list_snapshots(session) if (d := parsers.list_day(title))]
     return min(days) if days else None
 
 
 def airobots_holds(session: Session) -> str | None:
-    rows = list_rows(session)
-    if not rows:
+    snapshots = list_snapshots(session)
+    if not snapshots:
         return None
-    first = rows[0]
+    title, checked, _ = snapshots[0]
     return (
-        f"{len(rows)} AI crawlers from {first.source_title} (checked {first.checked.isoformat()}), besides the "
+        f"{sum(n for _, _, n in snapshots)} AI crawlers from {title} (checked {checked.isoformat()}), besides the "
         "curated crawlers of data/seo/crawlers.yaml"
     )
 
