@@ -37,6 +37,7 @@ ItemT = TypeVar("ItemT", bound=TrackedItem)
 RecT = TypeVar("RecT", bound=TrackedRecord)
 OutT = TypeVar("OutT", bound=BaseModel)
 CountT = TypeVar("CountT", bound=ItemCountdown)
+DetailT = TypeVar("DetailT", bound=BaseModel)
 PARALLEL_LOOKUPS = 4
 
 
@@ -221,6 +222,16 @@ class Tracker(Generic[RecT, OutT]):
 
     def answers(self, items: list[RecT], today: date) -> list[OutT]:
         return [self.item_out(item, today) for item in items]
+
+    def detail(
+        self, q: str, today: date, answer: type[DetailT], countdown: Callable[[RecT, date], BaseModel]
+    ) -> DetailT:
+        """The item `q` names as `answer`: the query, how it matched, the item under the tracker's
+        noun (`game`, `title`, `event`) and `countdown`'s count for it (the detail's own, which
+        may name the item and add the service's fields)."""
+        item, how = self.find(q)
+        shown = {self.noun: self.item_out(item, today)}
+        return answer(as_of=today, query=q, matched_as=how, **shown, countdown=countdown(item, today))
 
     async def lookup(self, q: str, today: date) -> LookupOut:
         catalogue = await to_thread.run_sync(self.catalogue.get)  # a store read: off the event loop

@@ -110,11 +110,7 @@ def list_games(p: ListQuery) -> GameList:
 @SERVICE.operation("GET", "/api/game", tool="get_game")
 def get_game(p: NameQuery) -> GameDetail:
     """One game by id or name (English or Chinese): platforms, release, delays, source, countdown."""
-    today = today_taipei()
-    game, how = TRACKER.find(p.q)
-    return GameDetail(
-        as_of=today, query=p.q, matched_as=how, game=game_out(game, today), countdown=_countdown(game, today)
-    )
+    return TRACKER.detail(p.q, today_taipei(), GameDetail, _countdown)
 
 
 @SERVICE.operation("GET", "/api/calendar", tool="release_calendar")

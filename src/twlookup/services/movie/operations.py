@@ -115,11 +115,7 @@ def list_titles(p: ListQuery) -> TitleList:
 @SERVICE.operation("GET", "/api/title", tool="get_title")
 def get_title(p: NameQuery) -> TitleDetail:
     """One title by id or name (English or Chinese): releases, platform, delays, source, countdown."""
-    today = today_taipei()
-    title, how = TRACKER.find(p.q)
-    return TitleDetail(
-        as_of=today, query=p.q, matched_as=how, title=title_out(title, today), countdown=_countdown(title, today)
-    )
+    return TRACKER.detail(p.q, today_taipei(), TitleDetail, _countdown)
 
 
 @SERVICE.operation("GET", "/api/calendar", tool="release_calendar")

@@ -157,11 +157,7 @@ def list_sports_events(p: ListQuery) -> EventList:
 @SERVICE.operation("GET", "/api/event", tool="get_sports_event")
 def get_sports_event(p: NameQuery) -> EventDetail:
     """One event by id or name (English or Chinese): dates, venue, Taiwan team, important dates, broadcasters."""
-    today = today_taipei()
-    event, how = TRACKER.find(p.q)
-    return EventDetail(
-        as_of=today, query=p.q, matched_as=how, event=event_out(event, today), countdown=_start_countdown(event, today)
-    )
+    return TRACKER.detail(p.q, today_taipei(), EventDetail, _start_countdown)
 
 
 @SERVICE.operation("GET", "/api/calendar", tool="sports_calendar")
