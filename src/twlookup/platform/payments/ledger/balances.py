@@ -64,8 +64,9 @@ def read_balance(conn: Connection, network: str, asset: str, address: str) -> in
     return int(value) if value is not None else 0
 
 
-def credit(conn: Connection, network: str, asset: str, address: str, amount: int) -> None:
-    """Add to a balance, creating its row if needed (an upsert where the dialect has one)."""
+def credit(conn: Connection, network: str, asset: str, address: str, amount: int) -> bool:
+    """Add to a balance, creating its row if needed (an upsert where the dialect has one); False
+    when the balance is then over MAX_AMOUNT (the caller raises, which rolls the credit back)."""
     t = LedgerBalance.__table__
     values = {"network": network, "asset": asset, "address": address, "amount": amount, "updated_at": utcnow()}
     dialect = conn.dialect.name
@@ -76,14 +77,15 @@ def credit(conn: Connection, network: str, asset: str, address: str, amount: int
             set_={"amount": t.c.amount + ins.excluded.amount, "updated_at": ins.excluded.updated_at},
         )
         conn.execute(stmt)
-        return
-    result = conn.execute(
-        update(t)
-        .where(t.c.network == network, t.c.asset == asset, t.c.address == address)
-        .values(amount=t.c.amount + amount, updated_at=values["updated_at"])
-    )
-    if result.rowcount == 0:
-        conn.execute(insert(t).values(**values))
+    else:
+        result = conn.execute(
+            update(t)
+            .where(t.c.network == network, t.c.asset == asset, t.c.address == address)
+            .values(amount=t.c.amount + amount, updated_at=values["updated_at"])
+        )
+        if result.rowcount == 0:
+            conn.execute(insert(t).values(**values))
+    return read_balance(conn, network, asset, address) <= MAX_AMOUNT
 
 
 def debit(conn: Connection, network: str, asset: str, address: str, amount: int) -> bool:
@@ -95,6 +97,35 @@ def debit(conn: Connection, network: str, asset: str, address: str, amount: int)
         .values(amount=t.c.amount - amount, updated_at=utcnow())
     )
     return result.rowcount == 1
+
+
+def log_transfer(
+    conn: Connection,
+    network: str,
+    asset: str,
+    kind: str,
+    tx_hash: str,
+    frm: str,
+    to: str,
+    amount: int,
+    nonce: str | None,
+    at: datetime,
+) -> None:
+    """Append an entry to the transfer log: a `fund` (from the zero address, no nonce) or a
+    `transfer` by authorization."""
+    conn.execute(
+        insert(LedgerTransfer.__table__).values(
+            tx_hash=tx_hash,
+            network=network,
+            asset=asset,
+            kind=kind,
+            from_address=frm,
+            to_address=to,
+            amount=amount,
+            nonce=nonce,
+            created_at=at,
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -139,22 +170,9 @@ class Ledger:
         address = checksum(address)
         tx_hash = "0x" + keccak(b"twlookup-ledger-fund:" + uuid.uuid4().bytes).hex()
         with self.engine.begin() as conn:
-            credit(conn, self.network, self.asset, address, amount)  # a write first (see below)
-            if read_balance(conn, self.network, self.asset, address) > MAX_AMOUNT:
+            if not credit(conn, self.network, self.asset, address, amount):  # a write first (see below)
                 raise ValueError("balance would exceed the ledger's maximum")  # rolls back
-            conn.execute(
-                insert(LedgerTransfer.__table__).values(
-                    tx_hash=tx_hash,
-                    network=self.network,
-                    asset=self.asset,
-                    kind="fund",
-                    from_address=ZERO_ADDRESS,
-                    to_address=address,
-                    amount=amount,
-                    nonce=None,
-                    created_at=utcnow(),
-                )
-            )
+            log_transfer(conn, self.network, self.asset, "fund", tx_hash, ZERO_ADDRESS, address, amount, None, utcnow())
         return tx_hash
 
     def balance(self, address: str) -> int:

@@ -27,6 +27,7 @@ from twlookup.platform.payments.ledger.balances import (
     Ledger,
     credit,
     debit,
+    log_transfer,
     read_balance,
     resolve_engine,
     utcnow,
@@ -320,22 +321,19 @@ class LedgerSigner:
                         if step == "debit":
                             if not debit(conn, token.network, token.address, address, auth.value):
                                 raise LedgerRevert(REVERT_INSUFFICIENT)
-                        else:
-                            credit(conn, token.network, token.address, address, auth.value)
-                            if read_balance(conn, token.network, token.address, address) > MAX_AMOUNT:
-                                raise LedgerRevert("local ledger: balance would exceed the ledger's maximum")
-                conn.execute(
-                    insert(LedgerTransfer.__table__).values(
-                        tx_hash=tx_hash,
-                        network=token.network,
-                        asset=token.address,
-                        kind="transfer",
-                        from_address=auth.frm,
-                        to_address=auth.to,
-                        amount=auth.value,
-                        nonce=auth.nonce_hex,
-                        created_at=now,
-                    )
+                        elif not credit(conn, token.network, token.address, address, auth.value):
+                            raise LedgerRevert("local ledger: balance would exceed the ledger's maximum")
+                log_transfer(
+                    conn,
+                    token.network,
+                    token.address,
+                    "transfer",
+                    tx_hash,
+                    auth.frm,
+                    auth.to,
+                    auth.value,
+                    auth.nonce_hex,
+                    now,
                 )
         except IntegrityError as exc:
             if Ledger(token.network, token.address, engine=self._engine).authorization_used(auth.frm, auth.nonce):
