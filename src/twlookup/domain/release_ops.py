@@ -23,6 +23,7 @@ from twlookup.domain.release_schemas import (
     DelayOut,
     Delays,
     ItemCountdown,
+    ItemDetail,
     LookupOut,
     WatchEntry,
     Watchlist,
@@ -37,7 +38,7 @@ ItemT = TypeVar("ItemT", bound=TrackedItem)
 RecT = TypeVar("RecT", bound=TrackedRecord)
 OutT = TypeVar("OutT", bound=BaseModel)
 CountT = TypeVar("CountT", bound=ItemCountdown)
-DetailT = TypeVar("DetailT", bound=BaseModel)
+DetailT = TypeVar("DetailT", bound=ItemDetail)
 PARALLEL_LOOKUPS = 4
 
 
@@ -230,8 +231,8 @@ class Tracker(Generic[RecT, OutT]):
         noun (`game`, `title`, `event`) and `countdown`'s count for it (the detail's own, which
         may name the item and add the service's fields)."""
         item, how = self.find(q)
-        shown = {self.noun: self.item_out(item, today)}
-        return answer(as_of=today, query=q, matched_as=how, **shown, countdown=countdown(item, today))
+        shown = {self.noun: self.item_out(item, today), "countdown": countdown(item, today)}
+        return answer.model_validate({"as_of": today, "query": q, "matched_as": how, **shown})
 
     async def lookup(self, q: str, today: date) -> LookupOut:
         catalogue = await to_thread.run_sync(self.catalogue.get)  # a store read: off the event loop

@@ -79,6 +79,15 @@ class CountdownOut(LazyModel):
     note: str
 
 
+class ItemDetail(LazyModel):
+    """One item as a tracker's detail operation answers it (`Tracker.detail`): the query and how it
+    matched; each tracker's answer adds the item under its noun, then its countdown."""
+
+    as_of: date
+    query: str
+    matched_as: str
+
+
 class ItemCountdown(CountdownOut):
     """A countdown naming the item it counts for; a tracker's countdown answer adds its own fields."""
 

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from twlookup.domain.release_dates import Precision
-from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown, ItemDetail
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import LazyModel
@@ -57,10 +57,7 @@ class GameList(LazyModel):
     games: list[GameOut]
 
 
-class GameDetail(LazyModel):
-    as_of: dt.date
-    query: str
-    matched_as: str
+class GameDetail(ItemDetail):
     game: GameOut
     countdown: CountdownOut
 

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from twlookup.domain.release_dates import Precision
-from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown, ItemDetail
 from twlookup.domain.release_state import State
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
@@ -64,10 +64,7 @@ class TitleList(LazyModel):
     titles: list[TitleOut]
 
 
-class TitleDetail(LazyModel):
-    as_of: dt.date
-    query: str
-    matched_as: str
+class TitleDetail(ItemDetail):
     title: TitleOut
     countdown: CountdownOut
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown
+from twlookup.domain.release_schemas import CountdownOut, DelayOut, ItemCountdown, ItemDetail
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import IsoDate, LazyModel, Source
@@ -58,10 +58,7 @@ class EventList(LazyModel):
     events: list[EventOut]
 
 
-class EventDetail(LazyModel):
-    as_of: dt.date
-    query: str
-    matched_as: str
+class EventDetail(ItemDetail):
     event: EventOut
     countdown: CountdownOut
 
