@@ -57,6 +57,7 @@ from twlookup.platform.payments.ledger import (
     signer_for,
 )
 from twlookup.platform.payments.ledger import signer as ledger_signer
+from twlookup.platform.payments.ledger.balances import MAX_AMOUNT
 from twlookup.platform.payments.local_facilitator import LocalFacilitatorClient, build_local_facilitator
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
@@ -504,6 +505,17 @@ def test_fund_and_read_the_log(store, payer):
         ledger.fund(payer.address, -1)
     with pytest.raises(TypeError):
         ledger.fund(payer.address, 1.5)  # type: ignore[arg-type]
+
+
+def test_funding_past_the_maximum_balance_is_refused_and_leaves_nothing(store, payer):
+    ledger = Ledger(BASE)
+    ledger.fund(payer.address, MAX_AMOUNT - 1)
+    with pytest.raises(ValueError, match="balance would exceed the ledger's maximum"):
+        ledger.fund(payer.address, 2)
+    assert ledger.balance(payer.address) == MAX_AMOUNT - 1  # the credit was rolled back
+    assert [t.amount for t in ledger.transfers(payer.address)] == [MAX_AMOUNT - 1]  # and not logged
+    ledger.fund(payer.address, 1)  # up to the maximum itself is allowed
+    assert ledger.balance(payer.address) == MAX_AMOUNT
 
 
 # ---------------------------------------------------------------------------------------------
