@@ -42,6 +42,7 @@ from twlookup.platform.errors import Unreachable
 from twlookup.platform.schemas import LazyModel, Source
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
+from twlookup.platform.tls import client_context
 
 WIKIDATA_API = "https://www.wikidata.org/w/api.php"
 WIKIDATA_HOST = "www.wikidata.org"
@@ -243,7 +244,9 @@ async def _api(client: httpx.AsyncClient, params: dict[str, str]) -> dict[str, A
 
 async def _fetch(query: str, domain: Domain, conf: KBSettings, now: datetime) -> KnowledgeResult:
     headers = {"User-Agent": conf.user_agent, "Accept": "application/json"}
-    async with httpx.AsyncClient(timeout=httpx.Timeout(conf.timeout), headers=headers) as client:
+    async with httpx.AsyncClient(
+        timeout=httpx.Timeout(conf.timeout), headers=headers, verify=client_context(trust_env=True)
+    ) as client:
         language = "zh" if CJK.search(query) else "en"
         found = await _api(
             client,

@@ -56,6 +56,7 @@ import httpcore
 import httpx
 
 from twlookup.platform.errors import Problem, Unreachable
+from twlookup.platform.tls import client_context
 
 log = logging.getLogger("twlookup.fetch")
 
@@ -215,10 +216,10 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
     """httpx's transport with a connection pool whose network backend is a `PinnedBackend`."""
 
     def __init__(self) -> None:
-        super().__init__(trust_env=False, retries=0)
+        super().__init__(verify=client_context(), trust_env=False, retries=0)
         self.backend = PinnedBackend()
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
+            ssl_context=client_context(),
             max_connections=4,
             http1=True,
             http2=False,

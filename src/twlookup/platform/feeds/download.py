@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from twlookup.platform.feeds.fetched import Fetched
+from twlookup.platform.tls import client_context
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
 MAX_REDIRECTS = 5
@@ -84,6 +85,7 @@ class Fetcher:
             follow_redirects=True,
             max_redirects=MAX_REDIRECTS,
             transport=transport,
+            verify=client_context(trust_env=True),
         )
 
     def close(self) -> None:

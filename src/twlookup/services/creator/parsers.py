@@ -19,6 +19,7 @@ import httpx
 
 from twlookup.domain.upstream import Upstream
 from twlookup.platform.errors import Problem
+from twlookup.platform.tls import client_context
 from twlookup.services.creator.records import CompanyRecord
 
 GCIS_COMPANY = "https://data.gcis.nat.gov.tw/od/data/api/5F64D864-61CB-4D0D-8AD9-492047CC1EA6"
@@ -104,7 +105,7 @@ async def fetch_company(ban: str, today: date, client: httpx.AsyncClient | None 
     params = {"$format": "json", "$filter": f"Business_Accounting_NO eq {ban}"}
     try:
         if client is None:
-            async with httpx.AsyncClient(timeout=_timeout(), trust_env=False) as own:
+            async with httpx.AsyncClient(timeout=_timeout(), trust_env=False, verify=client_context()) as own:
                 response = await own.get(GCIS_COMPANY, params=params)
         else:
             response = await client.get(GCIS_COMPANY, params=params, timeout=_timeout())

@@ -10,6 +10,7 @@ import httpx
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source
+from twlookup.platform.tls import client_context
 from twlookup.services.seo.logic import indexnow
 from twlookup.services.seo.operations.service import CHECKED, SERVICE
 from twlookup.services.seo.schemas import (
@@ -69,7 +70,9 @@ async def _submit(p: SubmitBody) -> SubmitResult:
     endpoint = settings.indexnow_endpoint
     upstream = httpx.URL(endpoint).host
     out: list[dict[str, Any]] = []
-    async with httpx.AsyncClient(timeout=settings.indexnow_timeout_seconds, trust_env=False) as client:
+    async with httpx.AsyncClient(
+        timeout=settings.indexnow_timeout_seconds, trust_env=False, verify=client_context()
+    ) as client:
         for batch in indexnow.batches(list(p.urls)):
             body: dict[str, Any] = {"host": p.host.lower(), "key": p.key, "urlList": batch}
             if p.key_location:
