@@ -21,15 +21,17 @@ import yaml
 
 from twlookup.services.creator.parsers import GCIS_COMPANY
 from twlookup.services.food.feeds import OVERPASS_SERVER
-from twlookup.services.life.feeds import FUEL_CURRENT
+from twlookup.services.life.feeds import FUEL as FUEL_FEED
 from twlookup.services.life.parsers import INVOICE_FEED
-from twlookup.services.models.feeds import API_URL as CLAUDE_URL
+from twlookup.services.models.feeds import CLAUDE
 from twlookup.services.opinions.parsers.mobile01 import topic_url
 from twlookup.services.price.parsers import FEED_URL as FARM_URL
 from twlookup.services.seo.parsers import RAW_URL as AI_ROBOTS_URL
 from twlookup.services.stocks.parsers import FEEDS as EXCHANGES
-from twlookup.services.trip.feeds import BOARD_CSV
+from twlookup.services.trip.feeds import FX
 
+# the official URLs the feeds download from (data/<service>/feeds.toml)
+FUEL_CURRENT, CLAUDE_URL, BOARD_CSV = FUEL_FEED.urls[0], CLAUDE.urls[0], FX.urls[0]
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "tests" / "services"
 DATA = ROOT / "data"

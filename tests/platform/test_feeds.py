@@ -17,6 +17,7 @@ import yaml
 from sqlalchemy import func, select
 
 from tests.platform.feed_publishers import (
+    BOARD_CSV,
     DATA,
     FX_FILE,
     MOBILE01_FILE,
@@ -33,7 +34,6 @@ from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta
 from twlookup.services.stocks.parsers import FEEDS as EXCHANGES
 from twlookup.services.stocks.tables import CloseRecord
-from twlookup.services.trip.feeds import BOARD_CSV
 from twlookup.services.trip.tables import FxRateRecord
 from twlookup.settings import get_settings
 

@@ -2,10 +2,11 @@
 
 operations.py (declarations), schemas.py (parameters and answers), logic (pure rules), records.py
 (record models: each field named once), tables.py (derived from the records), data.py (seeding and
-reading the store), feeds.py (feed declarations only), parsers (upstream formats). A room may be a
-package (`logic/easing.py`) when one file would mix subjects. Citations are built from records'
-provenance: inside a service, `Source(...)` is only written at module level, for a fact the code
-itself states; a record's citation is `record.source_ref` or `record.cite(url, title)`."""
+reading the store), feeds.py (feed declarations only, their code; what each feed states is in
+data/<service>/feeds.toml), parsers (upstream formats). A room may be a package (`logic/easing.py`)
+when one file would mix subjects. Citations are built from records' provenance: inside a service,
+`Source(...)` is only written at module level, for a fact the code itself states; a record's
+citation is `record.source_ref` or `record.cite(url, title)`."""
 
 import ast
 from pathlib import Path

@@ -21,6 +21,7 @@ STORE = "/bikes/api/model/yamaha-rd350lc-1980"
 
 @pytest.fixture
 def app_client(settings):
+    Reference.reset_all()  # nothing an earlier test built or checked may stand in for this one's checks
     app = create_app(settings.model_copy(update={"data_check_seconds": 0, "store_grace_seconds": 30}))
     yield httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t", timeout=30)
     Reference.reset_all()

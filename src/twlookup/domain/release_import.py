@@ -34,7 +34,7 @@ from twlookup.domain.release_dates import fold
 from twlookup.domain.release_tables import ImportedRelease
 from twlookup.domain.release_tracker import Catalogue, TrackedItem, TrackedRecord
 from twlookup.platform import clock
-from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
+from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, declared_feed
 from twlookup.platform.records import load_records, to_row
 from twlookup.platform.store.seed import replace_rows
 
@@ -303,13 +303,12 @@ def imported_day(path: Path, fallback: date) -> date:
 
 def wikidata_feed(
     service: str,
-    what: str,
     query: Callable[[date], str],
     records: Callable[[bytes, date], Iterable[tuple[str, TrackedItem]]],
 ) -> Feed:
     """The `<service>.wikidata` feed of a release tracker: `query(today)` asked daily of the SPARQL
     endpoint, `records(answer, day)` the items it imports (replacing the service's imported ones);
-    `what` names the items in the feed's title and URL."""
+    what the feed states is the `wikidata` table of the service's feeds.toml."""
 
     def importer(session: Session, path: Path) -> int:
         day = imported_day(path, clock.today())
@@ -318,22 +317,4 @@ def wikidata_feed(
     def parts(ctx: PartsContext) -> list[Part]:
         return [sparql_part(service, query(ctx.today), ctx.today)]
 
-    return Feed(
-        service=service,
-        name="wikidata",
-        title=f"{what.capitalize()} with a publication date in the coming 13 months (Wikidata, P577 with P291)",
-        publisher="Wikidata (Wikimedia Foundation), Wikidata Query Service",
-        format="SPARQL 1.1 Query Results JSON (application/sparql-results+json)",
-        licence="CC0 1.0 (Wikidata's structured data)",
-        page="https://www.wikidata.org/wiki/Wikidata:SPARQL_query_service",
-        changes="continuously (anyone may edit Wikidata)",
-        importer=importer,
-        stamp=stamp_for(service),
-        parts=parts,
-        urls=(f"{ENDPOINT}?query=<{what}, P577 from today-60 to today+400 days>&format=json",),
-        every=timedelta(days=1),
-        stale_after=timedelta(days=14),
-        stale_by="check",
-        default_part="sparql",
-        ingest_hint=f"wikidata-{service}-YYYY-MM-DD.json  (a SPARQL JSON answer to the feed's query; the day from the name)",
-    )
+    return declared_feed(service, "wikidata", importer=importer, stamp=stamp_for(service), parts=parts)

@@ -64,7 +64,7 @@ def test_parse_reads_the_api_v1_document():
 
 def test_refresh_adds_uncurated_models_and_leaves_curated_ones(store):
     with respx.mock(assert_all_called=True) as router:
-        route = router.get(claude_feed.API_URL).mock(
+        route = router.get(claude_feed.CLAUDE.urls[0]).mock(
             return_value=httpx.Response(200, content=FIXTURE.read_bytes(), headers={"ETag": '"v1"'})
         )
         (outcome,) = refresh()
@@ -90,7 +90,7 @@ def test_a_reseed_keeps_imported_models(store, tmp_path):
     from twlookup.services.models.data import seed_models
 
     with respx.mock as router:
-        router.get(claude_feed.API_URL).mock(return_value=httpx.Response(200, content=FIXTURE.read_bytes()))
+        router.get(claude_feed.CLAUDE.urls[0]).mock(return_value=httpx.Response(200, content=FIXTURE.read_bytes()))
         refresh()
     with store_engine.session() as session, session.begin():
         seed_models(session, DEFAULT_DATA)
@@ -100,7 +100,7 @@ def test_a_reseed_keeps_imported_models(store, tmp_path):
 
 def test_unreachable_catalogue_changes_nothing(store):
     with respx.mock as router:
-        router.get(claude_feed.API_URL).mock(return_value=httpx.Response(503))
+        router.get(claude_feed.CLAUDE.urls[0]).mock(return_value=httpx.Response(503))
         (outcome,) = refresh()
     assert outcome.outcome == "failed"
     with store_engine.session() as session:

@@ -6,12 +6,12 @@ against another, so a page captured before a new list never replaces that list.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Part, Stamp, static_parts
+from twlookup.platform.feeds import Stamp, declared_feed
 from twlookup.platform.schemas import today_taipei
 from twlookup.services.cardgame import parsers
 from twlookup.services.cardgame.data import import_banlist
@@ -42,16 +42,6 @@ def banlist_holds(session: Session) -> str | None:
     )
 
 
-BANLIST = parsers.KONAMI_AE_PAGE.feed(
-    "cardgame",
-    "banlist",
-    import_banlist,
-    stamp=banlist_stamp,
-    parts=static_parts(Part("ae", parsers.PAGE_URL, "forbidden-and-limited-card-list-ae.html")),
-    urls=(parsers.PAGE_URL,),
-    every=timedelta(days=1),
-    stale_after=timedelta(days=14),
-    stale_by="check",
-    held=banlist_held,
-    holds=banlist_holds,
+BANLIST = declared_feed(
+    "cardgame", "banlist", importer=import_banlist, stamp=banlist_stamp, held=banlist_held, holds=banlist_holds
 )

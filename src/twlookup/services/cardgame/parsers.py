@@ -27,19 +27,10 @@ import json
 import re
 from datetime import date
 
-from twlookup.domain.upstream import Upstream
 from twlookup.services.cardgame.records import BanCard, BanList
 
 PAGE_URL = "https://www.yugioh-card.com/asia//play/forbidden-and-limited-card-list-ae/"
 PAGE_TITLE = "Forbidden and Limited List (AE), Yu-Gi-Oh! OFFICIAL CARD GAME (Konami Asia)"
-KONAMI_AE_PAGE = Upstream(
-    title=PAGE_TITLE,
-    publisher="Konami Digital Entertainment (Konami Asia)",
-    format="HTML page with the lists embedded as `const cardData = {...};` (JSON)",
-    licence="© Konami; the lists are used as facts (card names and their limits), with the page cited",
-    page=PAGE_URL,
-    changes="a new list every few months (the page captured 2026-08-22 held the Apr-26 and Jul-26 lists)",
-)
 FORMAT = "OCG-AE"
 MONTHS = {
     m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)

@@ -9,16 +9,16 @@ knows is left as it was. Numbers not in the store are asked live when a user loo
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import date
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Fetched, Part, PartsContext
+from twlookup.platform.feeds import Fetched, Part, PartsContext, declared_feed
 from twlookup.platform.feeds.declare import CompositeFetch
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.creator.data import import_companies
-from twlookup.services.creator.parsers import GCIS_COMPANY, GCIS_REGISTER
+from twlookup.services.creator.parsers import GCIS_COMPANY
 from twlookup.services.creator.tables import Company
 
 MAX_COMPANIES = 500
@@ -74,17 +74,11 @@ def companies_holds(session: Session) -> str | None:
     )
 
 
-COMPANIES = GCIS_REGISTER.feed(
+COMPANIES = declared_feed(
     "creator",
     "companies",
-    import_companies,
+    importer=import_companies,
     parts=companies_parts,
-    urls=(GCIS_COMPANY + "?$format=json&$filter=Business_Accounting_NO eq <number>",),
-    every=timedelta(days=7),
-    stale_after=timedelta(days=30),
-    stale_by="check",
-    default_part="register",
-    ingest_hint="FILE  (a saved GCIS JSON array)",
     held=companies_held,
     holds=companies_holds,
 )

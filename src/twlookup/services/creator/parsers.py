@@ -17,7 +17,6 @@ from typing import Any
 
 import httpx
 
-from twlookup.domain.upstream import Upstream
 from twlookup.platform.errors import Problem
 from twlookup.platform.tls import client_context
 from twlookup.services.creator.records import CompanyRecord
@@ -25,14 +24,6 @@ from twlookup.services.creator.records import CompanyRecord
 GCIS_COMPANY = "https://data.gcis.nat.gov.tw/od/data/api/5F64D864-61CB-4D0D-8AD9-492047CC1EA6"
 LICENCE = "政府資料開放授權條款-第1版"
 UPSTREAM = "the Ministry of Economic Affairs company register (data.gcis.nat.gov.tw)"
-GCIS_REGISTER = Upstream(
-    title="經濟部商工登記公示資料：公司登記基本資料 (company register, GCIS open data)",
-    publisher="Ministry of Economic Affairs (經濟部), 商工登記公示資料",
-    format="JSON array of company rows (Business_Accounting_NO, Company_Name, Company_Status_Desc, ...)",
-    licence=LICENCE + " (Open Government Data License, version 1.0)",
-    page="https://data.gcis.nat.gov.tw/",
-    changes="whenever a company's registration changes",
-)
 
 
 def live_lookup_enabled() -> bool:

@@ -11,10 +11,9 @@ Either import replaces every shop in the store, the sample shops included.
 from __future__ import annotations
 
 import dataclasses
-from datetime import timedelta
 from urllib.parse import urlencode
 
-from twlookup.platform.feeds import Fetched, Part, Stamp, static_parts
+from twlookup.platform.feeds import Fetched, Part, Stamp, declared_feed, static_parts
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.food import parsers
 from twlookup.services.food.data import import_overpass, import_pbf
@@ -54,26 +53,13 @@ def overpass_stamp(raw: bytes, _name: str) -> Stamp:
     return Stamp(part=PART, key=(label,), label=label, data_date=day)
 
 
-OVERPASS = parsers.OVERPASS_JSON.feed(
+OVERPASS = declared_feed(
     "food",
     "overpass",
-    import_overpass,
+    importer=import_overpass,
     stamp=overpass_stamp,
-    parts=static_parts(Part(PART, OVERPASS_URL, "overpass-taiwan.json", fetch=_overpass)),
-    urls=(f"{OVERPASS_SERVER}?data={OVERPASS_QUERY}",),
-    every=timedelta(days=7),
-    stale_after=timedelta(days=30),
-    stale_by="check",
-    max_bytes=268_435_456,
-    default_part=PART,
-    ingest_hint="taiwan-food.json  (a saved Overpass JSON answer)",
+    parts=static_parts(Part(PART, OVERPASS_URL, "overpass-taiwan.json", fetch=_overpass)),  # the query's URL
 )
-PBF = parsers.PBF_EXTRACT.feed(
-    "food",
-    "pbf",
-    import_pbf,
-    manual="a regional extract the operator downloads from an extract provider of their choice",
-    ingest_hint="taiwan-latest.osm.pbf",
-)
+PBF = declared_feed("food", "pbf", importer=import_pbf)
 
 FEEDS = (OVERPASS, PBF)

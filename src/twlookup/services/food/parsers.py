@@ -7,7 +7,6 @@ cafe, food_court, ice_cream with a name are read. The data is ODbL 1.0 (© OpenS
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -15,29 +14,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from twlookup.domain.upstream import Upstream
 from twlookup.services.food.records import Category, Shop
 
 AMENITIES = ("restaurant", "fast_food", "cafe", "food_court", "ice_cream")
 OSM_SOURCE = "https://www.openstreetmap.org/copyright"
 OSM_TITLE = "OpenStreetMap（© OpenStreetMap contributors）"
 ODBL = "ODbL-1.0, © OpenStreetMap contributors (https://www.openstreetmap.org/copyright)"
-OVERPASS_JSON = Upstream(
-    title="OpenStreetMap restaurants and cafés in Taiwan through an Overpass API query",
-    publisher="OpenStreetMap contributors",
-    format="Overpass API JSON (`[out:json]`, `out center;`: elements with type, id, lat/lon or center, tags)",
-    licence=ODBL,
-    page="https://wiki.openstreetmap.org/wiki/Overpass_API",
-    changes="continuously (OpenStreetMap is edited all the time)",
-)
-# the same publisher and licence as the Overpass answers: only the file differs
-PBF_EXTRACT = dataclasses.replace(
-    OVERPASS_JSON,
-    title="OpenStreetMap restaurants and cafés from a regional .osm.pbf extract",
-    format="OSM PBF extract, read with pyosmium",
-    page="https://wiki.openstreetmap.org/wiki/Planet.osm",
-    changes="continuously (extract providers rebuild their files regularly)",
-)
 FALLBACK_CATEGORY = "snacks"  # a restaurant whose cuisine maps to nothing is filed under 台式小吃
 
 

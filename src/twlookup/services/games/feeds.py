@@ -26,4 +26,4 @@ def query(today: date) -> str:
     )
 
 
-WIKIDATA = wikidata_feed("games", "video games", query, games)
+WIKIDATA = wikidata_feed("games", query, games)

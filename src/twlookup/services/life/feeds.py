@@ -17,17 +17,15 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from datetime import date, timedelta
-from functools import partial
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
+from twlookup.platform.feeds import Fetched, Part, PartsContext, Stamp, declared_feed
 from twlookup.platform.feeds.download import DownloadError, Fetcher
 from twlookup.services.life.logic.invoice import draw_date, period_of
 from twlookup.services.life.parsers import (
     FUEL_NAMES,
-    INVOICE_FEED,
     LOTTERY_API,
     LOTTERY_KEYS,
     TITLE,
@@ -36,11 +34,6 @@ from twlookup.services.life.parsers import (
     import_lottery,
 )
 from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
-
-FUEL_CURRENT = "https://vipmbr.cpc.com.tw/CPCSTN/ListPriceWebService.asmx/getCPCMainProdListPrice"
-NOT_VERIFIED = "no open-data licence found for it here (not verified); the publisher's site terms apply"
-# what the three feeds state alike: no open-data licence verified, and records keyed by their own dates
-_life_feed = partial(Feed, service="life", licence=NOT_VERIFIED, history=True)
 
 
 def _root(raw: bytes) -> ET.Element:
@@ -77,21 +70,7 @@ def invoice_held(session: Session) -> date | None:
     return draw_date(newest) if newest else None
 
 
-INVOICE = _life_feed(
-    name="invoice",
-    title="統一發票中獎號碼 (uniform-invoice winning numbers)",
-    publisher="Ministry of Finance (財政部)",
-    format="RSS 2.0 XML, one item per two-month period",
-    page="https://invoice.etax.nat.gov.tw/",
-    changes="every two months: numbers drawn on the 25th of each odd month for the two months before",
-    importer=import_invoice,
-    stamp=invoice_stamp,
-    parts=static_parts(Part("rss", INVOICE_FEED, "invoice.xml")),
-    urls=(INVOICE_FEED,),
-    every=timedelta(hours=6),
-    stale_after=timedelta(days=64),  # a period's numbers are the newest for two months, plus the draw day
-    held=invoice_held,
-)
+INVOICE = declared_feed("life", "invoice", importer=import_invoice, stamp=invoice_stamp, held=invoice_held)
 
 
 # ---------------------------------------------------------------- lottery draws
@@ -184,23 +163,8 @@ def lottery_held(session: Session) -> date | None:
     return min(newest, default=None)
 
 
-LOTTERY = _life_feed(
-    name="lottery",
-    title="台灣彩券 開獎結果 (Taiwan Lottery draw results: lotto649, superlotto638, daily539)",
-    publisher="Taiwan Lottery Co. (台灣彩券), for the Ministry of Finance",
-    format="JSON, one answer per game and month ({rtCode, content: {<game>Res: [...]}})",
-    page="https://www.taiwanlottery.com/",
-    changes="lotto649 Tuesday and Friday, superlotto638 Monday and Thursday, daily539 Monday to Saturday",
-    importer=import_lottery,
-    stamp=lottery_stamp,
-    parts=lottery_parts,
-    urls=tuple(
-        LOTTERY_API.format(name=api) + "?period&month=YYYY-MM&pageNum=1&pageSize=50"
-        for _g, api in LOTTERY_KEYS.values()
-    ),
-    every=timedelta(hours=3),
-    stale_after=timedelta(days=7),
-    held=lottery_held,
+LOTTERY = declared_feed(
+    "life", "lottery", importer=import_lottery, stamp=lottery_stamp, parts=lottery_parts, held=lottery_held
 )
 
 
@@ -233,21 +197,6 @@ def fuel_held(session: Session) -> date | None:
     return session.scalar(select(func.max(FuelPriceRow.effective)).where(FuelPriceRow.sample.is_(False)))
 
 
-FUEL = _life_feed(
-    name="fuel",
-    title="台灣中油 牌價 (CPC posted retail prices: 92, 95, 98 unleaded, premium diesel)",
-    publisher="CPC Corporation, Taiwan (台灣中油)",
-    format="XML (.NET DataSet of tbTable rows: 產品名稱, 參考牌價, 牌價生效時間)",
-    page="https://www.cpc.com.tw/historyprice.aspx?n=2890",
-    changes="weekly: new prices take effect each Monday",
-    importer=import_fuel,
-    stamp=fuel_stamp,
-    parts=static_parts(Part("current", FUEL_CURRENT, "getCPCMainProdListPrice.xml")),
-    urls=(FUEL_CURRENT,),
-    every=timedelta(hours=6),
-    stale_after=timedelta(days=8),
-    held=fuel_held,
-    side_parts=("history-",),
-)
+FUEL = declared_feed("life", "fuel", importer=import_fuel, stamp=fuel_stamp, held=fuel_held)
 
 FEEDS = (INVOICE, LOTTERY, FUEL)

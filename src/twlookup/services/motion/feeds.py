@@ -14,21 +14,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from datetime import date, timedelta
-from functools import partial
+from datetime import date
 from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp, static_parts
+from twlookup.platform.feeds import Fetched, Part, PartsContext, Stamp, declared_feed
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.motion.data import import_libraries, import_support
 from twlookup.services.motion.parsers import VERSIONED_NAME
 from twlookup.services.motion.tables import LibraryRow, SupportRow
 
-RELEASE_DATA = "https://github.com/web-platform-dx/web-features/releases/latest/download/data.json"
 RELEASE_TAG = re.compile(r"/releases/download/v?(\d+\.\d+\.\d+)/")
 NPM_PAGE = "https://www.npmjs.com/package/"
 NPM_LATEST = "https://registry.npmjs.org/{name}/latest"
@@ -75,24 +73,12 @@ def libraries_holds(session: Session) -> str | None:
     return f"{len(rows)} libraries with their npm versions, newest check {max(r.checked for r in rows).isoformat()}"
 
 
-# both feeds are judged by the time since their last good check, stale after 30 days
-_motion_feed = partial(Feed, service="motion", stale_after=timedelta(days=30), stale_by="check")
-
-
-SUPPORT = _motion_feed(
-    name="support",
-    title="web-features data.json (Baseline status and first supporting browser versions)",
-    publisher="W3C WebDX Community Group (web-platform-dx/web-features)",
-    format="JSON {features: {<id>: {name, status: {baseline, baseline_low_date, support}}}}",
-    licence="Apache-2.0 (web-features; compat data from MDN browser-compat-data, CC0-1.0)",
-    page="https://github.com/web-platform-dx/web-features/releases",
-    changes="whenever the project publishes a release",
+SUPPORT = declared_feed(
+    "motion",
+    "support",
     importer=import_support,
     stamp=support_stamp,
-    parts=static_parts(Part("web-features", RELEASE_DATA, "data.json", fetch=_release)),
-    urls=(RELEASE_DATA,),
-    every=timedelta(days=1),
-    ingest_hint="package/data.json  (with package.json beside it, or named web-features-vX.Y.Z-data.json)",
+    fetch={"web-features": _release},
     held=_held(SupportRow),
     holds=support_holds,
 )
@@ -123,20 +109,11 @@ def libraries_parts(ctx: PartsContext) -> list[Part]:
     return [Part("npm", NPM_LATEST.format(name="<name>"), "npm-latest.json", fetch=_libraries(names))]
 
 
-LIBRARIES = _motion_feed(
-    name="libraries",
-    title="npm registry documents of the animation libraries (version, licence, size)",
-    publisher="npm registry (registry.npmjs.org)",
-    format="JSON version document per package (name, version, license, dist)",
-    licence="registry metadata; each package states its own licence",
-    page="https://docs.npmjs.com/cli/v10/using-npm/registry",
-    changes="whenever a library publishes a version",
+LIBRARIES = declared_feed(
+    "motion",
+    "libraries",
     importer=import_libraries,
     parts=libraries_parts,
-    urls=(NPM_LATEST,),
-    every=timedelta(days=7),
-    default_part="npm",
-    ingest_hint="latest.json  (a JSON list of registry.npmjs.org/<name>/latest documents)",
     held=_held(LibraryRow),
     holds=libraries_holds,
 )

@@ -26,4 +26,4 @@ def query(today: date) -> str:
     )
 
 
-WIKIDATA = wikidata_feed("movie", "films and series", query, titles)
+WIKIDATA = wikidata_feed("movie", query, titles)

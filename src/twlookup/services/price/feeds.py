@@ -15,10 +15,10 @@ from datetime import date, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Fetched, Part, PartsContext, Stamp
+from twlookup.platform.feeds import Fetched, Part, PartsContext, Stamp, declared_feed
 from twlookup.platform.feeds.download import Fetcher
 from twlookup.services.price.data import import_daily
-from twlookup.services.price.parsers import FEED_LICENCE, FEED_TITLE, FEED_URL, page_records, parse_feed, roc
+from twlookup.services.price.parsers import FEED_URL, page_records, parse_feed, roc
 from twlookup.services.price.tables import ObservationRow
 
 PAGE = 1000  # records per request
@@ -63,21 +63,4 @@ def daily_held(session: Session) -> date | None:
     return session.scalar(select(func.max(ObservationRow.day)).where(ObservationRow.sample.is_(False)))
 
 
-DAILY = Feed(
-    service="price",
-    name="daily",
-    title=FEED_TITLE,
-    publisher="Ministry of Agriculture (農業部), 農產品批發市場交易行情",
-    format="JSON list of records (交易日期 in ROC, 作物代號, 市場代號, 上價/中價/下價/平均價 NT$/kg, 交易量 kg)",
-    licence=FEED_LICENCE,
-    page="https://data.gov.tw/dataset/8066",
-    changes="each market day (the wholesale markets rest on some days, e.g. after holidays)",
-    importer=import_daily,
-    stamp=daily_stamp,
-    parts=daily_parts,
-    urls=(FEED_URL + "?$top=1000&$skip=0&StartDate=YYY.MM.DD&EndDate=YYY.MM.DD",),
-    every=timedelta(hours=3),
-    stale_after=timedelta(days=4),
-    history=True,
-    held=daily_held,
-)
+DAILY = declared_feed("price", "daily", importer=import_daily, stamp=daily_stamp, parts=daily_parts, held=daily_held)

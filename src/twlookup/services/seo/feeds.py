@@ -9,13 +9,12 @@ files carry a `creationTime`: a file older than the one imported is not imported
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
-from functools import partial
+from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Part, PartsContext, Stamp, static_parts
+from twlookup.platform.feeds import Part, PartsContext, Stamp, declared_feed
 from twlookup.services.seo import parsers
 from twlookup.services.seo.data import FILE_ALIASES, import_ai_robots, import_ip_ranges, list_snapshots
 from twlookup.services.seo.tables import IpRangeRow
@@ -71,26 +70,14 @@ def ipranges_parts(ctx: PartsContext) -> list[Part]:
     return [Part(file_id, source, f"{file_id}.json") for file_id, source in rows if source.startswith("https://")]
 
 
-# both lists are asked for daily and judged by the time since their last good check
-_seo_feed = partial(Feed, service="seo", every=timedelta(days=1), stale_by="check")
-
-
-IPRANGES = _seo_feed(
-    name="ipranges",
-    title="Crawler operators' IP-range files (Google, Bing, Apple, DuckDuckGo, OpenAI, Perplexity, Common Crawl)",
-    publisher="each crawler's operator",
-    format='JSON {"creationTime", "prefixes": [{"ipv4Prefix" | "ipv6Prefix"}]}',
-    licence="none stated by the operators; published for verifying their crawlers",
-    page="https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot",
-    changes="whenever an operator changes its ranges (Google's files are regenerated often)",
+IPRANGES = declared_feed(
+    "seo",
+    "ipranges",
     importer=import_ip_ranges,
     stamp=ipranges_stamp,
     parts=ipranges_parts,
-    urls=("the `source` URL of each file in data/seo/ipranges.yaml",),
-    stale_after=timedelta(days=14),
     held=ipranges_held,
     holds=ipranges_holds,
-    ingest_hint="googlebot.json  (the file name names the range file)",
 )
 
 
@@ -118,21 +105,6 @@ def airobots_holds(session: Session) -> str | None:
     )
 
 
-AIROBOTS = _seo_feed(
-    name="airobots",
-    title="AI crawlers listed by ai.robots.txt (robots.json)",
-    publisher="ai-robots-txt/ai.robots.txt contributors",
-    format="JSON object: crawler name -> {operator, respect, function, frequency, description}",
-    licence="MIT",
-    page=parsers.REPO,
-    changes="whenever a crawler is added or corrected (several times a month)",
-    importer=import_ai_robots,
-    stamp=airobots_stamp,
-    parts=static_parts(Part("robots.json", parsers.RAW_URL, "robots.json")),
-    urls=(parsers.RAW_URL,),
-    stale_after=timedelta(days=30),
-    held=airobots_held,
-    holds=airobots_holds,
-    default_part="robots.json",
-    ingest_hint="robots.json",
+AIROBOTS = declared_feed(
+    "seo", "airobots", importer=import_ai_robots, stamp=airobots_stamp, held=airobots_held, holds=airobots_holds
 )

@@ -6,12 +6,12 @@ earlier than TWSE, and one exchange's newer day never stops the other's file fro
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from twlookup.platform.feeds import Feed, Part, Stamp, static_parts
+from twlookup.platform.feeds import Part, Stamp, declared_feed, static_parts
 from twlookup.services.stocks.parsers import FEEDS, ROC_DATE, daily_records, import_closes, roc_date
 from twlookup.services.stocks.tables import CloseRecord
 
@@ -37,22 +37,11 @@ def closes_held(session: Session) -> date | None:
     return session.scalar(select(func.max(CloseRecord.date)).where(CloseRecord.sample.is_(False)))
 
 
-CLOSES = Feed(
-    service="stocks",
-    name="closes",
-    title="Daily closes: TWSE STOCK_DAY_ALL and TPEx daily close quotes",
-    publisher="Taiwan Stock Exchange (臺灣證券交易所) and Taipei Exchange (證券櫃檯買賣中心)",
-    format="JSON array, one object per security per trading day (ROC dates)",
-    licence="no open-data licence found for it here (not verified); the exchanges' OpenAPI terms apply",
-    page="https://openapi.twse.com.tw/",
-    changes="each trading day after the close; nothing on weekends and market holidays",
+CLOSES = declared_feed(
+    "stocks",
+    "closes",
     importer=import_closes,
     stamp=closes_stamp,
-    parts=static_parts(*(Part(f.market, f.url, f"{f.market}.json") for f in FEEDS)),
-    urls=tuple(f.url for f in FEEDS),
-    every=timedelta(hours=1),
-    stale_after=timedelta(days=5),  # a Friday close is the newest until Monday's; holidays add days
-    history=True,
+    parts=static_parts(*(Part(f.market, f.url, f"{f.market}.json") for f in FEEDS)),  # one per exchange
     held=closes_held,
-    ingest_hint="FILE  (a TWSE STOCK_DAY_ALL or TPEx daily close quotes JSON file)",
 )

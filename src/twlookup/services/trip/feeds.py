@@ -8,30 +8,8 @@ boards through each business day.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from twlookup.platform.feeds import Feed, Part, static_parts
+from twlookup.platform.feeds import declared_feed
 from twlookup.services.trip.data import fx_held, import_fx
-from twlookup.services.trip.parsers import BOARD_TITLE, BOARD_URL, fx_stamp
+from twlookup.services.trip.parsers import fx_stamp
 
-BOARD_CSV = "https://rate.bot.com.tw/xrt/flcsv/0/day"
-
-
-FX = Feed(
-    service="trip",
-    name="fx",
-    title=BOARD_TITLE,
-    publisher="Bank of Taiwan (臺灣銀行)",
-    format="CSV (UTF-8 with BOM), 21 columns per currency; file name ExchangeRate@YYYYMMDDHHMM.csv",
-    licence="no open-data licence found for it here (not verified); the bank's site terms apply",
-    page=BOARD_URL,
-    changes="the bank posts boards during business days (the file name carries the posting time)",
-    importer=import_fx,
-    stamp=fx_stamp,
-    parts=static_parts(Part("board", BOARD_CSV, "ExchangeRate.csv", publisher_name=True)),
-    urls=(BOARD_CSV,),
-    every=timedelta(hours=1),
-    stale_after=timedelta(days=4),  # a Friday board is still the newest on Monday morning
-    held=fx_held,
-    side_parts=("history-",),
-)
+FX = declared_feed("trip", "fx", importer=import_fx, stamp=fx_stamp, held=fx_held)

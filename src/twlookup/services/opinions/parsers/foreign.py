@@ -19,24 +19,9 @@ import json
 from datetime import UTC, date, datetime
 from urllib.parse import urlparse
 
-from twlookup.domain.upstream import Upstream
 from twlookup.services.opinions.records import Thread
 
 HN_LICENCE = "Copyright of the authors (Hacker News); title, summary and link only"
-HN_API = Upstream(
-    title="Hacker News stories through the Algolia search API",
-    publisher="Hacker News (Y Combinator), search by Algolia",
-    format="JSON search response {hits: [...]}",
-    licence=HN_LICENCE,
-    page="https://hn.algolia.com/api",
-)
-SE_API = Upstream(
-    title="Stack Exchange questions through the API 2.3 search",
-    publisher="Stack Exchange",
-    format="JSON search response {items: [...]}",
-    licence="CC BY-SA (4.0 for posts from 2018-05-02, 3.0 from 2011-04-08, 2.5 before)",
-    page="https://api.stackexchange.com/docs",
-)
 
 
 def se_licence(created: datetime) -> str:

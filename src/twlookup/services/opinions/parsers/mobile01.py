@@ -31,19 +31,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from html.parser import HTMLParser
 
-from twlookup.domain.upstream import Upstream
 from twlookup.services.opinions.parsers.taiwan import TAIPEI, quote_opening, read_page
 from twlookup.services.opinions.records import Thread
 
 LICENCE = "Copyright of the authors (Mobile01); title, handle, a short quote and link only"
-MOBILE01_PAGES = Upstream(
-    title="Mobile01 topic pages (Taiwan), the first page of each topic",
-    publisher="Mobile01, the topics' authors",
-    format="HTML topic page (https://www.mobile01.com/topicdetail.php?f=<f>&t=<t>): h1.t2 title, "
-    "div.l-articlePage floors with the handle, time, floor number and post",
-    licence=LICENCE,
-    page="https://www.mobile01.com/",
-)
 BASE = "https://www.mobile01.com/"
 TOPIC_LINK = re.compile(r"topicdetail\.php\?f=(\d+)&t=(\d+)(?:&p=(\d+))?")
 SAVED_NAME = re.compile(r"mobile01-(\d+)-(\d+)(?:-p(\d+))?")

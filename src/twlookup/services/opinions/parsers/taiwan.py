@@ -28,26 +28,11 @@ import re
 from datetime import UTC, date, datetime, timedelta, timezone
 from html.parser import HTMLParser
 
-from twlookup.domain.upstream import Upstream
 from twlookup.services.opinions.records import Thread
 
 QUOTE_CHARS = 300
 PTT_LICENCE = "Copyright of the authors (PTT); title, handle, a short quote and link only"
 DCARD_LICENCE = "Copyright of the authors (Dcard); title, handle, a short quote and link only"
-PTT_PAGES = Upstream(
-    title="PTT article pages (Taiwan), one board article per file",
-    publisher="PTT (批踢踢實業坊), the articles' authors",
-    format="HTML article page (https://www.ptt.cc/bbs/<board>/M.<id>.A.<x>.html), #main-content and push lines",
-    licence=PTT_LICENCE,
-    page="https://www.ptt.cc/bbs/index.html",
-)
-DCARD_POSTS = Upstream(
-    title="Dcard posts (Taiwan) through its public post API",
-    publisher="Dcard, the posts' authors",
-    format="JSON post object or list (https://www.dcard.tw/service/api/v2/posts/<id>)",
-    licence=DCARD_LICENCE,
-    page="https://www.dcard.tw/f",
-)
 TAIPEI = timezone(timedelta(hours=8))
 PTT_URL = re.compile(r"https://www\.ptt\.cc/bbs/([A-Za-z0-9_-]+)/(M\.(\d+)\.A\.[0-9A-F]{3})\.html")
 
