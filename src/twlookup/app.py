@@ -112,9 +112,7 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
         clock.set_today(settings.today)
     store_engine.configure(settings.database_url, store_engine.StoreTimeouts.from_settings(settings))
     Operation.timeout_seconds = settings.request_timeout_seconds
-    Reference.check_seconds = settings.data_check_seconds
-    Reference.grace_seconds = settings.store_grace_seconds
-    Reference.stall_wait_seconds = settings.store_stall_wait_seconds
+    Reference.set_timing(settings.data_check_seconds, settings.store_grace_seconds, settings.store_stall_wait_seconds)
     counter = Counter.from_settings(settings)
     # one facilitator for all services: one ledger, one connection pool; none when payments are off
     facilitator = make_facilitator(settings) if settings.payments_enabled else None

@@ -21,7 +21,6 @@ STORE = "/bikes/api/model/yamaha-rd350lc-1980"
 
 @pytest.fixture
 def app_client(settings):
-    Reference.reset_all()  # nothing an earlier test built or checked may stand in for this one's checks
     app = create_app(settings.model_copy(update={"data_check_seconds": 0, "store_grace_seconds": 30}))
     yield httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t", timeout=30)
     Reference.reset_all()
@@ -65,6 +64,23 @@ async def test_with_no_grace_a_failed_check_is_a_503(settings, store_down):
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             assert (await c.get(MEMORY)).status_code == 200
+            store_down()
+            assert (await c.get(MEMORY)).status_code == 503
+    finally:
+        Reference.reset_all()
+        create_app(settings)
+
+
+@pytest.mark.asyncio
+async def test_a_new_check_cadence_is_not_outlasted_by_a_freshness_window_of_the_old_one(settings, store_down):
+    # an app checking every 2 s found the store fresh; one built after it checks on every request
+    # and must see the store go down at once (it used to answer from memory for up to 2 s more)
+    first = create_app(settings.model_copy(update={"data_check_seconds": 2, "store_grace_seconds": 0}))
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=first), base_url="http://t") as c:
+            assert (await c.get(MEMORY)).status_code == 200
+        app = create_app(settings.model_copy(update={"data_check_seconds": 0, "store_grace_seconds": 0}))
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             store_down()
             assert (await c.get(MEMORY)).status_code == 503
     finally:

@@ -94,6 +94,14 @@ class Reference(Generic[T]):
             cls._check_lock.release()
 
     @classmethod
+    def set_timing(cls, check_seconds: float, grace_seconds: float, stall_wait_seconds: float) -> None:
+        """The version check's cadence, the grace period and the stall wait (from the settings).
+        What was found fresh under an earlier cadence is checked again: a window it promised could
+        otherwise outlast the new cadence (a check every 0 s still skipping checks for 2 s)."""
+        cls.check_seconds, cls.grace_seconds, cls.stall_wait_seconds = check_seconds, grace_seconds, stall_wait_seconds
+        cls._fresh_until = {}
+
+    @classmethod
     def servable(cls, group: str | None) -> bool:
         """True when `group`'s references are all built at the last known version and the store
         answered a version check within the grace period: they may be served from memory."""
