@@ -21,6 +21,7 @@ from twlookup.platform.feeds.run import Store, states
 from twlookup.platform.feeds.schedule import Scheduler, start_thread, unreachable
 from twlookup.platform.store import engine as store_engine
 from twlookup.settings import Settings, get_settings
+from twlookup import startup
 from twlookup.startup import resume_gc
 
 
@@ -47,6 +48,7 @@ def serve(monkeypatch, tmp_path):
     wait, no migration, no server, no thread; returns (started, uvicorn kwargs)."""
     from twlookup.platform.store import ready
 
+    monkeypatch.setattr(startup, "_serving", False)  # put back after: resume_gc below marks the process as serving
     monkeypatch.delenv("TWLOOKUP_REFRESH", raising=False)  # tests/conftest.py sets it off for every process
     monkeypatch.delenv("TWLOOKUP_WORKERS", raising=False)
     monkeypatch.setenv("TWLOOKUP_DATABASE_URL", f"sqlite:///{tmp_path}/unused.db")

@@ -52,6 +52,7 @@ from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
 from twlookup.platform.tools import output_schema, tool_description, tool_table
+from twlookup.startup import long_lived
 
 if TYPE_CHECKING:
     from twlookup.platform.payments.tool_payments import ToolPayments
@@ -79,6 +80,7 @@ def sdk() -> SimpleNamespace:
                 _sdk = SimpleNamespace(
                     types=types, versions=HANDSHAKE_PROTOCOL_VERSIONS, latest=LATEST_HANDSHAKE_VERSION
                 )
+                long_lived()
     return _sdk
 
 
@@ -163,6 +165,7 @@ class MCPEndpoint:
             name=f"twlookup-{service.name}", title=service.title, version=__version__
         ).model_dump(by_alias=True, exclude_none=True)
         self._built = ({"tools": tools}, server_info)
+        long_lived()
         return self._built
 
     def price_note(self, op: Operation) -> str:

@@ -31,6 +31,7 @@ from twlookup.platform import pages
 from twlookup.platform.errors import Problem, internal_error, method_not_allowed, no_route
 from twlookup.platform.listing import ServiceListing
 from twlookup.platform.openapi import build_openapi, with_sale_state
+from twlookup.startup import long_lived
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -53,6 +54,7 @@ class SubappOnDemand:
         if self._app is None:
             self._app = build_subapp(self.listing)
             self._app.state.zh_name = self.zh_name
+            long_lived()
         return self._app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -81,6 +83,7 @@ def build_subapp(listing: ServiceListing) -> FastAPI:
                 doc["paths"].update(own.get("paths", {}))
                 doc["components"]["schemas"].update(own.get("components", {}).get("schemas", {}))
             documents[base] = doc
+            long_lived()
         return documents[base]
 
     app.openapi = lambda: document("")  # type: ignore[method-assign]  # FastAPI's documented way to give the schema: its stubs declare openapi a method

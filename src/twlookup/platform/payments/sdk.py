@@ -14,6 +14,8 @@ import logging
 import sys
 import threading
 
+from twlookup.startup import long_lived
+
 log = logging.getLogger("twlookup.payments")
 # The limit this process started with (this module is imported when the app is built, before
 # any SDK import); a dependency may not raise it.
@@ -42,3 +44,4 @@ def load() -> None:
             finally:
                 restore_recursion_limit()
             _loaded = True
+            long_lived()

@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import read_version
+from twlookup.startup import long_lived
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -195,6 +196,7 @@ class Reference(Generic[T]):
                     with store_engine.session() as session:
                         self._value = self._loader(session)
                     self._built_at = version
+                    long_lived()  # kept until the data changes: out of the collector's scans
             finally:
                 Reference._lock.release()
         assert self._value is not None
