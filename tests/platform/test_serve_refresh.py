@@ -15,13 +15,12 @@ from datetime import timedelta
 
 import pytest
 
-from twlookup import cli
+from twlookup import cli, startup
 from twlookup.platform.feeds import Feed, Part, static_parts
 from twlookup.platform.feeds.run import Store, states
 from twlookup.platform.feeds.schedule import Scheduler, start_thread, unreachable
 from twlookup.platform.store import engine as store_engine
 from twlookup.settings import Settings, get_settings
-from twlookup import startup
 from twlookup.startup import resume_gc
 
 
