@@ -58,31 +58,35 @@ async def test_memory_routes_answer_through_a_failed_check_until_the_grace_ends(
         assert r.status_code == 503 and r.json()["type"].endswith("/store-unavailable"), r.text
 
 
-@pytest.mark.asyncio
-async def test_with_no_grace_a_failed_check_is_a_503(settings, store_down):
-    app = create_app(settings.model_copy(update={"data_check_seconds": 0, "store_grace_seconds": 0}))
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-            assert (await c.get(MEMORY)).status_code == 200
-            store_down()
-            assert (await c.get(MEMORY)).status_code == 503
-    finally:
-        Reference.reset_all()
-        create_app(settings)
+@pytest.fixture
+def client_of(settings):
+    """A client of an app built with the given version-check cadence and grace (both 0 by
+    default); the settings' own app is rebuilt after the test."""
+
+    def build(check_seconds: float = 0, grace_seconds: float = 0) -> httpx.AsyncClient:
+        update = {"data_check_seconds": check_seconds, "store_grace_seconds": grace_seconds}
+        app = create_app(settings.model_copy(update=update))
+        return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+
+    yield build
+    Reference.reset_all()
+    create_app(settings)
 
 
 @pytest.mark.asyncio
-async def test_a_new_check_cadence_is_not_outlasted_by_a_freshness_window_of_the_old_one(settings, store_down):
+async def test_with_no_grace_a_failed_check_is_a_503(client_of, store_down):
+    async with client_of() as c:
+        assert (await c.get(MEMORY)).status_code == 200
+        store_down()
+        assert (await c.get(MEMORY)).status_code == 503
+
+
+@pytest.mark.asyncio
+async def test_a_new_check_cadence_is_not_outlasted_by_a_freshness_window_of_the_old_one(client_of, store_down):
     # an app checking every 2 s found the store fresh; one built after it checks on every request
     # and must see the store go down at once (it used to answer from memory for up to 2 s more)
-    first = create_app(settings.model_copy(update={"data_check_seconds": 2, "store_grace_seconds": 0}))
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=first), base_url="http://t") as c:
-            assert (await c.get(MEMORY)).status_code == 200
-        app = create_app(settings.model_copy(update={"data_check_seconds": 0, "store_grace_seconds": 0}))
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-            store_down()
-            assert (await c.get(MEMORY)).status_code == 503
-    finally:
-        Reference.reset_all()
-        create_app(settings)
+    async with client_of(check_seconds=2) as c:
+        assert (await c.get(MEMORY)).status_code == 200
+    async with client_of() as c:
+        store_down()
+        assert (await c.get(MEMORY)).status_code == 503
