@@ -79,6 +79,9 @@ class Dispatcher:
             if by_method is not None:
                 await self._operation(by_method, {}, scope, receive, send)
                 return
+            if path == "/mcp":  # before the pages and templates: no operation or page has this path
+                await self.mcp(scope, receive, send)
+                return
             if path.endswith(".md"):
                 page = self._markdown(path[: -len(".md")])
                 if page is not None:
@@ -98,9 +101,6 @@ class Dispatcher:
                     raise method_not_allowed(path, ["GET"])
                 body = b"" if scope["method"] == "HEAD" else text(scope).encode()
                 await send_bytes(send, 200, body, TEXT_PLAIN)
-                return
-            if path == "/mcp":
-                await self.mcp(scope, receive, send)
                 return
         except Problem as problem:
             await send_problem(send, problem)
