@@ -20,7 +20,9 @@ whichever request the collection fell on. Only a process that serves freezes (`r
 one that builds apps over and over, as the tests do, keeps its collector as it is. Each freeze
 collects first, so that what the build left as cyclic garbage is freed rather than kept: a full
 collection of what was made since the last freeze, a few milliseconds in the request that built
-the part (its first use), where the pauses were tens of milliseconds in any request.
+the part (its first use), where the pauses were tens of milliseconds in any request. A frozen
+object that is dropped later (reference data replaced by a reload) is still freed by its reference
+count; only a reference cycle among frozen objects stays in memory until the process ends.
 """
 
 from __future__ import annotations
