@@ -136,9 +136,8 @@ def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
     so that a new user, or one who pulled new data or a new service, needs nothing else.
     `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock)."""
     from twlookup.platform.store.lock import maintenance_lock
-    from twlookup.platform.store.migrate import upgrade
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
-    from twlookup.services import IMPLEMENTED
+    from twlookup.services import IMPLEMENTED, upgrade_store
 
     with maintenance_lock(url):  # processes started together take turns; the later ones find it done
         if seed_in_child:
@@ -151,7 +150,7 @@ def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
                 return
             counts = _migrate_and_seed_in_child(url, data)
         else:
-            upgrade(url)
+            upgrade_store(url)
             if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
                 return
             counts = _seed(data)
@@ -168,9 +167,9 @@ def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
 
     code = (
         "import json, sys; from pathlib import Path; from twlookup.services import IMPLEMENTED;"
-        " from twlookup.platform.store.migrate import upgrade;"
         " from twlookup.platform.store.seed import fingerprint, seeded_fingerprint;"
-        " from twlookup.cli import _seed; data = Path(sys.argv[2]); upgrade(sys.argv[1]);"
+        " from twlookup.services import upgrade_store;"
+        " from twlookup.cli import _seed; data = Path(sys.argv[2]); upgrade_store(sys.argv[1]);"
         " done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data);"
         " print(json.dumps({} if done else _seed(data)))"
     )
@@ -188,9 +187,9 @@ def _seed(data: Path) -> dict[str, int]:
 
 
 def cmd_db_upgrade(_args: argparse.Namespace, read_settings: ReadSettings) -> int:
-    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import upgrade_store
 
-    upgrade(read_settings().database_url)
+    upgrade_store(read_settings().database_url)
     print("twlookup: store migrated to the latest schema")
     return 0
 
@@ -198,11 +197,11 @@ def cmd_db_upgrade(_args: argparse.Namespace, read_settings: ReadSettings) -> in
 def cmd_seed(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.platform.records import DataFileError
     from twlookup.platform.store.lock import maintenance_lock
-    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import upgrade_store
 
     url = read_settings().database_url
     with maintenance_lock(url):
-        upgrade(url)
+        upgrade_store(url)
         try:
             counts = _seed(args.data)
         except DataFileError as exc:  # names the file, the record and the field; nothing was written
@@ -256,7 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     db_sub = _group(sub, "db", "database schema commands", "Database schema commands.")
     up = db_sub.add_parser(
-        "upgrade", help="apply all Alembic migrations to the store (TWLOOKUP_DATABASE_URL or DATABASE_URL)"
+        "upgrade",
+        help="bring the store (TWLOOKUP_DATABASE_URL or DATABASE_URL) to the latest schema: Alembic's"
+        " migrations, or every table at once in an empty store",
     )
     up.set_defaults(func=cmd_db_upgrade)
 

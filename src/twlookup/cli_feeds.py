@@ -74,7 +74,7 @@ def cmd_ingest(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from datetime import timedelta
 
     from twlookup.platform.feeds.run import Busy, OlderFile, Store, feed_lock, import_file
-    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import upgrade_store
 
     feeds = declared_feeds()
     if args.feed not in feeds:
@@ -93,7 +93,7 @@ def cmd_ingest(args: argparse.Namespace, read_settings: ReadSettings) -> int:
         )
         return 2
     settings = read_settings()
-    upgrade(settings.database_url)
+    upgrade_store(settings.database_url)
     store = Store()
     try:
         with feed_lock(store, feed.full_name, timedelta(seconds=settings.feeds_lock_seconds)):
@@ -160,14 +160,14 @@ def _duration(delta: Any) -> str:
 
 def cmd_refresh(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.platform.feeds.run import Refresher
-    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import upgrade_store
 
     if args.list:
         print(_feed_table())
         return 0
     feeds = _pick_feeds(args.feeds)
     settings = read_settings()
-    upgrade(settings.database_url)
+    upgrade_store(settings.database_url)
     outcomes = Refresher.from_settings(settings).refresh_many(feeds, force=args.force)
     for outcome in outcomes:
         print(outcome.line(), file=sys.stderr if outcome.failed else sys.stdout)
@@ -181,11 +181,11 @@ def cmd_scheduler(args: argparse.Namespace, read_settings: ReadSettings) -> int:
 
     from twlookup.platform.feeds.run import Refresher
     from twlookup.platform.feeds.schedule import Scheduler
-    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import upgrade_store
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = read_settings()
-    upgrade(settings.database_url)
+    upgrade_store(settings.database_url)
     scheduler = Scheduler.from_settings(settings, declared_feeds().values(), Refresher.from_settings(settings))
     if args.once:
         outcomes = scheduler.run_pending()

@@ -29,7 +29,7 @@ def _ledger(args: argparse.Namespace, read_settings: ReadSettings) -> Ledger:
     from eth_utils import is_address
 
     from twlookup.platform.payments.ledger import Ledger
-    from twlookup.platform.store.migrate import upgrade
+    from twlookup.services import upgrade_store
 
     if not is_address(args.address):
         raise SystemExit(f"twlookup: ADDRESS must be a 0x-prefixed 20-byte EVM address, got {args.address!r}")
@@ -37,7 +37,7 @@ def _ledger(args: argparse.Namespace, read_settings: ReadSettings) -> Ledger:
     network = args.network or settings.evm_mainnet
     if network not in (settings.evm_mainnet, settings.evm_testnet):
         raise SystemExit(f"twlookup: --network must be {settings.evm_mainnet} or {settings.evm_testnet}")
-    upgrade(settings.database_url)
+    upgrade_store(settings.database_url)
     return Ledger(network)
 
 

@@ -36,10 +36,9 @@ def add_review_commands(review_sub: Any) -> None:
 
 def _review_ready(read_settings: ReadSettings) -> None:
     """Migrate, and import every service so that each registers its submission kinds."""
-    from twlookup.platform.store.migrate import upgrade
-    from twlookup.services import load_services
+    from twlookup.services import load_services, upgrade_store
 
-    upgrade(read_settings().database_url)
+    upgrade_store(read_settings().database_url)
     load_services()
 
 

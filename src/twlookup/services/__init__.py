@@ -92,3 +92,11 @@ def load_tables() -> None:
     for name in IMPLEMENTED:
         if importlib.util.find_spec(f"twlookup.services.{name}.tables") is not None:
             importlib.import_module(f"twlookup.services.{name}.tables")
+
+
+def upgrade_store(url: str) -> None:
+    """Bring the store at `url` to the latest schema: an empty store gets every table at once,
+    stamped at the migrations' head; any other is migrated by Alembic (platform/store/migrate.py)."""
+    from twlookup.platform.store.migrate import upgrade
+
+    upgrade(url, load_tables)

@@ -4,14 +4,23 @@ A store that an upgrade left at the head of these migrations records so (`schema
 store_meta: a digest of the migration files and the revisions the store is at); a later start
 that finds the same record skips Alembic altogether, which saves loading it on every start.
 Any change to the migrations, or a store moved to another revision by hand, runs Alembic again.
+
+A store with no tables at all is not taken through every migration when the caller says how to
+declare every table (`declare_tables`, which is `twlookup.services.load_tables`; the platform
+knows no service): the tables the code declares are created at once and the store is stamped at the migrations' head (Alembic's recipe for
+building an up-to-date database from scratch). On an empty store the migrations' data steps have
+nothing to move, and a test checks that both ways give the same schema. The head is read from the
+migration files' `revision` and `down_revision` lines, so a new store needs no Alembic at all.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select, text
+from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from twlookup.bundled import migrations_dir
@@ -57,9 +66,32 @@ def is_current() -> bool:
     return bool(revisions) and recorded == _record(revisions)
 
 
-def upgrade(url: str) -> None:
+# the table as Alembic creates it
+ALEMBIC_VERSION = (
+    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL,"
+    " CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+)
+_REVISION = re.compile(r"^(down_revision|revision)\s*(?::[^=]*)?=\s*(.*)$", re.MULTILINE)
+
+
+def migration_heads() -> list[str]:
+    """The revisions no migration builds on (what `alembic heads` prints), read from the files."""
+    revisions: set[str] = set()
+    below: set[str] = set()
+    for path in (migrations_dir() / "versions").glob("*.py"):
+        for name, value in _REVISION.findall(path.read_text(encoding="utf-8")):
+            named = set(re.findall(r"[\"']([0-9A-Za-z_]+)[\"']", value))
+            (revisions if name == "revision" else below).update(named)
+    return sorted(revisions - below)
+
+
+def upgrade(url: str, declare_tables: Callable[[], object] | None = None) -> None:
     store_engine.configure(url)
     if is_current():
+        return
+    if declare_tables is not None and not inspect(store_engine.get_engine()).get_table_names():
+        declare_tables()
+        create_at_head()
         return
     from alembic import command
 
@@ -67,3 +99,17 @@ def upgrade(url: str) -> None:
     with store_engine.session() as session, session.begin():
         revisions: list[str] = list(session.execute(text("select version_num from alembic_version")).scalars())
         session.merge(StoreMeta(key=SCHEMA_KEY, value=_record(revisions)))
+
+
+def create_at_head() -> None:
+    """Create every declared table in an empty store and stamp it at the migrations' head, in one
+    transaction."""
+    from twlookup.platform.store.base import Base
+
+    heads = migration_heads()
+    with store_engine.get_engine().begin() as conn:
+        Base.metadata.create_all(conn, checkfirst=False)
+        conn.execute(text(ALEMBIC_VERSION))
+        for head in heads:
+            conn.execute(text("insert into alembic_version (version_num) values (:v)"), {"v": head})
+        conn.execute(StoreMeta.__table__.insert().values(key=SCHEMA_KEY, value=_record(heads)))
