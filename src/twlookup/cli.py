@@ -135,43 +135,43 @@ def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
     """Migrate, and seed when the store is empty or older than data/ and the service list,
     so that a new user, or one who pulled new data or a new service, needs nothing else.
     `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock)."""
+    from twlookup.platform.store import engine
     from twlookup.platform.store.lock import maintenance_lock
+    from twlookup.platform.store.migrate import is_current
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
-    from twlookup.services import IMPLEMENTED, upgrade_store
+    from twlookup.services import IMPLEMENTED
 
     with maintenance_lock(url):  # processes started together take turns; the later ones find it done
-        if seed_in_child:
-            from twlookup.platform.store import engine
-            from twlookup.platform.store.migrate import is_current
-
-            engine.configure(url)
-            # the service names, not the services: a store that is ready costs no service import here
-            if is_current() and seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
-                return
-            counts = _migrate_and_seed_in_child(url, data)
-        else:
-            upgrade_store(url)
-            if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
-                return
-            counts = _seed(data)
+        engine.configure(url)
+        # the service names, not the services: a store that is ready costs no service import here
+        if is_current() and seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+            return
+        counts = _migrate_and_seed_in_child(url, data) if seed_in_child else _migrate_and_seed(url, data)
         if counts:
             print(f"twlookup: seeded the store from {data}: {counts}", file=sys.stderr)
 
 
+def _migrate_and_seed(url: str, data: Path) -> dict[str, int]:
+    """Migrate, and seed unless the store holds this data already (the seed's counts, else {}).
+    The data files are parsed on the other core while the services are imported."""
+    from twlookup.platform.data_prefetch import prefetched
+    from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
+    from twlookup.services import IMPLEMENTED, upgrade_store
+
+    with prefetched(data):
+        upgrade_store(url)
+        return {} if seeded_fingerprint() == fingerprint(IMPLEMENTED, data) else _seed(data)
+
+
 def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
-    """Migrate, and seed if needed, in a child interpreter (the caller holds the maintenance
-    lock): the migrations and the seed import every service, which a supervisor does not need.
-    The seed's counts, or {} when the store was seeded already."""
+    """`_migrate_and_seed` in a child interpreter (the caller holds the maintenance lock): the
+    migrations and the seed import every service, which a supervisor does not need."""
     import json
     import subprocess
 
     code = (
-        "import json, sys; from pathlib import Path; from twlookup.services import IMPLEMENTED;"
-        " from twlookup.platform.store.seed import fingerprint, seeded_fingerprint;"
-        " from twlookup.services import upgrade_store;"
-        " from twlookup.cli import _seed; data = Path(sys.argv[2]); upgrade_store(sys.argv[1]);"
-        " done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data);"
-        " print(json.dumps({} if done else _seed(data)))"
+        "import json, sys; from pathlib import Path; from twlookup.cli import _migrate_and_seed;"
+        " print(json.dumps(_migrate_and_seed(sys.argv[1], Path(sys.argv[2]))))"
     )
     done = subprocess.run([sys.executable, "-c", code, url, str(data)], capture_output=True, text=True)
     if done.returncode != 0:
@@ -195,12 +195,13 @@ def cmd_db_upgrade(_args: argparse.Namespace, read_settings: ReadSettings) -> in
 
 
 def cmd_seed(args: argparse.Namespace, read_settings: ReadSettings) -> int:
+    from twlookup.platform.data_prefetch import prefetched
     from twlookup.platform.records import DataFileError
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.services import upgrade_store
 
     url = read_settings().database_url
-    with maintenance_lock(url):
+    with maintenance_lock(url), prefetched(args.data):  # the files parsed while the services are imported
         upgrade_store(url)
         try:
             counts = _seed(args.data)

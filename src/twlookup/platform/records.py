@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from twlookup.platform import data_prefetch
+from twlookup.platform.data_prefetch import SAFE_LOADER
 from twlookup.platform.schemas import LazyModel, Source
 
 R = TypeVar("R", bound="Record")
@@ -92,13 +94,10 @@ class CitingRecord(SourcedRecord):
         return values
 
 
-# libyaml's parser where PyYAML was built with it (its wheels are): the same documents as the
-# pure-Python SafeLoader gives (tests/platform/test_records.py compares every data file), read
-# about ten times faster, which is most of a first seed's time
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def read_data_file(path: Path) -> Any:
+    found = data_prefetch.take(path)  # parsed by a seed's helper process (platform/data_prefetch.py)
+    if found is not data_prefetch.MISSING:
+        return found
     with path.open(encoding="utf-8") as fh:
         return yaml.load(fh, Loader=SAFE_LOADER)
 

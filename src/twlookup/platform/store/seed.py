@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import inspect
+from sqlalchemy import insert, inspect
 from sqlalchemy.orm import Session
 
 from twlookup.platform.records import read_data_file
@@ -41,12 +41,15 @@ def replace_rows(session: Session, model: type[Any], rows: Iterable[Any]) -> int
         else:
             session.delete(existing)
     session.flush()
+    new: list[dict[str, Any]] = []
     for key, row in wanted.items():
         if key in present:
             session.merge(row)  # updates the loaded row in place
-        else:
-            session.add(row)  # known to be new: no lookup by key first (merge would SELECT it)
-    session.flush()  # rows of tables that reference this one may follow in the same transaction
+        else:  # known to be new: inserted many at a time, without the unit of work's per-row cost
+            new.append({k: v for k, v in vars(row).items() if not k.startswith("_sa_")})
+    session.flush()
+    if new:  # rows of tables that reference this one may follow in the same transaction
+        session.execute(insert(model), new)
     return len(wanted)
 
 
