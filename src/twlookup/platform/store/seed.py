@@ -34,13 +34,14 @@ def replace_rows(session: Session, model: type[Any], rows: Iterable[Any]) -> int
     for row in rows:
         wanted[tuple(getattr(row, k) for k in key_cols)] = row
     present = set()
-    for existing in session.query(model).all():
-        key = tuple(getattr(existing, k) for k in key_cols)
-        if key in wanted:
-            present.add(key)
-        else:
-            session.delete(existing)
-    session.flush()
+    if not _is_empty(session, model):  # a new store's tables are: nothing to load or compare
+        for existing in session.query(model).all():
+            key = tuple(getattr(existing, k) for k in key_cols)
+            if key in wanted:
+                present.add(key)
+            else:
+                session.delete(existing)
+        session.flush()
     new: list[dict[str, Any]] = []
     for key, row in wanted.items():
         if key in present:
@@ -51,6 +52,14 @@ def replace_rows(session: Session, model: type[Any], rows: Iterable[Any]) -> int
     if new:  # rows of tables that reference this one may follow in the same transaction
         session.execute(insert(model), new)
     return len(wanted)
+
+
+def _is_empty(session: Session, model: type[Any]) -> bool:
+    """Whether the table holds no row (in this transaction), asked without building an ORM query."""
+    session.flush()
+    conn = session.connection()
+    table = conn.dialect.identifier_preparer.format_table(model.__table__)
+    return conn.exec_driver_sql(f"SELECT 1 FROM {table} LIMIT 1").first() is None
 
 
 def fingerprint(names: Iterable[str], data_dir: Path) -> str:
