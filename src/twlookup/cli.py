@@ -44,10 +44,10 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
         print(f"twlookup: {exc}", file=sys.stderr)
         return 1
     workers = args.workers or settings.workers
-    # with several workers this process only supervises: a seed runs in a child process of its
-    # own, whose memory goes back when it exits (one worker builds the app here and needs the
-    # service modules the seed imports anyway)
-    ensure_ready(settings.database_url, args.data, seed_in_child=workers > 1)
+    # a seed's memory goes back when it is done: with several workers this process only
+    # supervises, and a seed runs in a child interpreter of its own; with one, it runs in a forked
+    # copy of this process made after the service modules (which the app needs too) are imported
+    ensure_ready(settings.database_url, args.data, seed_in_child=workers > 1, seed_in_copy=workers == 1)
     if workers > 1:  # the app is built in each worker process, not in this one
         resume_gc()
     refresh, why = refresh_choice(args.refresh, settings.refresh, workers)
@@ -131,10 +131,13 @@ def _serve_on(host: str | None, port: int | None) -> None:
     get_settings.cache_clear()
 
 
-def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
+def ensure_ready(url: str, data: Path, seed_in_child: bool = False, seed_in_copy: bool = False) -> None:
     """Migrate, and seed when the store is empty or older than data/ and the service list,
     so that a new user, or one who pulled new data or a new service, needs nothing else.
-    `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock)."""
+    `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock).
+    `seed_in_copy`: it runs in a forked copy of this process (`_migrate_and_seed_in_copy`), for a
+    process about to serve with no other thread yet; a store only this process can see
+    (in-memory SQLite) is seeded here."""
     from twlookup.platform.store import engine
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.platform.store.migrate import is_current
@@ -146,7 +149,12 @@ def ensure_ready(url: str, data: Path, seed_in_child: bool = False) -> None:
         # the service names, not the services: a store that is ready costs no service import here
         if is_current() and seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
             return
-        counts = _migrate_and_seed_in_child(url, data) if seed_in_child else _migrate_and_seed(url, data)
+        if seed_in_child:
+            counts = _migrate_and_seed_in_child(url, data)
+        elif seed_in_copy and _shared(url):
+            counts = _migrate_and_seed_in_copy(url, data)
+        else:
+            counts = _migrate_and_seed(url, data)
         if counts:
             print(f"twlookup: seeded the store from {data}: {counts}", file=sys.stderr)
 
@@ -161,6 +169,55 @@ def _migrate_and_seed(url: str, data: Path) -> dict[str, int]:
     with prefetched(data):
         upgrade_store(url)
         return {} if seeded_fingerprint() == fingerprint(IMPLEMENTED, data) else _seed(data)
+
+
+def _shared(url: str) -> bool:
+    """Whether another process sees the same store (not an in-memory SQLite database)."""
+    return not url.startswith("sqlite") or (url.startswith("sqlite:///") and ":memory:" not in url)
+
+
+def _migrate_and_seed_in_copy(url: str, data: Path) -> dict[str, int]:
+    """`_migrate_and_seed` in a forked copy of this process, made once the services are imported:
+    the copy imports nothing again, what the seed reads and builds (some 20 MB) goes when it exits,
+    and meanwhile this process imports the app it is about to serve. The data files are parsed by
+    the prefetch child (started before the imports) and read by the copy."""
+    import json
+    import os
+    import traceback
+
+    from twlookup.platform.data_prefetch import prefetched
+    from twlookup.platform.store import engine
+    from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
+    from twlookup.services import IMPLEMENTED, load_services, load_tables, upgrade_store
+
+    with prefetched(data):
+        load_tables()
+        load_services()
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the copy: never returns
+            os.close(read)
+            status, out = 0, b""
+            try:
+                engine.get_engine().dispose(close=False)  # the pooled connections stay this process's parent's
+                upgrade_store(url)
+                done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data)
+                out = json.dumps({} if done else _seed(data)).encode()
+            except BaseException:
+                status, out = 1, traceback.format_exc().encode()
+            finally:
+                with os.fdopen(write, "wb") as fh:
+                    fh.write(out)
+                os._exit(status)
+        os.close(write)
+        import twlookup.app  # noqa: F401  (what uvicorn builds next, imported while the copy seeds)
+
+        with os.fdopen(read, "rb") as fh:
+            out = fh.read()
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"the store could not be migrated and seeded:\n{out.decode(errors='replace')[-4000:]}")
+    return dict(json.loads(out))
 
 
 def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:

@@ -1,5 +1,6 @@
 """The store: migrations and seeding on SQLite and PostgreSQL, and re-seeds seen without restart."""
 
+import json
 import os
 import shutil
 import signal
@@ -161,7 +162,10 @@ def test_serve_reseeds_when_data_changed(tmp_path):
 def _ready_together(url: str, count: int = 3) -> None:
     """`count` processes each migrate-and-seed one empty store at the same moment: all succeed and
     the store is seeded exactly once (the later ones find the work done under the lock)."""
-    code = "import sys; from twlookup.cli import ensure_ready, DEFAULT_DATA; ensure_ready(sys.argv[1], DEFAULT_DATA)"
+    code = (  # as `serve` with one worker does: the seed in a forked copy of each process
+        "import sys; from twlookup.cli import ensure_ready, DEFAULT_DATA;"
+        " ensure_ready(sys.argv[1], DEFAULT_DATA, seed_in_copy=True)"
+    )
     procs = [
         subprocess.Popen([sys.executable, "-c", code, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(count)
@@ -263,3 +267,68 @@ def test_a_seed_in_a_child_process_leaves_the_supervisor_without_the_services(tm
     with engine.connect() as conn:
         assert conn.execute(text("select count(*) from models_model")).scalar() >= 60
     engine.dispose()
+
+
+SEED_IN_COPY = """
+import json, os, sys
+from pathlib import Path
+import twlookup.cli as cli
+seeded_by = []
+real = cli._seed
+def seed(data):
+    seeded_by.append(os.getpid())
+    Path(sys.argv[3]).write_text(json.dumps(os.getpid()))
+    return real(data)
+cli._seed = seed
+cli.ensure_ready(sys.argv[1], Path(sys.argv[2]), seed_in_copy=True)
+print(json.dumps({"pid": os.getpid(), "here": seeded_by, "modules": "twlookup.app" in sys.modules}))
+"""
+
+
+def _in_copy(url: str, data: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], int | None]:
+    mark = tmp_path / "seeded-by"
+    mark.unlink(missing_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SEED_IN_COPY, url, str(data), str(mark)], capture_output=True, text=True
+    )
+    return done, (int(mark.read_text()) if mark.exists() else None)
+
+
+def test_one_worker_seeds_in_a_forked_copy_whose_memory_goes_back(tmp_path):
+    """`serve` with one worker seeds in a copy of its process made after the imports: the store is
+    seeded by another process id, this process did not seed (nothing of the seed stays in it) and
+    imported the app meanwhile; a store already seeded makes no copy."""
+    url = f"sqlite:///{tmp_path}/copy.db"
+    done, seeder = _in_copy(url, DEFAULT_DATA, tmp_path)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout)
+    assert "seeded the store" in done.stderr
+    assert seeder is not None and seeder != outcome["pid"] and outcome["here"] == []
+    assert outcome["modules"] is True
+    engine = store_engine.make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("select count(*) from models_model")).scalar() >= 60
+        assert conn.execute(text("select count(*) from search_token")).scalar() > 1000
+    engine.dispose()
+    again, seeder = _in_copy(url, DEFAULT_DATA, tmp_path)
+    assert again.returncode == 0 and seeder is None and "seeded the store" not in again.stderr
+
+
+def test_a_seed_that_fails_in_the_copy_fails_the_start_with_its_reason(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA, data)
+    models = data / "models" / "models.yaml"
+    models.write_text(
+        models.read_text(encoding="utf-8").replace("  kind: code\n", "  kind: code\n  colour: green\n", 1),
+        encoding="utf-8",
+    )
+    done, seeder = _in_copy(f"sqlite:///{tmp_path}/bad.db", data, tmp_path)
+    assert done.returncode != 0 and seeder is not None
+    assert "could not be migrated and seeded" in done.stderr and "models.yaml" in done.stderr
+
+
+def test_an_in_memory_store_is_seeded_in_its_own_process(tmp_path):
+    done, seeder = _in_copy("sqlite://", DEFAULT_DATA, tmp_path)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout)
+    assert seeder == outcome["pid"] and outcome["here"] == [seeder]
