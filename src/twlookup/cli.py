@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +48,14 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     # a seed's memory goes back when it is done: with several workers this process only
     # supervises, and a seed runs in a child interpreter of its own; with one, it runs in a forked
     # copy of this process made after the service modules (which the app needs too) are imported
-    ensure_ready(settings.database_url, args.data, seed_in_child=workers > 1, seed_in_copy=workers == 1)
+    built: list[Any] = []  # the app, when it was built while a copy of this process seeded the store
+    ensure_ready(
+        settings.database_url,
+        args.data,
+        seed_in_child=workers > 1,
+        seed_in_copy=workers == 1,
+        meanwhile=lambda: built.append(_build_app()),
+    )
     if workers > 1:  # the app is built in each worker process, not in this one
         resume_gc()
     refresh, why = refresh_choice(args.refresh, settings.refresh, workers)
@@ -55,8 +63,8 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     if refresh:  # the schedule runs in this process beside the server (one per store)
         start_refresh(settings, wait_for_app=workers == 1)
     uvicorn.run(
-        "twlookup.app:serving_app",
-        factory=True,
+        built[0] if built else "twlookup.app:serving_app",
+        factory=not built,
         host=args.host or settings.host,
         port=args.port or settings.port,
         workers=workers,
@@ -70,6 +78,12 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
         ws="none",
     )
     return 0
+
+
+def _build_app() -> Any:
+    from twlookup.app import serving_app
+
+    return serving_app()
 
 
 def refresh_choice(flag: bool | None, setting: bool | None, workers: int) -> tuple[bool, str]:
@@ -131,13 +145,20 @@ def _serve_on(host: str | None, port: int | None) -> None:
     get_settings.cache_clear()
 
 
-def ensure_ready(url: str, data: Path, seed_in_child: bool = False, seed_in_copy: bool = False) -> None:
+def ensure_ready(
+    url: str,
+    data: Path,
+    seed_in_child: bool = False,
+    seed_in_copy: bool = False,
+    meanwhile: Callable[[], object] | None = None,
+) -> None:
     """Migrate, and seed when the store is empty or older than data/ and the service list,
     so that a new user, or one who pulled new data or a new service, needs nothing else.
     `seed_in_child`: the seed runs in a short-lived process of its own (under this one's lock).
     `seed_in_copy`: it runs in a forked copy of this process (`_migrate_and_seed_in_copy`), for a
-    process about to serve with no other thread yet; a store only this process can see
-    (in-memory SQLite) is seeded here."""
+    process about to serve with no other thread yet, which runs `meanwhile` while the copy works
+    (building the app reads nothing of the store); a store only this process can see (in-memory
+    SQLite) is seeded here, and `meanwhile` is not run."""
     from twlookup.platform.store import engine
     from twlookup.platform.store.lock import maintenance_lock
     from twlookup.platform.store.migrate import is_current
@@ -152,7 +173,7 @@ def ensure_ready(url: str, data: Path, seed_in_child: bool = False, seed_in_copy
         if seed_in_child:
             counts = _migrate_and_seed_in_child(url, data)
         elif seed_in_copy and _shared(url):
-            counts = _migrate_and_seed_in_copy(url, data)
+            counts = _migrate_and_seed_in_copy(url, data, meanwhile)
         else:
             counts = _migrate_and_seed(url, data)
         if counts:
@@ -176,10 +197,10 @@ def _shared(url: str) -> bool:
     return not url.startswith("sqlite") or (url.startswith("sqlite:///") and ":memory:" not in url)
 
 
-def _migrate_and_seed_in_copy(url: str, data: Path) -> dict[str, int]:
+def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], object] | None = None) -> dict[str, int]:
     """`_migrate_and_seed` in a forked copy of this process, made once the services are imported:
     the copy imports nothing again, what the seed reads and builds (some 20 MB) goes when it exits,
-    and meanwhile this process imports the app it is about to serve. The data files are parsed by
+    and meanwhile this process imports the app and runs `meanwhile`. The data files are parsed by
     the prefetch child (started before the imports) and read by the copy."""
     import json
     import os
@@ -210,11 +231,15 @@ def _migrate_and_seed_in_copy(url: str, data: Path) -> dict[str, int]:
                     fh.write(out)
                 os._exit(status)
         os.close(write)
-        import twlookup.app  # noqa: F401  (what uvicorn builds next, imported while the copy seeds)
+        try:
+            import twlookup.app  # noqa: F401  (what is served next, imported while the copy seeds)
 
-        with os.fdopen(read, "rb") as fh:
-            out = fh.read()
-        _, status = os.waitpid(pid, 0)
+            if meanwhile is not None:
+                meanwhile()
+        finally:
+            with os.fdopen(read, "rb") as fh:
+                out = fh.read()
+            _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"the store could not be migrated and seeded:\n{out.decode(errors='replace')[-4000:]}")
     return dict(json.loads(out))

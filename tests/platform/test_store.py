@@ -280,8 +280,10 @@ def seed(data):
     Path(sys.argv[3]).write_text(json.dumps(os.getpid()))
     return real(data)
 cli._seed = seed
-cli.ensure_ready(sys.argv[1], Path(sys.argv[2]), seed_in_copy=True)
-print(json.dumps({"pid": os.getpid(), "here": seeded_by, "modules": "twlookup.app" in sys.modules}))
+meanwhile = []
+cli.ensure_ready(sys.argv[1], Path(sys.argv[2]), seed_in_copy=True, meanwhile=lambda: meanwhile.append(1))
+print(json.dumps({"pid": os.getpid(), "here": seeded_by, "modules": "twlookup.app" in sys.modules,
+                  "meanwhile": len(meanwhile)}))
 """
 
 
@@ -304,7 +306,7 @@ def test_one_worker_seeds_in_a_forked_copy_whose_memory_goes_back(tmp_path):
     outcome = json.loads(done.stdout)
     assert "seeded the store" in done.stderr
     assert seeder is not None and seeder != outcome["pid"] and outcome["here"] == []
-    assert outcome["modules"] is True
+    assert outcome["modules"] is True and outcome["meanwhile"] == 1  # the app is built while the copy seeds
     engine = store_engine.make_engine(url)
     with engine.connect() as conn:
         assert conn.execute(text("select count(*) from models_model")).scalar() >= 60
@@ -312,6 +314,7 @@ def test_one_worker_seeds_in_a_forked_copy_whose_memory_goes_back(tmp_path):
     engine.dispose()
     again, seeder = _in_copy(url, DEFAULT_DATA, tmp_path)
     assert again.returncode == 0 and seeder is None and "seeded the store" not in again.stderr
+    assert json.loads(again.stdout)["meanwhile"] == 0  # nothing to wait for: uvicorn builds the app
 
 
 def test_a_seed_that_fails_in_the_copy_fails_the_start_with_its_reason(tmp_path):
@@ -331,4 +334,4 @@ def test_an_in_memory_store_is_seeded_in_its_own_process(tmp_path):
     done, seeder = _in_copy("sqlite://", DEFAULT_DATA, tmp_path)
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
-    assert seeder == outcome["pid"] and outcome["here"] == [seeder]
+    assert seeder == outcome["pid"] and outcome["here"] == [seeder] and outcome["meanwhile"] == 0
