@@ -76,10 +76,12 @@ def rss_mb(pid: int) -> float:
     return total / 1024
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used (from /proc: fields 14 and 15, in clock ticks)."""
+def cpu_seconds(pid: int, waited_children: bool = False) -> float:
+    """User + system CPU time the process has used (from /proc: fields 14 and 15, in clock ticks);
+    `waited_children`: with that of the child processes it has waited for (fields 16 and 17)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if waited_children else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def children(pid: int) -> list[int]:
