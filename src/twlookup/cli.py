@@ -202,6 +202,7 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
     the copy imports nothing again, what the seed reads and builds (some 20 MB) goes when it exits,
     and meanwhile this process imports the app and runs `meanwhile`. The data files are parsed by
     the prefetch child (started before the imports) and read by the copy."""
+    import contextlib
     import json
     import os
     import traceback
@@ -216,19 +217,21 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
         load_services()
         read, write = os.pipe()
         pid = os.fork()
-        if pid == 0:  # the copy: never returns
-            os.close(read)
-            status, out = 0, b""
+        if pid == 0:  # the copy: whatever happens, it ends here and never returns into the caller
+            status = 1
             try:
-                engine.get_engine().dispose(close=False)  # the pooled connections stay this process's parent's
-                upgrade_store(url)
-                done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data)
-                out = json.dumps({} if done else _seed(data)).encode()
-            except BaseException:
-                status, out = 1, traceback.format_exc().encode()
+                os.close(read)
+                try:
+                    engine.get_engine().dispose(close=False)  # the pooled connections stay the parent's
+                    upgrade_store(url)
+                    done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data)
+                    out = json.dumps({} if done else _seed(data)).encode()
+                    status = 0
+                except BaseException:
+                    out = traceback.format_exc().encode()
+                with contextlib.suppress(BaseException), os.fdopen(write, "wb") as fh:
+                    fh.write(out)  # a parent that is gone cannot be told
             finally:
-                with os.fdopen(write, "wb") as fh:
-                    fh.write(out)
                 os._exit(status)
         os.close(write)
         try:

@@ -282,6 +282,7 @@ def seed(data):
 cli._seed = seed
 meanwhile = []
 cli.ensure_ready(sys.argv[1], Path(sys.argv[2]), seed_in_copy=True, meanwhile=lambda: meanwhile.append(1))
+Path(sys.argv[3] + ".returned").write_text(json.dumps(os.getpid()))
 print(json.dumps({"pid": os.getpid(), "here": seeded_by, "modules": "twlookup.app" in sys.modules,
                   "meanwhile": len(meanwhile)}))
 """
@@ -335,3 +336,30 @@ def test_an_in_memory_store_is_seeded_in_its_own_process(tmp_path):
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
     assert seeder == outcome["pid"] and outcome["here"] == [seeder] and outcome["meanwhile"] == 0
+
+
+def test_a_copy_whose_parent_is_killed_finishes_the_seed_and_never_returns_into_the_caller(tmp_path):
+    """The server killed while its copy seeds: the copy completes the seed (the store is not left
+    half-seeded) and exits; it does not go on to do what the server would have done next."""
+    url = f"sqlite:///{tmp_path}/orphan.db"
+    mark = tmp_path / "seeded-by"
+    parent = subprocess.Popen(
+        [sys.executable, "-c", SEED_IN_COPY, url, str(DEFAULT_DATA), str(mark)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while not mark.exists():  # written by the copy as its seed begins
+        assert time.monotonic() < deadline and parent.poll() is None, "the copy did not start seeding"
+        time.sleep(0.01)
+    copy = int(mark.read_text())
+    parent.kill()
+    parent.wait(timeout=10)
+    while Path(f"/proc/{copy}").exists() and b"State:\tZ" not in Path(f"/proc/{copy}/status").read_bytes():
+        assert time.monotonic() < deadline, "the copy did not end"
+        time.sleep(0.05)
+    assert not Path(f"{mark}.returned").exists(), "the copy went on past the seed"
+    engine = store_engine.make_engine(url)
+    with engine.connect() as conn:
+        assert conn.execute(text("select value from store_meta where key = 'seed_fingerprint'")).scalar()
+    engine.dispose()
