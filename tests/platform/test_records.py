@@ -86,7 +86,8 @@ def test_the_fast_yaml_loader_reads_every_data_file_as_the_python_one_does():
     import yaml
 
     from twlookup.bundled import data_dir
-    from twlookup.platform.records import SAFE_LOADER, read_data_file
+    from twlookup.platform.data_prefetch import SAFE_LOADER
+    from twlookup.platform.records import read_data_file
 
     assert SAFE_LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     files = sorted(data_dir().rglob("*.yaml"))

@@ -84,13 +84,18 @@ def take(path: Path) -> Any:
     return _pending.take(path) if _pending is not None else MISSING
 
 
+def parse(path: Path) -> Any:
+    """A data file's document, as `read_data_file` and the child read it."""
+    with path.open(encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=SAFE_LOADER)
+
+
 def parse_all(data_dir: Path) -> dict[str, Any]:
     """Every YAML file under `data_dir` that parses, by its resolved path."""
     documents: dict[str, Any] = {}
     for path in sorted(data_dir.rglob("*.yaml")):
         try:
-            with path.open(encoding="utf-8") as fh:
-                documents[str(path.resolve())] = yaml.load(fh, Loader=SAFE_LOADER)
+            documents[str(path.resolve())] = parse(path)
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             continue  # parsed again by the seed, which reports the error
     return documents

@@ -16,11 +16,9 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from twlookup.platform import data_prefetch
-from twlookup.platform.data_prefetch import SAFE_LOADER
 from twlookup.platform.schemas import LazyModel, Source
 
 R = TypeVar("R", bound="Record")
@@ -96,10 +94,7 @@ class CitingRecord(SourcedRecord):
 
 def read_data_file(path: Path) -> Any:
     found = data_prefetch.take(path)  # parsed by a seed's helper process (platform/data_prefetch.py)
-    if found is not data_prefetch.MISSING:
-        return found
-    with path.open(encoding="utf-8") as fh:
-        return yaml.load(fh, Loader=SAFE_LOADER)
+    return found if found is not data_prefetch.MISSING else data_prefetch.parse(path)
 
 
 def validate_records(
