@@ -184,12 +184,17 @@ def _migrate_and_seed(url: str, data: Path) -> dict[str, int]:
     """Migrate, and seed unless the store holds this data already (the seed's counts, else {}).
     The data files are parsed on the other core while the services are imported."""
     from twlookup.platform.data_prefetch import prefetched
+
+    with prefetched(data):
+        return _upgrade_and_seed(url, data)
+
+
+def _upgrade_and_seed(url: str, data: Path) -> dict[str, int]:
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
     from twlookup.services import IMPLEMENTED, upgrade_store
 
-    with prefetched(data):
-        upgrade_store(url)
-        return {} if seeded_fingerprint() == fingerprint(IMPLEMENTED, data) else _seed(data)
+    upgrade_store(url)
+    return {} if seeded_fingerprint() == fingerprint(IMPLEMENTED, data) else _seed(data)
 
 
 def _shared(url: str) -> bool:
@@ -209,8 +214,7 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
 
     from twlookup.platform.data_prefetch import prefetched
     from twlookup.platform.store import engine
-    from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
-    from twlookup.services import IMPLEMENTED, load_services, load_tables, upgrade_store
+    from twlookup.services import load_services, load_tables
 
     with prefetched(data):
         load_tables()
@@ -223,9 +227,7 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
                 os.close(read)
                 try:
                     engine.get_engine().dispose(close=False)  # the pooled connections stay the parent's
-                    upgrade_store(url)
-                    done = seeded_fingerprint() == fingerprint(IMPLEMENTED, data)
-                    out = json.dumps({} if done else _seed(data)).encode()
+                    out = json.dumps(_upgrade_and_seed(url, data)).encode()
                     status = 0
                 except BaseException:
                     out = traceback.format_exc().encode()
