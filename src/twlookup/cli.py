@@ -199,7 +199,9 @@ def _upgrade_and_seed(url: str, data: Path) -> dict[str, int]:
 
 def _shared(url: str) -> bool:
     """Whether another process sees the same store (not an in-memory SQLite database)."""
-    return not url.startswith("sqlite") or (url.startswith("sqlite:///") and ":memory:" not in url)
+    from twlookup.platform.store.engine import sqlite_file
+
+    return not url.startswith("sqlite") or sqlite_file(url) is not None
 
 
 def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], object] | None = None) -> dict[str, int]:

@@ -52,11 +52,18 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite store; None for any other store, in-memory SQLite included."""
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        return Path(url.removeprefix("sqlite:///"))
+    return None
+
+
 def make_engine(url: str, limits: StoreTimeouts | None = None) -> Engine:
     url = normalize_url(url)
     limits = limits or _timeouts
-    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    if (file := sqlite_file(url)) is not None:
+        file.parent.mkdir(parents=True, exist_ok=True)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": limits.statement or 5.0})
     elif url.startswith("postgresql"):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 from collections.abc import Iterator
-from pathlib import Path
 
 from sqlalchemy import text
 
@@ -40,8 +39,8 @@ def maintenance_lock(url: str) -> Iterator[None]:
                     conn.commit()
         finally:
             engine.dispose()
-    elif url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
-        path = Path(url.removeprefix("sqlite:///") + ".lock")
+    elif (file := store_engine.sqlite_file(url)) is not None:
+        path = file.with_name(file.name + ".lock")
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
