@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from sqlalchemy import inspect, text
 
 from twlookup.cli import DEFAULT_DATA, ensure_ready
 from twlookup.platform.store import engine as store_engine
@@ -40,6 +41,16 @@ def copy_store(template: Path, folder: Path) -> str:
     with closing(sqlite3.connect(template)) as src, closing(sqlite3.connect(target)) as dst:
         src.backup(dst)  # the template is in WAL mode: a plain file copy could miss its last writes
     return f"sqlite:///{target}"
+
+
+def empty_store(url: str) -> str:
+    """Drop every table of the database at `url` (PostgreSQL: with what depends on it); `url` back."""
+    engine = store_engine.make_engine(url)
+    with engine.begin() as conn:
+        for table in reversed(inspect(conn).get_table_names()):
+            conn.execute(text(f'drop table if exists "{table}" cascade'))
+    engine.dispose()
+    return url
 
 
 def worker_services(n: int) -> None:

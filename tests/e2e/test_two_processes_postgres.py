@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 from eth_account import Account
-from sqlalchemy import inspect, text
+from stores import empty_store
 from x402 import PaymentRequired, x402ClientSync
 from x402.http.utils import encode_payment_signature_header
 from x402.mechanisms.evm.exact import ExactEvmClientScheme
@@ -32,16 +32,8 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def _reset(url: str) -> None:
-    engine = store_engine.make_engine(url)
-    with engine.begin() as conn:
-        for table in inspect(conn).get_table_names():
-            conn.execute(text(f'drop table if exists "{table}" cascade'))
-    engine.dispose()
-
-
 def test_one_authorization_is_accepted_once_across_processes(settings):
-    _reset(PG)
+    empty_store(PG)
     env = dict(os.environ, TWLOOKUP_DATABASE_URL=PG)
     payer = Account.create()
     subprocess.run(

@@ -9,6 +9,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
+from stores import empty_store
 
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
@@ -84,15 +85,6 @@ def schema(url: str, backfilled: bool = False) -> dict[str, object]:
         engine.dispose()
 
 
-def _empty(url: str) -> str:
-    engine = store_engine.make_engine(url)
-    with engine.begin() as conn:
-        for table in reversed(inspect(conn).get_table_names()):
-            conn.execute(text(f'drop table if exists "{table}" cascade'))
-    engine.dispose()
-    return url
-
-
 @pytest.mark.parametrize("store", ["sqlite", "postgresql"])
 def test_a_new_store_is_created_at_the_head_with_the_migrations_schema(store, tmp_path, settings, monkeypatch):
     """An empty store gets the declared tables at once, stamped at the head (no Alembic run): the
@@ -104,13 +96,13 @@ def test_a_new_store_is_created_at_the_head_with_the_migrations_schema(store, tm
         pg = os.environ.get("TWLOOKUP_TEST_DATABASE_URL")
         if not pg:
             pytest.skip("TWLOOKUP_TEST_DATABASE_URL is not set (PostgreSQL tests need a server; .ci/run sets it)")
-        built = created = _empty(pg)
+        built = created = empty_store(pg)
     try:
         command.upgrade(alembic_config(built), "heads")
         assert all(schema(built)["tables"][t]["columns"][c][2] for t, c in BACKFILL_DEFAULTS)  # type: ignore[index]
         migrated = schema(built, backfilled=True)
         if store == "postgresql":
-            _empty(pg)
+            empty_store(pg)
         ran = []
         monkeypatch.setattr(command, "upgrade", lambda *a, **k: ran.append(a))
         upgrade(created, load_tables)
@@ -128,5 +120,5 @@ def test_a_new_store_is_created_at_the_head_with_the_migrations_schema(store, tm
         assert set(inspect(create_engine(store_engine.normalize_url(created))).get_table_names()) <= {"alembic_version"}
     finally:
         if store == "postgresql":
-            _empty(pg)
+            empty_store(pg)
         store_engine.configure(settings.database_url)

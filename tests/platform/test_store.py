@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from sqlalchemy import inspect, text
-from stores import copy_store
+from sqlalchemy import text
+from stores import copy_store, empty_store
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
@@ -105,12 +105,7 @@ def pg_url(settings):
     url = os.environ.get("TWLOOKUP_TEST_DATABASE_URL")
     if not url:
         pytest.skip("TWLOOKUP_TEST_DATABASE_URL is not set (PostgreSQL tests need a server; .ci/run sets it)")
-    engine = store_engine.make_engine(url)
-    with engine.begin() as conn:
-        for table in reversed(inspect(conn).get_table_names()):
-            conn.execute(text(f'drop table if exists "{table}" cascade'))
-    engine.dispose()
-    yield url
+    yield empty_store(url)
     store_engine.configure(settings.database_url)
 
 
