@@ -7,10 +7,11 @@ Any change to the migrations, or a store moved to another revision by hand, runs
 
 A store with no tables at all is not taken through every migration when the caller says how to
 declare every table (`declare_tables`, which is `twlookup.services.load_tables`; the platform
-knows no service): the tables the code declares are created at once and the store is stamped at the migrations' head (Alembic's recipe for
-building an up-to-date database from scratch). On an empty store the migrations' data steps have
-nothing to move, and a test checks that both ways give the same schema. The head is read from the
-migration files' `revision` and `down_revision` lines, so a new store needs no Alembic at all.
+knows no service): the tables the code declares are created at once and the store is stamped at
+the migrations' head (Alembic's recipe for building an up-to-date database from scratch). On an
+empty store the migrations' data steps have nothing to move, and a test checks that both ways give
+the same schema. The head is read from the migration files' `revision` and `down_revision` lines,
+so a new store needs no Alembic at all.
 """
 
 from __future__ import annotations
