@@ -205,9 +205,10 @@ def _shared(url: str) -> bool:
 
 
 def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], object] | None = None) -> dict[str, int]:
-    """`_migrate_and_seed` in a forked copy of this process, made once the services are imported:
-    the copy imports nothing again, what the seed reads and builds (some 20 MB) goes when it exits,
-    and meanwhile this process imports the app and runs `meanwhile`. The data files are parsed by
+    """`_migrate_and_seed` in a forked copy of this process, made once what the seed needs (the
+    services' tables and data modules) is imported: the copy imports nothing again, what the seed
+    reads and builds (some 20 MB) goes when it exits, and meanwhile this process imports the
+    serving code (operations, schemas, the app) and runs `meanwhile`. The data files are parsed by
     the prefetch child (started before the imports) and read by the copy."""
     import contextlib
     import json
@@ -216,11 +217,11 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
 
     from twlookup.platform.data_prefetch import prefetched
     from twlookup.platform.store import engine
-    from twlookup.services import load_services, load_tables
+    from twlookup.services import load_seeders, load_tables
 
     with prefetched(data):
         load_tables()
-        load_services()
+        load_seeders()
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the copy: whatever happens, it ends here and never returns into the caller
@@ -239,7 +240,10 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
                 os._exit(status)
         os.close(write)
         try:
-            import twlookup.app  # noqa: F401  (what is served next, imported while the copy seeds)
+            from twlookup.services import load_services
+
+            load_services()  # what is served next, imported while the copy seeds
+            import twlookup.app  # noqa: F401
 
             if meanwhile is not None:
                 meanwhile()
@@ -270,9 +274,9 @@ def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
 
 def _seed(data: Path) -> dict[str, int]:
     from twlookup.platform.store.seed import seed
-    from twlookup.services import load_services
+    from twlookup.services import load_seeders
 
-    return seed(load_services(), data)
+    return seed(load_seeders(), data)
 
 
 def cmd_db_upgrade(_args: argparse.Namespace, read_settings: ReadSettings) -> int:

@@ -216,7 +216,7 @@ async def test_stale_cache_is_served_when_upstream_is_down_and_refreshed_when_up
 async def test_mcp_tool_gives_the_same_lookup(client, conf, respx_mock):
     wm.mock_game_lookup(respx_mock)
     respx_mock.route(path__regex=r"/api/rest_v1/page/summary/").respond(json=wm.GAME_SUMMARY)
-    from twlookup.services.games import SERVICE
+    from twlookup.services.games.operations import SERVICE
 
     op = next(o for o in SERVICE.operations if o.tool == "lookup_any_game")
     out = (await op.call({"q": "Grand Theft Auto VI"})).model_dump(mode="json")

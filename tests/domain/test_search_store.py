@@ -211,7 +211,7 @@ def test_a_query_reads_its_own_entries_through_the_index(store: str) -> None:
 def test_a_seed_and_an_import_keep_the_index(fresh_store: str, tmp_path: Path) -> None:
     """`twlookup seed` writes every collection; a feed import makes its new rows searchable."""
     from twlookup.platform.feeds.run import import_file
-    from twlookup.services.opinions import SERVICE
+    from twlookup.services.opinions.operations import SERVICE
 
     store_engine.configure(fresh_store)
     with store_engine.session() as session:

@@ -9,18 +9,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import yaml
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from stores import copy_store, empty_store
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import seed
-from twlookup.services import load_services, load_tables
+from twlookup.services import load_seeders, load_services, load_tables
 
 
 def _free_port() -> int:
@@ -31,8 +32,8 @@ def _free_port() -> int:
 
 def test_seed_is_idempotent(db_url):
     store_engine.configure(db_url)
-    first = seed(load_services(), DEFAULT_DATA)
-    second = seed(load_services(), DEFAULT_DATA)
+    first = seed(load_seeders(), DEFAULT_DATA)
+    second = seed(load_seeders(), DEFAULT_DATA)
     assert first == second and first["models"] >= 60
     with store_engine.get_engine().connect() as conn:
         assert conn.execute(text("select count(*) from models_model")).scalar() == first["models"]
@@ -272,7 +273,9 @@ seeded_by = []
 real = cli._seed
 def seed(data):
     seeded_by.append(os.getpid())
-    Path(sys.argv[3]).write_text(json.dumps(os.getpid()))
+    serving = sorted(m for m in sys.modules if m.split(".")[0] in ("fastapi", "starlette")
+                     or m.startswith("twlookup.services.") and m.split(".")[3:4] in (["operations"], ["schemas"]))
+    Path(sys.argv[3]).write_text(json.dumps({"pid": os.getpid(), "serving": serving}))
     return real(data)
 cli._seed = seed
 meanwhile = []
@@ -283,31 +286,46 @@ print(json.dumps({"pid": os.getpid(), "here": seeded_by, "modules": "twlookup.ap
 """
 
 
-def _in_copy(url: str, data: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], int | None]:
+def _in_copy(url: str, data: Path, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], dict[str, Any] | None]:
+    """Run SEED_IN_COPY: the finished process and, if a seed ran, its pid and the serving modules
+    it had imported (services' operations and schemas, FastAPI, starlette)."""
     mark = tmp_path / "seeded-by"
     mark.unlink(missing_ok=True)
     done = subprocess.run(
         [sys.executable, "-c", SEED_IN_COPY, url, str(data), str(mark)], capture_output=True, text=True
     )
-    return done, (int(mark.read_text()) if mark.exists() else None)
+    return done, (json.loads(mark.read_text()) if mark.exists() else None)
 
 
-def test_one_worker_seeds_in_a_forked_copy_whose_memory_goes_back(tmp_path):
-    """`serve` with one worker seeds in a copy of its process made after the imports: the store is
-    seeded by another process id, this process did not seed (nothing of the seed stays in it) and
-    imported the app meanwhile; a store already seeded makes no copy."""
+def _rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows in a stable order, but the data version (a counter of seeds and imports)."""
+    engine = store_engine.make_engine(url)
+    with engine.connect() as conn:
+        tables = inspect(conn).get_table_names()
+        rows = {t: sorted(map(tuple, conn.execute(text(f'select * from "{t}"'))), key=repr) for t in tables}
+    engine.dispose()
+    rows["store_meta"] = [r for r in rows["store_meta"] if r[0] != "data_version"]
+    return rows
+
+
+def test_one_worker_seeds_in_a_forked_copy_whose_memory_goes_back(tmp_path, template_store):
+    """`serve` with one worker seeds in a copy of its process made once the tables and data modules
+    are imported: the store is seeded by another process id, before any serving code (operations,
+    FastAPI) was imported, into the same rows as a seed with everything imported (the test
+    template); this process did not seed (nothing of the seed stays in it) and imported the app
+    meanwhile; a store already seeded makes no copy."""
     url = f"sqlite:///{tmp_path}/copy.db"
     done, seeder = _in_copy(url, DEFAULT_DATA, tmp_path)
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
     assert "seeded the store" in done.stderr
-    assert seeder is not None and seeder != outcome["pid"] and outcome["here"] == []
+    assert seeder is not None and seeder["pid"] != outcome["pid"] and outcome["here"] == []
+    assert seeder["serving"] == []
     assert outcome["modules"] is True and outcome["meanwhile"] == 1  # the app is built while the copy seeds
-    engine = store_engine.make_engine(url)
-    with engine.connect() as conn:
-        assert conn.execute(text("select count(*) from models_model")).scalar() >= 60
-        assert conn.execute(text("select count(*) from search_token")).scalar() > 1000
-    engine.dispose()
+    seeded, template = _rows(url), _rows(f"sqlite:///{template_store}")
+    assert len(seeded["models_model"]) >= 60 and len(seeded["search_token"]) > 1000
+    assert seeded.keys() == template.keys()
+    assert [t for t in seeded if seeded[t] != template[t]] == []
     again, seeder = _in_copy(url, DEFAULT_DATA, tmp_path)
     assert again.returncode == 0 and seeder is None and "seeded the store" not in again.stderr
     assert json.loads(again.stdout)["meanwhile"] == 0  # nothing to wait for: uvicorn builds the app
@@ -330,7 +348,8 @@ def test_an_in_memory_store_is_seeded_in_its_own_process(tmp_path):
     done, seeder = _in_copy("sqlite://", DEFAULT_DATA, tmp_path)
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
-    assert seeder == outcome["pid"] and outcome["here"] == [seeder] and outcome["meanwhile"] == 0
+    assert seeder is not None and seeder["pid"] == outcome["pid"] and outcome["here"] == [seeder["pid"]]
+    assert outcome["meanwhile"] == 0
 
 
 def test_a_copy_whose_parent_is_killed_finishes_the_seed_and_never_returns_into_the_caller(tmp_path):
@@ -347,7 +366,7 @@ def test_a_copy_whose_parent_is_killed_finishes_the_seed_and_never_returns_into_
     while not mark.exists():  # written by the copy as its seed begins
         assert time.monotonic() < deadline and parent.poll() is None, "the copy did not start seeding"
         time.sleep(0.01)
-    copy = int(mark.read_text())
+    copy = json.loads(mark.read_text())["pid"]
     parent.kill()
     parent.wait(timeout=10)
     while Path(f"/proc/{copy}").exists() and b"State:\tZ" not in Path(f"/proc/{copy}/status").read_bytes():

@@ -35,7 +35,6 @@ class Service:
     private: bool = False  # queries and answers must reach no log line (health, wellness)
     solana: bool = False  # also accepts USDC on Solana (food, share), where the facilitator supports it
     free_quota: bool = False  # free calls per client per minute are limited; past it x402 per call or a pass
-    seeders: list[Seeder] = field(default_factory=list)
     operations: list[Operation] = field(default_factory=list)
     importers: dict[str, Importer] = field(default_factory=dict)
     feeds: dict[str, Feed] = field(default_factory=dict)  # the importers' official sources (platform.feeds)
@@ -103,11 +102,6 @@ class Service:
             raise ValueError(f"{self.name}: text route {path} must start with / and be declared once")
         takes_base = bool(inspect.signature(fn).parameters)
         self.text_routes[path] = fn if takes_base else (lambda _base, _fn=fn: _fn())
-        return fn
-
-    def seeder(self, fn: Seeder) -> Seeder:
-        """Register a function that upserts this service's reference data from data/."""
-        self.seeders.append(fn)
         return fn
 
     def importer(self, feed: str) -> Callable[[Importer], Importer]:

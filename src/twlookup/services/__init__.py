@@ -1,7 +1,9 @@
 """The service list: all twenty of the spec, and the packages of those implemented so far.
 
-Adding a service: create its package with `SERVICE = Service(...)` and add its name to
-IMPLEMENTED. The platform never imports a service; only this list and the app do.
+Adding a service: create its package, declare `SERVICE = Service(...)` in its `operations`, its
+seeders as `SEEDERS` in its `data` module, and add its name to IMPLEMENTED. The platform never
+imports a service; only this list and the app do. A package's `__init__` imports nothing, so the
+seed (tables and data modules) runs without the serving code (operations, schemas, FastAPI).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the list itself is read without importing the platform (e.g. by `serve`'s parent)
-    from twlookup.platform.service import Service
+    from collections.abc import Sequence
+
+    from twlookup.platform.service import Seeder, Service
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,13 @@ IMPLEMENTED = [
 
 
 def load_services() -> list[Service]:
-    return [importlib.import_module(f"twlookup.services.{name}").SERVICE for name in IMPLEMENTED]
+    return [importlib.import_module(f"twlookup.services.{name}.operations").SERVICE for name in IMPLEMENTED]
+
+
+def load_seeders() -> dict[str, Sequence[Seeder]]:
+    """Every implemented service's seeders (its data module's SEEDERS), by service name, in the
+    list's order; importing them imports no operation, schema or web framework."""
+    return {name: importlib.import_module(f"twlookup.services.{name}.data").SEEDERS for name in IMPLEMENTED}
 
 
 def load_tables() -> None:

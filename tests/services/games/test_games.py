@@ -8,8 +8,8 @@ import pytest
 import respx
 import wikimedia_fixtures as wm
 
-from twlookup.services.games import SERVICE
 from twlookup.services.games import operations as games_ops
+from twlookup.services.games.operations import SERVICE
 
 OPS = {op.path: op for op in SERVICE.operations}
 

@@ -5,8 +5,8 @@ from datetime import date
 
 import pytest
 
-from twlookup.services.movie import SERVICE
 from twlookup.services.movie import operations as movie_ops
+from twlookup.services.movie.operations import SERVICE
 
 OPS = {op.path: op for op in SERVICE.operations}
 

@@ -13,7 +13,7 @@ from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, main
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.seed import seed
-from twlookup.services import load_services
+from twlookup.services import load_seeders
 from twlookup.settings import Settings, get_settings
 
 pytestmark = pytest.mark.asyncio
@@ -95,7 +95,7 @@ async def test_ingest_changes_the_answers_without_restart(store, capsys):
     la2 = (await store.get("/price/api/product/LA2")).json()
     assert la2["sample"] is True and la2["product"]["price_date"] == "2026-11-21"  # untouched sample product
 
-    seed(load_services(), DEFAULT_DATA)  # a re-seed does not bring LA1's sample history back
+    seed(load_seeders(), DEFAULT_DATA)  # a re-seed does not bring LA1's sample history back
     body = (await store.get("/price/api/product/LA1")).json()
     assert body["sample"] is False and body["summary"]["days_observed"] == 2
 

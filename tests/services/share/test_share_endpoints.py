@@ -15,7 +15,7 @@ from twlookup import cli
 from twlookup.app import create_app
 from twlookup.platform import review
 from twlookup.platform.store import engine as store_engine
-from twlookup.services.share import logic
+from twlookup.services.share import data, logic
 from twlookup.services.share.tables import ClickRow, CommentRow, ShareRow
 from twlookup.settings import Settings
 
@@ -347,17 +347,15 @@ SHIPPED = Path(__file__).resolve().parents[3] / "data"
 def samples_seeded(folder: Path):
     """The operator lists the three test illustrations in share/sample.yaml (under `folder`) and re-seeds;
     afterwards the shipped (empty) seed again."""
-    from twlookup.services.share import operations
-
     (folder / "share").mkdir(parents=True)
     (folder / "share" / "sample.yaml").write_text((SAMPLES / "sample.yaml").read_text(encoding="utf-8"), "utf-8")
     try:
         with store_engine.session() as s, s.begin():
-            assert operations.seed_share(s, folder) == 3
+            assert data.seed_share(s, folder) == 3
         yield
     finally:
         with store_engine.session() as s, s.begin():
-            assert operations.seed_share(s, SHIPPED) == 0
+            assert data.seed_share(s, SHIPPED) == 0
 
 
 def test_the_shipped_seed_holds_no_invented_share():
@@ -405,7 +403,7 @@ async def test_samples_are_marked_in_every_answer_and_can_be_dropped(share, monk
         (tmp_path / "share").mkdir()
         (tmp_path / "share" / "sample.yaml").write_text("shares: []\n", encoding="utf-8")
         with store_engine.session() as s, s.begin():
-            assert operations.seed_share(s, tmp_path) == 0
+            assert data.seed_share(s, tmp_path) == 0
         stats = (await share.get("/share/api/stats")).json()
         assert stats["shares"] == 0 and stats["sample"] is False
         new = (await share.get("/share/api/new")).json()

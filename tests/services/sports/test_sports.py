@@ -5,8 +5,8 @@ from datetime import date
 
 import pytest
 
-from twlookup.services.sports import SERVICE
 from twlookup.services.sports import operations as sports_ops
+from twlookup.services.sports.operations import SERVICE
 
 OPS = {op.path: op for op in SERVICE.operations}
 

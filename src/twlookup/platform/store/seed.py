@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from twlookup.platform.store.meta import StoreMeta, bump_version
 SEARCH_FORMS = tuple(Path(__file__).parents[2] / "domain" / f for f in ("search_text.py", "script_tables.py"))
 
 if TYPE_CHECKING:
-    from twlookup.platform.service import Seeder, Service
+    from twlookup.platform.service import Seeder
 
 
 def load_yaml(path: Path) -> Any:
@@ -82,22 +82,22 @@ def seeded_fingerprint() -> str | None:
         return row.value if row else None
 
 
-def seed(services: Iterable[Service], data_dir: Path) -> dict[str, int]:
-    """Run every service's seeders in one transaction; returns records written per service."""
-    services = list(services)
+def seed(seeders: Mapping[str, Sequence[Seeder]], data_dir: Path) -> dict[str, int]:
+    """Run every service's seeders (by service name: twlookup.services.load_seeders) in one
+    transaction; returns records written per service."""
     counts: dict[str, int] = {}
     done: set[Seeder] = set()  # shared domain data (the Taiwan calendar) is seeded once
     with store_engine.session() as session, session.begin():
-        for service in services:
+        for name, own in seeders.items():
             total = 0
-            for seeder in service.seeders:
+            for seeder in own:
                 if seeder not in done:
                     total += seeder(session, data_dir)
                     done.add(seeder)
-            counts[service.name] = total
-        refresh_derived(session, [s.name for s in services])  # the searchable forms of what changed
+            counts[name] = total
+        refresh_derived(session, list(seeders))  # the searchable forms of what changed
         bump_version(session)
-        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint((s.name for s in services), data_dir)))
+        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(seeders, data_dir)))
         _forget_downloads(session)
     from twlookup.platform.store.reference import Reference
 

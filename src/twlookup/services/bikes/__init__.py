@@ -1,5 +1,1 @@
 """bikes: classic two-stroke motorcycles: specs, parts, maintenance, sale prices (spec document 3, "bikes")."""
-
-from twlookup.services.bikes.operations import SERVICE
-
-__all__ = ["SERVICE"]

@@ -63,3 +63,7 @@ def _load(session: Session) -> Catalogue:
 
 
 CATALOGUE: Reference[Catalogue] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_bikes,)

@@ -16,7 +16,7 @@ from twlookup.platform.schemas import LazyModel
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
 from twlookup.services.bikes import logic
-from twlookup.services.bikes.data import CATALOGUE, Catalogue, seed_bikes
+from twlookup.services.bikes.data import CATALOGUE, Catalogue
 from twlookup.services.bikes.records import SOURCE_KINDS, BikeModel, Contribution, Maintenance
 from twlookup.services.bikes.schemas import (
     TARGET_MODELS,
@@ -50,7 +50,6 @@ SERVICE = Service(
         "sale reports. Riders' contributions are public only after review."
     ),
 )
-SERVICE.seeder(seed_bikes)
 review.operator_routes(SERVICE)
 
 

@@ -1,5 +1,1 @@
 """cardgame: an English beginner's guide to Yu-Gi-Oh! (Asian-English cards) (spec document 3, "cardgame")."""
-
-from twlookup.services.cardgame.operations import SERVICE
-
-__all__ = ["SERVICE"]

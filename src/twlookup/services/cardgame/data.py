@@ -95,3 +95,7 @@ def search_documents(session: Session) -> dict[str, list[search.Document]]:
 
 
 GUIDE: Reference[Guide] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_cardgame,)

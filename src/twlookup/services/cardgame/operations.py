@@ -10,7 +10,7 @@ from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.cardgame import logic
-from twlookup.services.cardgame.data import GUIDE, seed_cardgame
+from twlookup.services.cardgame.data import GUIDE
 from twlookup.services.cardgame.feeds import BANLIST
 from twlookup.services.cardgame.records import CardTerm
 from twlookup.services.cardgame.schemas import (
@@ -46,7 +46,6 @@ SERVICE = Service(
         "effective date, and a FAQ. All free."
     ),
 )
-SERVICE.seeder(seed_cardgame)
 SERVICE.feed(BANLIST)  # Konami Asia's AE Forbidden & Limited page (twlookup refresh cardgame.banlist)
 add_status_route(SERVICE)
 

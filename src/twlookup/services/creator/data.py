@@ -131,3 +131,7 @@ def companies_by_name(name: str, limit: int = 20) -> list[records.CompanyRecord]
 def save_company(record: records.CompanyRecord) -> None:
     with store_engine.session() as session, session.begin():
         session.merge(to_row(record, Company))
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_creator,)

@@ -20,7 +20,6 @@ from twlookup.services.creator.data import (
     companies_by_name,
     company_by_ban,
     save_company,
-    seed_creator,
 )
 from twlookup.services.creator.feeds import COMPANIES
 from twlookup.services.creator.logic import adcheck, money, ubn
@@ -77,7 +76,6 @@ SERVICE = Service(
     network="testnet",
     notice="資訊參考，不是法律或稅務意見；重要決定請向主管機關或專業人士確認。",
 )
-SERVICE.seeder(seed_creator)
 SERVICE.feed(COMPANIES)  # the company register, asked again per stored company (twlookup refresh creator.companies)
 add_status_route(SERVICE)
 

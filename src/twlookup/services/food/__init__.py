@@ -1,5 +1,1 @@
 """food: meal draw with a deity theme, fortune poem, dish and nearby open shops (spec document 2, "food")."""
-
-from twlookup.services.food.operations import SERVICE
-
-__all__ = ["SERVICE"]

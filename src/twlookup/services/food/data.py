@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
+from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
 from twlookup.platform.records import DataFileError, load_records, read_data_file, to_row, validate_records
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.store.reference import Reference
@@ -162,3 +162,10 @@ def catalogue() -> Catalogue:
     calendar = TAIWAN_CALENDAR.get()
     cat.public_holidays = {d for d, off in calendar.days_off.items() if off.kind in PH_KINDS}
     return cat
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (
+    seed_calendar,
+    seed_food,
+)

@@ -6,7 +6,6 @@ import random
 import secrets
 from datetime import datetime
 
-from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform import clock
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.feeds.route import add_status_route
@@ -14,7 +13,7 @@ from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import TAIPEI, today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.food import logic
-from twlookup.services.food.data import Catalogue, catalogue, seed_food
+from twlookup.services.food.data import Catalogue, catalogue
 from twlookup.services.food.feeds import FEEDS
 from twlookup.services.food.records import Category, Deity, Poem, Shop, Sponsor
 from twlookup.services.food.schemas import (
@@ -58,8 +57,6 @@ SERVICE = Service(
     solana=True,
     free_quota=True,
 )
-SERVICE.seeder(seed_calendar)
-SERVICE.seeder(seed_food)
 for _feed in FEEDS:  # OpenStreetMap shops from the operator's files (twlookup ingest food.overpass|food.pbf)
     SERVICE.feed(_feed)
 add_status_route(SERVICE)

@@ -14,7 +14,7 @@ from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.games import logic
-from twlookup.services.games.data import CATALOGUE, seed_games
+from twlookup.services.games.data import CATALOGUE
 from twlookup.services.games.feeds import WIKIDATA
 from twlookup.services.games.records import Game
 from twlookup.services.games.schemas import (
@@ -39,7 +39,6 @@ SERVICE = Service(
     cors=True,
     network="testnet",
 )
-SERVICE.seeder(seed_games)
 SERVICE.feed(WIKIDATA)  # video games from Wikidata's SPARQL endpoint (twlookup refresh games.wikidata)
 add_status_route(SERVICE)
 

@@ -1,5 +1,1 @@
 """glossary: AI terms in Taiwan Chinese, comparisons, how-tos, search intent (spec document 2, "glossary")."""
-
-from twlookup.services.glossary.operations import SERVICE
-
-__all__ = ["SERVICE"]

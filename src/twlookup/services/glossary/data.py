@@ -166,3 +166,7 @@ MODELS: Reference[model_lifecycle.Catalog] = Reference(_models)
 # A group of its own: the glossary's other operations do not read it, so its first search does not
 # wait for it to be built; the operations that do (get_howto, export) run in a worker thread.
 MODELS.group = "glossary:models"
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_glossary,)

@@ -12,7 +12,7 @@ from twlookup.platform.schemas import Source, today_taipei
 from twlookup.platform.service import Service
 from twlookup.platform.store.derived import per_value
 from twlookup.services.glossary import logic
-from twlookup.services.glossary.data import CATALOG, MODELS, seed_glossary
+from twlookup.services.glossary.data import CATALOG, MODELS
 from twlookup.services.glossary.logic import model_advice
 from twlookup.services.glossary.records import (
     CATEGORY_NAMES,
@@ -63,7 +63,6 @@ SERVICE = Service(
     cors=True,
     network="testnet",
 )
-SERVICE.seeder(seed_glossary)
 
 LICENCE = "Definitions, comparisons and how-tos written for this service: CC BY 4.0; code: MIT"
 INTENT_METHOD = (

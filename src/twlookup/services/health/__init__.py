@@ -1,6 +1,2 @@
 """health: counseling, weight-loss drugs, dietary carcinogens, cancer screening, BP and glucose
 checks (spec document 3, "health"). Private: queries and answers are not stored or logged."""
-
-from twlookup.services.health.operations import SERVICE
-
-__all__ = ["SERVICE"]

@@ -65,3 +65,7 @@ def from_directory(folder: Path) -> HealthData:
 
 
 HEALTH: Reference[HealthData] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_health,)

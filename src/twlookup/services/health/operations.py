@@ -12,7 +12,7 @@ from twlookup.platform.errors import InvalidParameter
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
-from twlookup.services.health.data import HEALTH, seed_health
+from twlookup.services.health.data import HEALTH
 from twlookup.services.health.logic import blood_pressure, glucose, meal, readings, rules, screening
 from twlookup.services.health.schemas import (
     BP_CHECK_LIMIT,
@@ -65,7 +65,6 @@ SERVICE = Service(
     notice=NOTICE,
     private=True,
 )
-SERVICE.seeder(seed_health)
 
 
 # ---------------------------------------------------------------- guides

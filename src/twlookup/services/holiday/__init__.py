@@ -1,6 +1,2 @@
 """holiday: 2027 long weekends, leave planning, destination holidays and crowds, flight timing,
 ticket booking guide (spec document 3, "holiday")."""
-
-from twlookup.services.holiday.operations import SERVICE
-
-__all__ = ["SERVICE"]

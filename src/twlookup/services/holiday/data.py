@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform.records import DataFileError, file_defaults, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import load_yaml, replace_rows
@@ -96,3 +97,10 @@ def _load(session: Session) -> HolidayData:
 
 
 HOLIDAY_DATA: Reference[HolidayData] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (
+    seed_calendar,
+    seed_holiday,
+)

@@ -1,6 +1,2 @@
 """life: holidays, lottery draws and checks, receipt-lottery numbers and checks, fuel prices
 (spec document 3, "life")."""
-
-from twlookup.services.life.operations import SERVICE
-
-__all__ = ["SERVICE"]

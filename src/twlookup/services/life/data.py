@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from twlookup import bundled
+from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform.records import file_defaults, load_records, read_data_file, to_row, validate_records
 from twlookup.platform.store.reference import Reference
 from twlookup.platform.store.seed import replace_rows
@@ -69,3 +70,10 @@ def _load(session: Session) -> LifeData:
 
 
 LIFE_DATA: Reference[LifeData] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (
+    seed_calendar,
+    seed_life,
+)

@@ -72,3 +72,7 @@ def _load(session: Session) -> Catalog:  # defined here, so that the reference i
 
 
 CATALOG: Reference[Catalog] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_models,)

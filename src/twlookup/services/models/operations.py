@@ -12,7 +12,7 @@ from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.models import logic
-from twlookup.services.models.data import CATALOG, seed_models
+from twlookup.services.models.data import CATALOG
 from twlookup.services.models.feeds import CLAUDE
 from twlookup.services.models.schemas import (
     FREE_CHECK_LIMIT,
@@ -44,7 +44,6 @@ SERVICE = Service(
         "notices. Status follows the dates: scheduled, active, retired or deprecated."
     ),
 )
-SERVICE.seeder(seed_models)
 SERVICE.feed(CLAUDE)  # Anthropic's Claude lifecycle via endoflife.date (twlookup refresh models.claude)
 add_status_route(SERVICE)
 

@@ -12,7 +12,7 @@ from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import SourcedRecord, as_answer, from_attributes
 from twlookup.platform.service import Service
 from twlookup.services.motion import logic
-from twlookup.services.motion.data import CATALOGUE, Catalogue, seed_motion
+from twlookup.services.motion.data import CATALOGUE, Catalogue
 from twlookup.services.motion.feeds import LIBRARIES, SUPPORT
 from twlookup.services.motion.logic import colour
 from twlookup.services.motion.logic.easing import STEP_KEYWORDS, CubicBezier, LinearApprox, steps, to_linear
@@ -63,7 +63,6 @@ SERVICE = Service(
     ),
     network="testnet",
 )
-SERVICE.seeder(seed_motion)
 SERVICE.feed(SUPPORT)  # web-features' released data.json (twlookup refresh motion.support)
 SERVICE.feed(LIBRARIES)  # the libraries' npm registry documents (twlookup refresh motion.libraries)
 add_status_route(SERVICE)

@@ -23,3 +23,7 @@ def _load(session: Session) -> Catalogue[Title]:
 
 
 CATALOGUE: Reference[Catalogue[Title]] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_titles,)

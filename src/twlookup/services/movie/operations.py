@@ -13,7 +13,7 @@ from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.movie import logic
-from twlookup.services.movie.data import CATALOGUE, seed_titles
+from twlookup.services.movie.data import CATALOGUE
 from twlookup.services.movie.feeds import WIKIDATA
 from twlookup.services.movie.records import Title
 from twlookup.services.movie.schemas import (
@@ -39,7 +39,6 @@ SERVICE = Service(
     cors=True,
     network="testnet",
 )
-SERVICE.seeder(seed_titles)
 SERVICE.feed(WIKIDATA)  # films and series from Wikidata's SPARQL endpoint (twlookup refresh movie.wikidata)
 add_status_route(SERVICE)
 

@@ -220,3 +220,7 @@ def mobile01_holds(session: Session) -> str | None:
 def mobile01_stamp(raw: bytes, filename: str) -> Stamp:
     """One part per topic, whether the page came by ingest or refresh; pages carry no order to keep."""
     return Stamp(part=mobile01.topic_part(raw, filename))
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_opinions,)

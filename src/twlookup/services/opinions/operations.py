@@ -9,7 +9,7 @@ from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.opinions.data import STORE, Store, seed_opinions
+from twlookup.services.opinions.data import STORE, Store
 from twlookup.services.opinions.feeds import FEEDS
 from twlookup.services.opinions.logic import aicheck, credibility
 from twlookup.services.opinions.parsers import live
@@ -54,7 +54,6 @@ SERVICE = Service(
     ),
     network="testnet",
 )
-SERVICE.seeder(seed_opinions)
 for _feed in FEEDS:  # file feeds: editors' search answers and authors' posts (twlookup ingest)
     SERVICE.feed(_feed)
 add_status_route(SERVICE)

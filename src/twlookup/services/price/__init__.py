@@ -1,5 +1,1 @@
 """price: NT$ wholesale prices of vegetables and fruits, updated daily (spec document 3, "price")."""
-
-from twlookup.services.price.operations import SERVICE
-
-__all__ = ["SERVICE"]

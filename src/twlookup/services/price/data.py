@@ -131,3 +131,7 @@ def history(product_id: str) -> list[Observation]:
     with store_engine.session() as session:
         query = select(ObservationRow).where(ObservationRow.product_id == product_id)
         return _to_logic(session.scalars(query.order_by(ObservationRow.day, ObservationRow.market_code)))
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_price,)

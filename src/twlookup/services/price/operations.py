@@ -10,7 +10,7 @@ from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source
 from twlookup.platform.service import Service
 from twlookup.services.price import logic
-from twlookup.services.price.data import CATALOG, history, seed_price
+from twlookup.services.price.data import CATALOG, history
 from twlookup.services.price.feeds import DAILY
 from twlookup.services.price.logic import markdown
 from twlookup.services.price.records import Category, Observation, Product
@@ -48,7 +48,6 @@ SERVICE = Service(
     ),
     network="testnet",
 )
-SERVICE.seeder(seed_price)
 SERVICE.feed(DAILY)  # the Ministry of Agriculture's FarmTransData (twlookup refresh price.daily)
 add_status_route(SERVICE)
 

@@ -162,3 +162,7 @@ def _load(session: Session) -> Catalog:
 
 
 CATALOG: Reference[Catalog] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_seo,)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
-from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -23,7 +22,6 @@ from twlookup.platform.request import current
 from twlookup.platform.schemas import LazyModel, today_taipei
 from twlookup.platform.service import Service
 from twlookup.platform.store import engine as store_engine
-from twlookup.platform.store.seed import load_yaml
 from twlookup.services.share import logic
 from twlookup.services.share.logic import links
 from twlookup.services.share.records import Comment, Share
@@ -84,42 +82,6 @@ CONTRIBUTE = (
 
 def _empty_note(count: int, what: str) -> str | None:
     return None if count else f"{what} {CONTRIBUTE}"
-
-
-# ------------------------------------------------------------------ sample seed
-
-
-def seed_share(session: Session, data_dir: Path) -> int:
-    """Shares listed in data/share/sample.yaml (shipped empty: the site ships only what is real), stored with
-    sample: true; sample rows no longer listed there are deleted; real shares are never touched."""
-    doc = load_yaml(data_dir / "share" / "sample.yaml")
-    wanted = {}
-    for item in doc["shares"]:
-        link = links.canonical(item["url"])
-        wanted[link.key] = (link, item)
-    for old in session.scalars(select(ShareRow).where(ShareRow.sample.is_(True))):
-        if old.key not in wanted:
-            session.query(CommentRow).filter(CommentRow.share_id == old.id).delete()
-            session.delete(old)
-    session.flush()
-    for key, (link, item) in wanted.items():
-        held = session.scalar(select(ShareRow).where(ShareRow.key == key))
-        if held is not None and not held.sample:
-            continue  # a real share of the same link wins
-        row = held or ShareRow(key=key)
-        row.platform, row.url, row.title, row.title_from = link.platform, link.url, item["title"], "sample"
-        row.description, row.category = item.get("description"), item["category"]
-        row.votes, row.comments, row.clicks = item["votes"], 0, item["clicks"]
-        published = item["published_at"]
-        if not isinstance(published, datetime) or published.tzinfo is None:
-            raise ValueError(f"data/share/sample.yaml: {item['url']}: published_at needs a date, time and zone")
-        row.published_at, row.sample = published.astimezone(UTC), True
-        session.add(row)
-    session.flush()
-    return len(wanted)
-
-
-SERVICE.seeder(seed_share)
 
 
 # ------------------------------------------------------------------ review kinds

@@ -1,5 +1,1 @@
 """sports: events, calendar, Taiwan broadcast platforms, countdowns, knowledge-base lookup (spec document 2, "sports")."""
-
-from twlookup.services.sports.operations import SERVICE
-
-__all__ = ["SERVICE"]

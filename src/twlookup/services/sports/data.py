@@ -23,3 +23,7 @@ def _load(session: Session) -> Catalogue[Event]:
 
 
 CATALOGUE: Reference[Catalogue[Event]] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_events,)

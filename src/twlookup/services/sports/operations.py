@@ -14,7 +14,7 @@ from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.sports import logic
-from twlookup.services.sports.data import CATALOGUE, seed_events
+from twlookup.services.sports.data import CATALOGUE
 from twlookup.services.sports.records import Event
 from twlookup.services.sports.schemas import (
     BroadcastAnswer,
@@ -42,7 +42,6 @@ SERVICE = Service(
     ),
     cors=True,
 )
-SERVICE.seeder(seed_events)
 
 DOMAIN = Domain(
     name="sports",

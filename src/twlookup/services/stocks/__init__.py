@@ -1,5 +1,1 @@
 """stocks: Taiwan stock themes, daily closes, high-dividend ETF payouts (spec document 3, "stocks")."""
-
-from twlookup.services.stocks.operations import SERVICE
-
-__all__ = ["SERVICE"]

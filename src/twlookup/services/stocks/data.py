@@ -159,3 +159,7 @@ def _load(session: Session) -> logic.Market:
 
 
 MARKET: Reference[logic.Market] = Reference(_load)
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (seed_stocks,)

@@ -15,7 +15,7 @@ from twlookup.platform.records import Record
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
 from twlookup.services.stocks import logic
-from twlookup.services.stocks.data import MARKET, seed_stocks
+from twlookup.services.stocks.data import MARKET
 from twlookup.services.stocks.feeds import CLOSES
 from twlookup.services.stocks.records import Close, Etf, EtfFacts, Security, SecurityNames, Theme, ThemeNames
 from twlookup.services.stocks.schemas import (
@@ -61,7 +61,6 @@ SERVICE = Service(
     network="mainnet",
     notice=NOTICE,
 )
-SERVICE.seeder(seed_stocks)
 SERVICE.feed(CLOSES)  # the TWSE and TPEx daily close files (twlookup refresh stocks.closes)
 
 ESTIMATE_METHOD = (

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from twlookup.domain.taiwan_calendar import TaiwanCalendar
-from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR
+from twlookup.domain.taiwan_calendar_tables import TAIWAN_CALENDAR, seed_calendar
 from twlookup.platform.errors import Problem
 from twlookup.platform.records import FILE_DEFAULTS, R, file_defaults, to_row, validate_records
 from twlookup.platform.schemas import Source
@@ -312,3 +312,11 @@ def taiwan_calendar() -> TaiwanCalendar:
     if not cal.years:
         raise Problem(503, "The official Taiwan calendar is not in the store; run `twlookup seed`.")
     return cal
+
+
+# what `twlookup seed` runs for this service, in this order (twlookup.services.load_seeders)
+SEEDERS = (
+    seed_calendar,
+    seed_fx,
+    seed_guides,
+)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.schemas import today_taipei
 from twlookup.platform.service import Service
-from twlookup.services.trip.data import TRIP_DATA, seed_fx, seed_guides, taiwan_calendar
+from twlookup.services.trip.data import TRIP_DATA, taiwan_calendar
 from twlookup.services.trip.feeds import FX
 from twlookup.services.trip.logic import answers, calendar, pack
 from twlookup.services.trip.schemas import (
@@ -45,9 +44,6 @@ SERVICE = Service(
     cors=True,
     network="testnet",
 )
-SERVICE.seeder(seed_calendar)
-SERVICE.seeder(seed_fx)
-SERVICE.seeder(seed_guides)
 SERVICE.feed(FX)  # Bank of Taiwan's posted-rate CSV (twlookup refresh trip.fx)
 add_status_route(SERVICE)
 

@@ -12,7 +12,7 @@ from twlookup.platform.errors import InvalidParameter, NotFound
 from twlookup.platform.records import as_answer
 from twlookup.platform.service import Service
 from twlookup.services.wellness import logic
-from twlookup.services.wellness.data import WELLNESS, WellnessData, seed_wellness
+from twlookup.services.wellness.data import WELLNESS, WellnessData
 from twlookup.services.wellness.records import Band, CrisisLine, Exercise, Instrument, Situation, SleepMethod
 from twlookup.services.wellness.schemas import (
     AssessmentResult,
@@ -64,7 +64,6 @@ SERVICE = Service(
     notice=NOTICE,
     private=True,
 )
-SERVICE.seeder(seed_wellness)
 
 
 def _line(line: CrisisLine) -> CrisisLineOut:

@@ -3,9 +3,7 @@ other modules of this package."""
 
 from __future__ import annotations
 
-from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform.service import Service
-from twlookup.services.holiday.data import seed_holiday
 
 SERVICE = Service(
     name="holiday",
@@ -16,5 +14,3 @@ SERVICE = Service(
         "flights, and a ticket booking guide. Every answer names its sources."
     ),
 )
-SERVICE.seeder(seed_calendar)
-SERVICE.seeder(seed_holiday)

@@ -3,10 +3,8 @@ the other modules of this package."""
 
 from __future__ import annotations
 
-from twlookup.domain.taiwan_calendar_tables import seed_calendar
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.service import Service
-from twlookup.services.life.data import seed_life
 from twlookup.services.life.feeds import FEEDS
 
 SERVICE = Service(
@@ -22,8 +20,6 @@ SERVICE = Service(
 
 # The shared Taiwan calendar (idempotent, whichever service seeds it first), so that life also
 # answers when served without the holiday service.
-SERVICE.seeder(seed_calendar)
-SERVICE.seeder(seed_life)
 for _feed in FEEDS:  # receipt numbers, draws and fuel prices from their publishers (twlookup refresh)
     SERVICE.feed(_feed)
 add_status_route(SERVICE)

@@ -7,7 +7,6 @@ from datetime import date
 
 from twlookup.platform.feeds.route import add_status_route
 from twlookup.platform.service import Service
-from twlookup.services.seo.data import seed_seo
 from twlookup.services.seo.feeds import AIROBOTS, IPRANGES
 
 SERVICE = Service(
@@ -20,7 +19,6 @@ SERVICE = Service(
     ),
     network="testnet",
 )
-SERVICE.seeder(seed_seo)
 SERVICE.feed(IPRANGES)  # the operators' crawler IP-range files (twlookup refresh seo.ipranges)
 SERVICE.feed(AIROBOTS)  # ai.robots.txt's AI-crawler list (twlookup refresh seo.airobots)
 add_status_route(SERVICE)
