@@ -47,7 +47,7 @@ from anyio import to_thread
 
 from twlookup import __version__
 from twlookup.platform.errors import Problem, internal_error, method_not_allowed
-from twlookup.platform.http import header, read_body, send_bytes, send_problem
+from twlookup.platform.http import read_body, send_bytes, send_problem
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
@@ -190,7 +190,12 @@ class MCPEndpoint:
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        origin = header(scope, b"origin")
+        origin = version = None  # the two headers read here, found in one pass (the first of each)
+        for key, value in scope["headers"]:
+            if key == b"origin":
+                origin = value if origin is None else origin
+            elif key == b"mcp-protocol-version":
+                version = value if version is None else version
         if origin is not None and not self.origins.allows(origin, scope):  # no Origin header: allowed
             body = Problem(
                 403,
@@ -206,8 +211,7 @@ class MCPEndpoint:
             return
         if self._built is None:  # the first MCP request here: load the SDK off the event loop
             await to_thread.run_sync(self._build)
-        supported = sdk().versions
-        version = header(scope, b"mcp-protocol-version")
+        supported = _sdk.versions if _sdk is not None else sdk().versions
         if version is not None and version.decode("latin-1") not in supported:
             err = _rpc_error(
                 None,
@@ -243,7 +247,22 @@ class MCPEndpoint:
     async def handle(self, message: dict[str, Any], scope: dict[str, Any] | None = None) -> dict[str, Any]:
         """One request's reply; a failure of ours is a JSON-RPC internal error, never an HTTP 500."""
         try:
-            return await self._handle(message, scope or {})
+            ident = message.get("id")
+            method = message.get("method")
+            params = message.get("params") or {}
+            if not _valid_id(ident):
+                return _rpc_error(None, INVALID_REQUEST, "Invalid request: id must be a string or a number")
+            if not isinstance(method, str) or not isinstance(params, dict):
+                return _rpc_error(ident, INVALID_REQUEST, "Invalid request")
+            if method == "tools/call":
+                return await self.call_tool(ident, params, scope or {})
+            if method == "tools/list":
+                return _result(ident, self.tools_result)
+            if method == "initialize":
+                return self.initialize(ident, params)
+            if method == "ping":
+                return _result(ident, {})
+            return _rpc_error(ident, METHOD_NOT_FOUND, f"Method not found: {method}")
         except Exception:
             log.exception("unhandled error in MCP %s of %s", message.get("method"), self.service.name)
             ident = message.get("id")
@@ -282,24 +301,6 @@ class MCPEndpoint:
         await send_bytes(send, 200, orjson.dumps(replies))
 
     # -- JSON-RPC -----------------------------------------------------------------------------
-
-    async def _handle(self, message: dict[str, Any], scope: dict[str, Any]) -> dict[str, Any]:
-        ident = message.get("id")
-        method = message.get("method")
-        params = message.get("params") or {}
-        if not _valid_id(ident):
-            return _rpc_error(None, INVALID_REQUEST, "Invalid request: id must be a string or a number")
-        if not isinstance(method, str) or not isinstance(params, dict):
-            return _rpc_error(ident, INVALID_REQUEST, "Invalid request")
-        if method == "tools/call":
-            return await self.call_tool(ident, params, scope)
-        if method == "tools/list":
-            return _result(ident, self.tools_result)
-        if method == "initialize":
-            return self.initialize(ident, params)
-        if method == "ping":
-            return _result(ident, {})
-        return _rpc_error(ident, METHOD_NOT_FOUND, f"Method not found: {method}")
 
     def initialize(self, ident: Any, params: dict[str, Any]) -> dict[str, Any]:
         requested = params.get("protocolVersion")
