@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import logging
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.orm import configure_mappers
 
-from twlookup import __version__
-from twlookup.platform import clock, pages, privacy
-from twlookup.platform.errors import method_not_allowed, no_route
-from twlookup.platform.feeds.status import FeedsStatus, StatusCache
+from twlookup.platform import clock, privacy
+from twlookup.platform.feeds.status import StatusCache
 from twlookup.platform.health import Health
 from twlookup.platform.http import head_as_get, header
 from twlookup.platform.listing import ServiceListing
+from twlookup.platform.on_demand import OnDemand, SubappOnDemand
 from twlookup.platform.operations import Operation
 from twlookup.platform.payments.facilitators import make_facilitator
 from twlookup.platform.payments.pass_shop import PassShop
@@ -27,10 +24,12 @@ from twlookup.platform.service import Service
 from twlookup.platform.service_app import build_service_app
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
-from twlookup.platform.subapp import SubappOnDemand, problem_response
 from twlookup.services import CATALOG, load_services
 from twlookup.settings import Settings, get_settings
 from twlookup.startup import app_built, pause_gc, resume_gc
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 log = logging.getLogger("twlookup")
 
@@ -42,7 +41,8 @@ class TwlookupApp:
     otherwise `/<name>/...` reaches it with `root_path` `/<name>`; anything else goes to the root
     FastAPI app (index, /healthz). This is Starlette's `Host` + `Mount` written as one dictionary
     lookup per request, which keeps routing off the hot path's profile. Lifespan events start
-    and stop the root FastAPI app and every service's (its `Service.lifespan`), given as `subapps`.
+    and stop the FastAPI apps of the services with a `Service.lifespan`, given as `subapps`
+    (the root's FastAPI app has none, and is built on its first request).
     """
 
     def __init__(
@@ -143,95 +143,22 @@ def create_app(settings: Settings | None = None, services: list[Service] | None 
     for entry in CATALOG:  # the service page shows the Chinese name; the platform does not import the catalogue
         if entry.name in subapps:
             subapps[entry.name].zh_name = entry.zh
-    root = _root_app(
-        settings, listings, Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
-    )
-    root.state.public_origin = public  # the pages write absolute URLs with it
-    limited_root = RateLimit(
-        head_as_get(root), "index", settings.rate_limit_default, counter, client_ip
-    )  # /, /docs, /healthz
+    health, feeds = Health(settings, counter, facilitator), StatusCache(settings.data_check_seconds)
+
+    # the root's FastAPI app (/, /docs, /healthz) is built on its first request, as the services' are
+    def build_root() -> FastAPI:
+        from twlookup.root_app import root_app
+
+        return root_app(settings, listings, health, feeds, public)
+
+    root = OnDemand(build_root)
+    limited_root = RateLimit(head_as_get(root), "index", settings.rate_limit_default, counter, client_ip)
     # the services' FastAPI apps are built on their first request, but those with a lifespan now
     lifespans = [s.app for name, s in subapps.items() if listings[name].service.lifespan is not None]
-    app = TwlookupApp(limited_root, apps, hosts, [root, *lifespans])
+    app = TwlookupApp(limited_root, apps, hosts, lifespans)
     # the tables' mappers are set up here, before the collector freezes what the start-up made,
     # not by whichever request first reads the store (about 0.15 s of CPU)
     configure_mappers()
     resume_gc()  # `serve` paused the collector for the start-up (twlookup/startup.py)
     app_built.set()  # `serve`'s background feed refresh waits for this before its first pass
     return app
-
-
-def _feed_summary(status: FeedsStatus | None) -> list[dict[str, Any]]:
-    """What the index says of each feed: enough to see at a glance whether the data is live."""
-    if status is None:
-        return []
-    keys = ("feed", "last_success", "last_attempt", "last_error", "last_error_at", "data_date", "data_age_days")
-    return [
-        {
-            **f.model_dump(mode="json", include=set(keys)),
-            "stale": f.stale,
-            "failing": f.failing,
-            "refreshed": f.refresh is not None,
-        }
-        for f in status.feeds
-    ]
-
-
-def _root_app(settings: Settings, listings: dict[str, ServiceListing], health: Health, feeds: StatusCache) -> FastAPI:
-    root = FastAPI(title="twlookup", version=__version__, docs_url=None, redoc_url=None)
-    pages.install_assets(root)  # Swagger UI and the pages' style, from this origin
-
-    @root.get("/docs", include_in_schema=False)
-    def docs() -> HTMLResponse:
-        return pages.docs_page("", "twlookup")
-
-    @root.exception_handler(404)
-    async def not_found(request: Request, _exc: Any) -> JSONResponse:
-        names = ", ".join(sorted(listings))
-        hint = f"services live under /<name>/ ({names}); see / for the list"
-        return problem_response(no_route("this server", request.scope["path"], hint))
-
-    @root.exception_handler(405)
-    async def not_allowed(request: Request, _exc: Any) -> JSONResponse:
-        return problem_response(method_not_allowed(request.scope["path"], ["GET"]))
-
-    @root.get("/", summary="The twenty services, where each lives, and which are available")
-    def index(request: Request, response: Response) -> Any:
-        response.headers["Vary"] = "Accept"
-        by_service = {name: list(s.service.feeds.values()) for name, s in listings.items() if s.service.feeds}
-        feed_status = feeds.get(by_service, settings)  # read from the store at most every few seconds
-        if pages.wants_html(request):  # a browser: the same list as a page
-            return pages.index_html(request, settings, CATALOG, listings, __version__, feed_status)
-        services = []
-        for entry in CATALOG:
-            listing = listings.get(entry.name)
-            item: dict[str, Any] = {
-                "name": entry.name,
-                "subject": entry.subject,
-                "state": "available" if listing else "planned",
-            }
-            if listing:
-                base = f"/{entry.name}"
-                item.update(
-                    base=base,
-                    host=settings.host_for(entry.name),
-                    docs=f"{base}/docs",
-                    openapi=f"{base}/openapi.json",
-                    mcp=f"{base}/mcp",
-                    tools=len(listing.service.tools),
-                    paid_routes=[  # open: for sale right now (switched on, its data real and fresh)
-                        {k: r[k] for k in ("method", "path", "price_usd", "open", "not_for_sale") if k in r}
-                        for r in listing.paid_routes(base)
-                    ],
-                )
-                if listing.service.feeds:
-                    item.update(status=f"{base}/api/status", feeds=_feed_summary(feed_status.get(entry.name)))
-            services.append(item)
-        return {"name": "twlookup", "version": __version__, "services": services}
-
-    @root.get("/healthz", summary="Whether the store, the rate-limit store and the facilitator answer (within 1 s)")
-    async def healthz() -> JSONResponse:
-        body, status = await health.report()
-        return JSONResponse(body, status_code=status)
-
-    return root

@@ -131,7 +131,7 @@ async def test_the_whole_app_runs_each_service_lifespan(settings):
     await app({"type": "lifespan", "asgi": {"version": "3.0"}}, incoming.get, send)
     assert [m["type"] for m in sent] == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
     assert service.events == ["start", "stop"]  # type: ignore[attr-defined]
-    _root, subapp = app.subapps  # the root app and the service app, whose state its lifespan set
+    (subapp,) = app.subapps  # the service app, whose state its lifespan set (the root has no lifespan)
     assert subapp.state.greeting == "hello from beta"
 
 
@@ -214,3 +214,43 @@ async def test_first_request_builds_only_its_own_services_references(client, mon
     assert Reference.due("holiday") and not Reference.due("models")
     assert (await client.get("/holiday/api/holidays-2027")).status_code == 200
     assert HOLIDAY_DATA._value is not None and not Reference.due("holiday")
+
+
+FASTAPI_ON_DEMAND = """
+import asyncio, json, sys
+import httpx
+from twlookup.app import create_app
+from twlookup.settings import Settings
+
+async def main():
+    app = create_app(Settings(database_url=sys.argv[1], _env_file=None))
+    seen = {"built": "fastapi" in sys.modules}
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        lookup = await c.get("/models/api/model?id=gpt-4-0613")
+        mcp = await c.post("/models/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        seen["operations"] = [lookup.status_code, mcp.status_code, "fastapi" in sys.modules]
+        index = await c.get("/")
+        seen["index"] = [index.status_code, index.headers.get("vary"), "fastapi" in sys.modules]
+        page = await c.get("/models/", headers={"accept": "text/html"})
+        seen["page"] = [page.status_code, "text/html" in page.headers["content-type"]]
+    print(json.dumps(seen))
+
+asyncio.run(main())
+"""
+
+
+def test_fastapi_is_imported_only_when_a_request_needs_a_fastapi_app(db_url):
+    """The operations and MCP are answered without FastAPI (a tenth of a start's imports): the
+    root's index and the services' pages are FastAPI apps built on their first request, and then
+    answer as before."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FASTAPI_ON_DEMAND, db_url], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["built"] is False
+    assert seen["operations"] == [200, 200, False]
+    assert seen["index"] == [200, "Accept", True]
+    assert seen["page"] == [200, True]

@@ -7,13 +7,15 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from fastapi import APIRouter, FastAPI
 from sqlalchemy.orm import Session
 
 from twlookup.platform.feeds.declare import Feed
 from twlookup.platform.operations import Operation, build_operation
+
+if TYPE_CHECKING:  # FastAPI is imported only where a FastAPI app is built (platform/subapp.py)
+    from fastapi import APIRouter, FastAPI
 
 # Which payment network a service states (spec document 1, "Authentication").
 NetworkChoice = Literal["mainnet", "testnet"]
@@ -21,7 +23,7 @@ Seeder = Callable[[Session, Path], int]
 Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
 Markdown = Callable[[Any], str]  # renders an operation's result as a Markdown page
 TextPage = Callable[..., str]  # builds a plain-text page (e.g. /llms.txt); may take the service's absolute base URL
-Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[Any]]
+Lifespan = Callable[["FastAPI"], AbstractAsyncContextManager[Any]]
 
 
 @dataclass
@@ -41,9 +43,19 @@ class Service:
     text_routes: dict[str, TextPage] = field(default_factory=dict)
     # The service's FastAPI app (platform.subapp) answers what no operation declares: ordinary
     # FastAPI routes added to `api`, with their dependencies; exception handlers; a lifespan.
-    api: APIRouter = field(default_factory=APIRouter)
     exception_handlers: dict[Any, Callable[..., Any]] = field(default_factory=dict)
     lifespan: Lifespan | None = None
+    _router: APIRouter | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def api(self) -> APIRouter:
+        """The service's ordinary FastAPI routes (an `APIRouter`), made when first asked for, so
+        that a process serving only operations never imports FastAPI."""
+        if self._router is None:
+            from fastapi import APIRouter
+
+            self._router = APIRouter()
+        return self._router
 
     def operation(
         self,

@@ -22,6 +22,7 @@ from twlookup.platform.endpoint import OperationEndpoint
 from twlookup.platform.http import head_as_get
 from twlookup.platform.listing import ServiceListing
 from twlookup.platform.mcp import Billing, MCPEndpoint
+from twlookup.platform.on_demand import SubappOnDemand
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.payments.gate import PaymentGate
 from twlookup.platform.payments.passes import PassBook
@@ -32,7 +33,6 @@ from twlookup.platform.quota import FreeQuota, QuotaLayer
 from twlookup.platform.ratelimit import ClientIP, Counter, RateLimit
 from twlookup.platform.router import Dispatcher, TextPage
 from twlookup.platform.service import Service
-from twlookup.platform.subapp import SubappOnDemand
 from twlookup.platform.tools import tool_table
 from twlookup.settings import Settings
 

@@ -10,7 +10,7 @@ Every error here answers RFC 9457 problem+json, as the dispatcher's do, built by
 functions (platform/errors.py). A bug here is answered 500 and raised again by Starlette; the
 dispatcher logs it.
 
-The app is built on the first request that reaches it (`SubappOnDemand`), not at start: most
+The app is built on the first request that reaches it (`platform/on_demand.py`), not at start: most
 requests never fall through, and building twenty FastAPI apps and their routes was about a tenth
 of the start's CPU time. A service with a lifespan has its app built at start, so that the lifespan
 runs with the whole app's.
@@ -38,27 +38,6 @@ PROBLEM_JSON = "application/problem+json"
 
 def problem_response(problem: Problem) -> JSONResponse:
     return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_JSON, headers=problem.headers)
-
-
-class SubappOnDemand:
-    """The service's FastAPI app as an ASGI app that builds it when first called (or first read,
-    `app`). `zh_name` is the service's Chinese name, which its page shows."""
-
-    def __init__(self, listing: ServiceListing, zh_name: str = "") -> None:
-        self.listing = listing
-        self.zh_name = zh_name
-        self._app: FastAPI | None = None
-
-    @property
-    def app(self) -> FastAPI:
-        if self._app is None:
-            self._app = build_subapp(self.listing)
-            self._app.state.zh_name = self.zh_name
-            long_lived()
-        return self._app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        await self.app(scope, receive, send)
 
 
 def build_subapp(listing: ServiceListing) -> FastAPI:
