@@ -26,10 +26,6 @@ class OnDemand:
         self._app: Any = None
 
     @property
-    def built(self) -> bool:
-        return self._app is not None
-
-    @property
     def app(self) -> Any:
         if self._app is None:
             self._app = self._build()
