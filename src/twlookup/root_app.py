@@ -90,7 +90,7 @@ def root_app(
                     tools=len(listing.service.tools),
                     paid_routes=[  # open: for sale right now (switched on, its data real and fresh)
                         {k: r[k] for k in ("method", "path", "price_usd", "open", "not_for_sale") if k in r}
-                        for r in listing.paid_routes(base)
+                        for r in listing.paid_routes(base, schemas=False)
                     ],
                 )
                 if listing.service.feeds:

@@ -1,4 +1,4 @@
-"""Cheap requests stay cheap: the index reuses its paid-route schemas and is rate-limited like
+"""Cheap requests stay cheap: the index reuses its paid-route list, builds no schema, and is rate-limited like
 every other route; an unknown model id costs about what a hit does."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ async def test_index_builds_paid_routes_once_and_is_rate_limited(settings, monke
     built = []
     original = ServiceListing._build_paid_routes
     monkeypatch.setattr(
-        ServiceListing, "_build_paid_routes", lambda self, base: built.append(base) or original(self, base)
+        ServiceListing,
+        "_build_paid_routes",
+        lambda self, base, schemas: built.append((base, schemas)) or original(self, base, schemas),
     )
     app = create_app(settings.model_copy(update={"rate_limit_default": "5/minute"}))
     transport = httpx.ASGITransport(app=app, client=("10.66.1.1", 1))
@@ -26,6 +28,12 @@ async def test_index_builds_paid_routes_once_and_is_rate_limited(settings, monke
         codes = [(await c.get("/")).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]
     assert len(built) == len(set(built))  # each service's listing built once, then reused
+    # the index shows no schema, so it builds none (most of a first index's time); /api/pro does
+    assert built and not any(schemas for _, schemas in built)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+        paid = (await c.get("/bikes/api/pro")).json()["paid_routes"]
+    assert all(r["input_schema"]["type"] == "object" and r["output_schema"]["type"] == "object" for r in paid)
+    assert ("/bikes", True) in built
 
 
 async def test_unknown_model_suggestions_are_precomputed_and_match_difflib(settings, monkeypatch):

@@ -34,16 +34,18 @@ class ServiceListing:
         self.networks = networks  # where a payment is accepted (CAIP-2 ids)
         self.tools = tools  # MCP tool name -> operation (platform/tools.py)
         self.sale = sale
-        self._paid_routes: dict[str, list[dict[str, Any]]] = {}
+        self._paid_routes: dict[tuple[str, bool], list[dict[str, Any]]] = {}
 
-    def paid_routes(self, base: str) -> list[dict[str, Any]]:
+    def paid_routes(self, base: str, schemas: bool = True) -> list[dict[str, Any]]:
         """The paid routes with their schemas (built once per base path: they depend on the
         declarations and settings only, so the index and /api/pro stay cheap), each with whether
         it is for sale now (`open`: switched on and its data real and fresh; see `sale_state`).
+        `schemas=False` leaves out the input and output JSON schemas, which the index does not
+        show: building every paid model's schema was most of the first index's time.
         Blocking when the sale facts are due: call it from a worker thread."""
-        cached = self._paid_routes.get(base)
+        cached = self._paid_routes.get((base, schemas))
         if cached is None:
-            cached = self._paid_routes[base] = self._build_paid_routes(base)
+            cached = self._paid_routes[(base, schemas)] = self._build_paid_routes(base, schemas)
         ops = [op for op in self.service.operations if op.paid]
         return [{**route, **self.sale_state(op)} for route, op in zip(cached, ops, strict=True)]
 
@@ -57,19 +59,21 @@ class ServiceListing:
             out["not_for_sale"] = state["not_for_sale"]
         return out
 
-    def _build_paid_routes(self, base: str) -> list[dict[str, Any]]:
-        return [
-            {
-                "method": op.method,
-                "path": base + op.path,
-                "price_usd": self.prices[op.path],
-                "summary": op.summary,
-                "input_schema": op.params.model_json_schema(),
-                "output_schema": op.result.model_json_schema(),
-            }
-            for op in self.service.operations
-            if op.paid
-        ]
+    def _build_paid_routes(self, base: str, schemas: bool) -> list[dict[str, Any]]:
+        routes = []
+        for op in self.service.operations:
+            if op.paid:
+                route: dict[str, Any] = {
+                    "method": op.method,
+                    "path": base + op.path,
+                    "price_usd": self.prices[op.path],
+                    "summary": op.summary,
+                }
+                if schemas:
+                    route["input_schema"] = op.params.model_json_schema()
+                    route["output_schema"] = op.result.model_json_schema()
+                routes.append(route)
+        return routes
 
     def summary(self, base: str) -> dict[str, Any]:
         return {

@@ -215,7 +215,7 @@ def index_html(
             f"<dt>MCP</dt><dd><code>{escape(here)}{base}/mcp</code> ({len(listing.service.tools)} tools)</dd></dl>"
             f"<details><summary>MCP client configuration for {escape(entry.name)}</summary>"
             f'<pre data-copy aria-label="MCP configuration for {escape(entry.name)}" tabindex="0">{escape(snippet)}</pre></details>'
-            f"<h4>Paid routes</h4>{_paid_list(listing.paid_routes(base), networks(listing))}"
+            f"<h4>Paid routes</h4>{_paid_list(listing.paid_routes(base, schemas=False), networks(listing))}"
             f"{_feeds_block((feeds or {}).get(entry.name), base)}"
             "</li>"
         )
