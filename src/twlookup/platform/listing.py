@@ -37,8 +37,8 @@ class ServiceListing:
         self._paid_routes: dict[tuple[str, bool], list[dict[str, Any]]] = {}
 
     def paid_routes(self, base: str, schemas: bool = True) -> list[dict[str, Any]]:
-        """The paid routes with their schemas (built once per base path: they depend on the
-        declarations and settings only, so the index and /api/pro stay cheap), each with whether
+        """The paid routes with their schemas (built once per base path and form: they depend on
+        the declarations and settings only, so the index and /api/pro stay cheap), each with whether
         it is for sale now (`open`: switched on and its data real and fresh; see `sale_state`).
         `schemas=False` leaves out the input and output JSON schemas, which the index does not
         show: building every paid model's schema was most of the first index's time.

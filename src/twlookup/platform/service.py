@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # FastAPI is imported only where a FastAPI app is built (plat
 
 # Which payment network a service states (spec document 1, "Authentication").
 NetworkChoice = Literal["mainnet", "testnet"]
-Seeder = Callable[[Session, Path], int]
 Importer = Callable[[Session, Path], int]  # parse one file of a live feed into the store; returns rows
 Markdown = Callable[[Any], str]  # renders an operation's result as a Markdown page
 TextPage = Callable[..., str]  # builds a plain-text page (e.g. /llms.txt); may take the service's absolute base URL

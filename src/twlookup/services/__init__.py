@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the list itself is read without importing the platform (e.g. by `serve`'s parent)
     from collections.abc import Sequence
 
-    from twlookup.platform.service import Seeder, Service
+    from twlookup.platform.service import Service
+    from twlookup.platform.store.seed import Seeder
 
 
 @dataclass(frozen=True)

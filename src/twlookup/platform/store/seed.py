@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import insert, inspect
 from sqlalchemy.orm import Session
@@ -19,8 +19,8 @@ from twlookup.platform.store.meta import StoreMeta, bump_version
 # them (the files are read, not imported)
 SEARCH_FORMS = tuple(Path(__file__).parents[2] / "domain" / f for f in ("search_text.py", "script_tables.py"))
 
-if TYPE_CHECKING:
-    from twlookup.platform.service import Seeder
+# a service's seeder: upserts its reference data from the data folder; returns records written
+Seeder = Callable[[Session, Path], int]
 
 
 def load_yaml(path: Path) -> Any:
