@@ -211,7 +211,7 @@ class MCPEndpoint:
             return
         if self._built is None:  # the first MCP request here: load the SDK off the event loop
             await to_thread.run_sync(self._build)
-        supported = _sdk.versions if _sdk is not None else sdk().versions
+        supported = sdk().versions
         if version is not None and version.decode("latin-1") not in supported:
             err = _rpc_error(
                 None,
