@@ -23,14 +23,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import build_parser
 from twlookup.services import CATALOG
 from twlookup.settings import Settings, known_variables
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+COMPOSE = load_yaml((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
 # nginx.conf and the server blocks' shared part it includes (nginx-app.conf)
 NGINX = "\n".join((ROOT / "deploy" / f).read_text(encoding="utf-8") for f in ("nginx.conf", "nginx-app.conf"))
 PLAIN = {"DATABASE_URL", "REDIS_URL"}  # the conventional names Settings also reads

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from yaml_files import load_yaml
 
 from tests.deploy.test_compose import GIVEN, PLAIN, final_stage
 from twlookup.cli import build_parser
@@ -22,7 +22,7 @@ K8S = Path(__file__).resolve().parents[2] / "deploy" / "k8s"
 
 
 def manifests() -> dict[str, dict[str, Any]]:
-    return {p.name: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(K8S.glob("*.yaml"))}
+    return {p.name: load_yaml(p.read_text(encoding="utf-8")) for p in sorted(K8S.glob("*.yaml"))}
 
 
 def by_kind(kind: str) -> list[dict[str, Any]]:

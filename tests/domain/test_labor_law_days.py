@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.taiwan_calendar import DayOff, LaborLawDay, TaiwanCalendar, YearSource
@@ -36,7 +37,7 @@ def test_the_later_holiday_of_the_same_day_and_name_has_a_precedent():
 
 
 def test_seeding_refuses_a_labor_law_day_that_is_on_the_calendar(tmp_path: Path):
-    doc = yaml.safe_load((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))
     doc["years"][2025]["labor_law_days_off"][0]["date"] = date(2025, 10, 10)  # National Day
     (tmp_path / "calendar").mkdir()
     (tmp_path / "calendar" / "taiwan.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import respx
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.services.creator.parsers import GCIS_COMPANY
 from twlookup.services.food.feeds import OVERPASS_SERVER
@@ -60,7 +60,7 @@ WEB_FEATURES_RELEASE = "https://github.com/web-platform-dx/web-features/releases
 
 def web_features_data() -> bytes:
     """A data.json in web-features' format with the 18 features this service reads."""
-    doc = yaml.safe_load((DATA / "motion" / "support.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml((DATA / "motion" / "support.yaml").read_text(encoding="utf-8"))
     features = {}
     for f in doc["features"]:
         status: dict = {"baseline": f["baseline"] if f["baseline"] != "none" else False, "support": f["support"]}
@@ -74,7 +74,7 @@ def web_features_data() -> bytes:
 def npm_documents() -> dict[str, dict]:
     """registry.npmjs.org/<name>/latest documents of the libraries the store lists with an npm source."""
     docs = {d["name"]: d for d in json.loads((SERVICES / "motion" / "npm-motion.json").read_text())}
-    libraries = yaml.safe_load((DATA / "motion" / "libraries.yaml").read_text(encoding="utf-8"))["libraries"]
+    libraries = load_yaml((DATA / "motion" / "libraries.yaml").read_text(encoding="utf-8"))["libraries"]
     for lib in libraries:
         if lib["source"].startswith("https://www.npmjs.com/package/") and lib["name"] not in docs:
             docs[lib["name"]] = {
@@ -194,12 +194,12 @@ def mock_publishers(router: respx.MockRouter) -> dict[str, respx.Route]:
             )
         ),
     }
-    listed = yaml.safe_load((DATA / "seo" / "ai-robots.yaml").read_text(encoding="utf-8"))["agents"]
+    listed = load_yaml((DATA / "seo" / "ai-robots.yaml").read_text(encoding="utf-8"))["agents"]
     robots_json = {
         a["name"]: {"operator": a["operator"], "respect": "Unclear at this time.", "function": ""} for a in listed
     }
     routes["seo.airobots"] = router.get(AI_ROBOTS_URL).mock(return_value=httpx.Response(200, json=robots_json))
-    ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
+    ranges = load_yaml((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     for f in ranges:
         routes[f"seo.{f['id']}"] = router.get(f["source"]).mock(return_value=httpx.Response(200, json=ip_range_file()))
     return routes

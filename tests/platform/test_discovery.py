@@ -17,8 +17,6 @@ from twlookup.app import create_app
 from twlookup.platform.store import engine as store_engine
 from twlookup.services import load_services
 
-pytestmark = pytest.mark.asyncio
-
 PAID = [(s.name, op) for s in load_services() for op in s.operations if op.paid]
 
 

@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 import respx
-import yaml
 from sqlalchemy import func, select
+from yaml_files import load_yaml
 
 from tests.platform.feed_publishers import (
     BOARD_CSV,
@@ -137,7 +137,7 @@ def test_refresh_imports_every_feed_from_its_official_url(store, monkeypatch, ca
     assert rows[("motion.support", "web-features")].data_label == "v3.41.0"
     assert rows[("price.daily", "daily")].data_date.isoformat() == "2026-11-22"
     assert rows[("food.overpass", "taiwan")].data_label == "2026-11-25T23:58:12Z"
-    ranges = yaml.safe_load((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
+    ranges = load_yaml((DATA / "seo" / "ipranges.yaml").read_text(encoding="utf-8"))["files"]
     assert {p for (f, p) in rows if f == "seo.ipranges"} == {r["id"] for r in ranges}  # one part per operator file
     # the data the answers read changed: real closes replaced the sample series
     assert closes_of("2382") == [("2026-11-23", 259.5, False)]

@@ -16,6 +16,7 @@ import pytest
 import yaml
 from sqlalchemy import inspect, text
 from stores import copy_store, empty_store
+from yaml_files import load_yaml
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA, ensure_ready
@@ -78,7 +79,7 @@ def _reseed_is_seen_by_a_running_process(url: str, tmp_path: Path) -> None:
         before = httpx.get(base, params={"id": "gpt-4-0613"}).json()["model"]
         data = tmp_path / "data"
         shutil.copytree(DEFAULT_DATA, data)
-        doc = yaml.safe_load((data / "models" / "models.yaml").read_text(encoding="utf-8"))
+        doc = load_yaml((data / "models" / "models.yaml").read_text(encoding="utf-8"))
         for m in doc["models"]:
             if m["id"] == "gpt-4-0613":
                 m["note"] = "edited by the re-seed test"
@@ -275,7 +276,9 @@ def seed(data):
     seeded_by.append(os.getpid())
     serving = sorted(m for m in sys.modules if m.split(".")[0] in ("fastapi", "starlette")
                      or m.startswith("twlookup.services.") and m.split(".")[3:4] in (["operations"], ["schemas"]))
-    Path(sys.argv[3]).write_text(json.dumps({"pid": os.getpid(), "serving": serving}))
+    # written whole, then renamed: a reader polling for the mark never reads it half-written
+    Path(sys.argv[3] + ".part").write_text(json.dumps({"pid": os.getpid(), "serving": serving}))
+    os.replace(sys.argv[3] + ".part", sys.argv[3])
     return real(data)
 cli._seed = seed
 meanwhile = []

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.records import DataFileError
@@ -186,6 +186,6 @@ def test_no_new_name_is_another_terms_name():
 
 
 def test_data_file_says_unverified_where_nothing_was_found():
-    doc = yaml.safe_load((DEFAULT_DATA / "glossary" / "terms.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml((DEFAULT_DATA / "glossary" / "terms.yaml").read_text(encoding="utf-8"))
     assert all(t.get("taiwan_usage") for t in doc["terms"])  # stated in the file for every term
     assert sum(t["taiwan_usage"] == "unverified" for t in doc["terms"]) > 0

@@ -5,7 +5,7 @@ the two definitions the review found wrong (logits, token) say what the cited so
 from datetime import date
 
 import pytest
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.services.glossary import operations
@@ -28,7 +28,7 @@ def test_terms_lacking_a_source_in_the_data_are_counted():
     """How many term records lack a source or a check date in the data file itself (before file
     defaults): none lacks a source; the check date comes from the file's `checked` where a term
     gives none."""
-    doc = yaml.safe_load((DEFAULT_DATA / "glossary" / "terms.yaml").read_text(encoding="utf-8"))
+    doc = load_yaml((DEFAULT_DATA / "glossary" / "terms.yaml").read_text(encoding="utf-8"))
     lacking_source = [t["id"] for t in doc["terms"] if not t.get("source")]
     own_date = [t["id"] for t in doc["terms"] if t.get("checked")]
     assert lacking_source == []

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.records import DataFileError
@@ -15,9 +16,9 @@ from twlookup.services.holiday.logic.calendars import destination_holidays, holi
 from twlookup.services.holiday.schemas import supported_countries
 
 FOLDER = DEFAULT_DATA / "holiday"
-PEAKS = yaml.safe_load((FOLDER / "peak_seasons.yaml").read_text(encoding="utf-8"))
-FLIGHT = yaml.safe_load((FOLDER / "flight_timing.yaml").read_text(encoding="utf-8"))
-GUIDE = yaml.safe_load((FOLDER / "tickets_guide.yaml").read_text(encoding="utf-8"))
+PEAKS = load_yaml((FOLDER / "peak_seasons.yaml").read_text(encoding="utf-8"))
+FLIGHT = load_yaml((FOLDER / "flight_timing.yaml").read_text(encoding="utf-8"))
+GUIDE = load_yaml((FOLDER / "tickets_guide.yaml").read_text(encoding="utf-8"))
 
 
 def test_peak_seasons_are_2027_sourced_and_well_formed():

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-import yaml
 from conftest import assert_problem, assert_sources
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.schemas import today_taipei
@@ -14,7 +14,7 @@ from twlookup.platform.schemas import today_taipei
 pytestmark = pytest.mark.asyncio
 
 BASE = "/holiday/api"
-CAL_2027 = yaml.safe_load((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))["years"][2027]
+CAL_2027 = load_yaml((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))["years"][2027]
 
 
 async def test_long_weekends(client):

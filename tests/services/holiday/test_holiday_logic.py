@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.taiwan_calendar import Break, DayOff, TaiwanCalendar, YearSource
@@ -23,7 +23,7 @@ from twlookup.services.holiday.logic import (
 )
 from twlookup.services.holiday.records import FlightRule, Peak
 
-DOC = yaml.safe_load((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))
+DOC = load_yaml((DEFAULT_DATA / "calendar" / "taiwan.yaml").read_text(encoding="utf-8"))
 ONE = timedelta(days=1)
 
 

@@ -2,12 +2,12 @@
 
 from typing import get_args
 
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.model_lifecycle import Kind, Provider
 
-DOC = yaml.safe_load((DEFAULT_DATA / "models" / "models.yaml").read_text(encoding="utf-8"))
+DOC = load_yaml((DEFAULT_DATA / "models" / "models.yaml").read_text(encoding="utf-8"))
 
 
 def test_at_least_sixty_models_from_three_major_providers():

@@ -5,11 +5,8 @@ curve, and run off the event loop where a request may compute a new one."""
 import json
 from pathlib import Path
 
-import pytest
-
 from twlookup.services.motion import operations
 
-pytestmark = pytest.mark.asyncio
 BEFORE = json.loads((Path(__file__).parent / "answers-before-caching.json").read_text())
 
 

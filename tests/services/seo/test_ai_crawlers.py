@@ -9,14 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.services.seo.data import import_ai_robots
 from twlookup.services.seo.logic.robots import decide, parse
 from twlookup.services.seo.parsers import LIST_DOCS, RAW_URL, agents_from_robots_json
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "seo"
-SNAPSHOT = yaml.safe_load((DATA / "ai-robots.yaml").read_text(encoding="utf-8"))
+SNAPSHOT = load_yaml((DATA / "ai-robots.yaml").read_text(encoding="utf-8"))
 
 # Names exactly as robots.json at 738c80d lists them, and the token a robots.txt parser reads.
 PUBLISHED = [
@@ -207,11 +207,11 @@ async def test_status_says_what_the_store_holds_and_how_old(client) -> None:
     listed = feeds["seo.airobots"]
     assert listed["data_date"] == "2026-08-22"  # the snapshot's commit day
     assert "738c80d" in listed["holds"] and "checked 2026-11-26" in listed["holds"]
-    curated = {c["token"].lower() for c in yaml.safe_load((DATA / "crawlers.yaml").read_text())["crawlers"]}
+    curated = {c["token"].lower() for c in load_yaml((DATA / "crawlers.yaml").read_text())["crawlers"]}
     own = [a for a in SNAPSHOT["agents"] if a["token"].lower() not in curated]  # the curated ones take precedence
     assert listed["holds"].startswith(f"{len(own)} AI crawlers")
     ranges = feeds["seo.ipranges"]
-    files = yaml.safe_load((DATA / "ipranges.yaml").read_text())["files"]
+    files = load_yaml((DATA / "ipranges.yaml").read_text())["files"]
     oldest = min(str(f["creation_time"])[:10] for f in files if f.get("creation_time"))
     assert ranges["data_date"] == oldest  # the oldest file's creationTime
     assert ranges["holds"].startswith(f"{len(files)} range files") and f"created {oldest} to" in ranges["holds"]

@@ -2,7 +2,7 @@
 
 from datetime import date
 
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.services.trip.parsers import NAMES
@@ -11,7 +11,7 @@ FOLDER = DEFAULT_DATA / "trip"
 
 
 def load(name: str):
-    return yaml.safe_load((FOLDER / name).read_text(encoding="utf-8"))
+    return load_yaml((FOLDER / name).read_text(encoding="utf-8"))
 
 
 FX = load("fx_rates.yaml")

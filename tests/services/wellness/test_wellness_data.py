@@ -3,7 +3,7 @@ instruments whose bands cover every total, crisis lines, and a source with a dat
 
 from datetime import date
 
-import yaml
+from yaml_files import load_yaml
 
 from twlookup.cli import DEFAULT_DATA
 
@@ -11,7 +11,7 @@ FOLDER = DEFAULT_DATA / "wellness"
 
 
 def load(name: str):
-    return yaml.safe_load((FOLDER / name).read_text(encoding="utf-8"))
+    return load_yaml((FOLDER / name).read_text(encoding="utf-8"))
 
 
 def assert_source(s):
