@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
-from twlookup.platform.data_prefetch import SAFE_LOADER
+from twlookup.platform.data_prefetch import safe_loader
 
 
 def load_yaml(text: str) -> Any:
-    return yaml.load(text, Loader=SAFE_LOADER)
+    return yaml.load(text, Loader=safe_loader())

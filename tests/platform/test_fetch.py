@@ -15,11 +15,11 @@ from twlookup.platform import fetch as fetch_module
 from twlookup.platform.fetch import (
     FetchFailed,
     FetchRefused,
-    PinnedTransport,
     address_class,
     fetch,
     static_resolver,
 )
+from twlookup.platform.fetch_transport import PinnedTransport
 
 PUBLIC = "93.184.216.34"
 PUBLIC6 = "2606:2800:220:1:248:1893:25c8:1946"

@@ -86,10 +86,10 @@ def test_the_fast_yaml_loader_reads_every_data_file_as_the_python_one_does():
     import yaml
 
     from twlookup.bundled import data_dir
-    from twlookup.platform.data_prefetch import SAFE_LOADER
+    from twlookup.platform.data_prefetch import safe_loader
     from twlookup.platform.records import read_data_file
 
-    assert SAFE_LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    assert safe_loader() is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     files = sorted(data_dir().rglob("*.yaml"))
     assert len(files) > 50
     for path in files:

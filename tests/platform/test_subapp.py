@@ -254,3 +254,26 @@ def test_fastapi_is_imported_only_when_a_request_needs_a_fastapi_app(db_url):
     assert seen["operations"] == [200, 200, False]
     assert seen["index"] == [200, "Accept", True]
     assert seen["page"] == [200, True]
+
+
+START_IMPORTS = """
+import json, sys
+from twlookup.app import create_app
+from twlookup.settings import Settings
+create_app(Settings(database_url=sys.argv[1], _env_file=None))
+print(json.dumps(sorted(m for m in ("httpx", "httpcore", "holidays", "yaml") if m in sys.modules)))
+"""
+
+
+def test_a_start_imports_no_http_client_holiday_calendars_or_yaml_parser(db_url):
+    """What only some requests need is imported by the first of them, not by every start: the HTTP
+    client (an outbound fetch, a feed download, a knowledge-base lookup; with the dev tools
+    installed it also pulled in rich and pygments), the holidays package (a destination's
+    calendar) and PyYAML (a data file read). Together about a tenth of a warm start here."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", START_IMPORTS, db_url], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []

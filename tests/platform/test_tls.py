@@ -12,7 +12,7 @@ import pytest
 
 from twlookup.platform import tls
 from twlookup.platform.feeds.download import Bounds, Fetcher
-from twlookup.platform.fetch import PinnedTransport
+from twlookup.platform.fetch_transport import PinnedTransport
 
 
 @pytest.fixture

@@ -26,11 +26,10 @@ import contextlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import anyio
-import httpx
 from anyio import to_thread
 from pydantic import Field
 from sqlalchemy import JSON, DateTime, String
@@ -43,6 +42,9 @@ from twlookup.platform.schemas import LazyModel, Source
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.base import Base
 from twlookup.platform.tls import client_context
+
+if TYPE_CHECKING:
+    import httpx
 
 WIKIDATA_API = "https://www.wikidata.org/w/api.php"
 WIKIDATA_HOST = "www.wikidata.org"
@@ -199,6 +201,8 @@ def _aware(moment: datetime) -> datetime:
 
 async def lookup(query: str, domain: Domain, *, use_cache: bool = True) -> KnowledgeResult:
     """Look `query` up in Wikidata and Wikipedia (see the module text). Raises UpstreamUnavailable."""
+    import httpx  # imported by the first lookup, not at start
+
     conf = kb_settings()
     key = cache_key(domain, query)
     row = await to_thread.run_sync(_cache_get, key) if use_cache else None
@@ -217,6 +221,8 @@ async def lookup(query: str, domain: Domain, *, use_cache: bool = True) -> Knowl
 
 
 def _reason(exc: BaseException) -> str:
+    import httpx
+
     if isinstance(exc, (httpx.TimeoutException, TimeoutError)):
         return "no answer within the time limit"
     if isinstance(exc, httpx.HTTPStatusError):
@@ -243,6 +249,8 @@ async def _api(client: httpx.AsyncClient, params: dict[str, str]) -> dict[str, A
 
 
 async def _fetch(query: str, domain: Domain, conf: KBSettings, now: datetime) -> KnowledgeResult:
+    import httpx
+
     headers = {"User-Agent": conf.user_agent, "Accept": "application/json"}
     async with httpx.AsyncClient(
         timeout=httpx.Timeout(conf.timeout), headers=headers, verify=client_context(trust_env=True)
@@ -410,6 +418,8 @@ def _facts(entity: dict[str, Any], properties: dict[str, str], labels: dict[str,
 
 
 async def _article(client: httpx.AsyncClient, entity: dict[str, Any]) -> tuple[KBArticle | None, str | None]:
+    import httpx
+
     links = entity.get("sitelinks") or {}
     for site, lang, accept in (("zhwiki", "zh", "zh-tw"), ("enwiki", "en", "en")):
         title = (links.get(site) or {}).get("title")

@@ -17,15 +17,21 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 
-# libyaml's parser where PyYAML was built with it (its wheels are): the same documents as the
-# pure-Python SafeLoader gives (tests/platform/test_records.py compares every data file), read
-# about ten times faster
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@cache
+def safe_loader() -> Any:
+    """libyaml's parser where PyYAML was built with it (its wheels are): the same documents as the
+    pure-Python SafeLoader gives (tests/platform/test_records.py compares every data file), read
+    about ten times faster. PyYAML is imported on first use: a serving process that reads no data
+    file does not need it."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 MISSING = object()
 
@@ -86,12 +92,16 @@ def take(path: Path) -> Any:
 
 def parse(path: Path) -> Any:
     """A data file's document, as `read_data_file` and the child read it."""
+    import yaml
+
     with path.open(encoding="utf-8") as fh:
-        return yaml.load(fh, Loader=SAFE_LOADER)
+        return yaml.load(fh, Loader=safe_loader())
 
 
 def parse_all(data_dir: Path) -> dict[str, Any]:
     """Every YAML file under `data_dir` that parses, by its resolved path."""
+    import yaml
+
     documents: dict[str, Any] = {}
     for path in sorted(data_dir.rglob("*.yaml")):
         try:

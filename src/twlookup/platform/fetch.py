@@ -50,13 +50,12 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import httpcore
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from twlookup.platform.errors import Problem, Unreachable
-from twlookup.platform.tls import client_context
+
+if TYPE_CHECKING:
+    import httpx
 
 log = logging.getLogger("twlookup.fetch")
 
@@ -176,58 +175,6 @@ def static_resolver(table: Mapping[str, Iterable[str]]) -> Resolver:
     return lookup
 
 
-class PinnedBackend(httpcore.AsyncNetworkBackend):
-    """Connects to the addresses checked for a host instead of resolving the name again."""
-
-    def __init__(self) -> None:
-        self.pins: dict[str, list[str]] = {}
-        self._inner = httpcore.AnyIOBackend()
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        addresses = self.pins.get(host.lower().strip("[]"))
-        if not addresses:
-            raise httpcore.ConnectError(f"{host} was not resolved and checked by the safe fetcher")
-        last: Exception | None = None
-        for address in addresses:
-            try:
-                return await self._inner.connect_tcp(
-                    address, port, timeout=timeout, local_address=local_address, socket_options=socket_options
-                )
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
-                last = exc
-        assert last is not None
-        raise last
-
-    async def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Any = None) -> Any:
-        raise httpcore.ConnectError("unix sockets are not fetched")
-
-    async def sleep(self, seconds: float) -> None:
-        await self._inner.sleep(seconds)
-
-
-class PinnedTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport with a connection pool whose network backend is a `PinnedBackend`."""
-
-    def __init__(self) -> None:
-        super().__init__(verify=client_context(), trust_env=False, retries=0)
-        self.backend = PinnedBackend()
-        self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=client_context(),
-            max_connections=4,
-            http1=True,
-            http2=False,
-            retries=0,
-            network_backend=self.backend,
-        )
-
-
 def _charset(content_type: str) -> str | None:
     for part in content_type.split(";")[1:]:
         key, _, value = part.strip().partition("=")
@@ -244,6 +191,8 @@ def _settings() -> Any:
 
 def check_url(url: str, extra_ports: Iterable[int] = (), param: str = "url") -> httpx.URL:
     """The URL parsed, or FetchRefused for a scheme, port, credentials or host that is not allowed."""
+    import httpx
+
     try:
         parsed = httpx.URL(url)
         parsed_host = parsed.host  # decodes an IDNA name: a malformed A-label fails here
@@ -313,6 +262,10 @@ async def fetch(
     Any status is returned (a 404 is a result, not an error); only refusals and failures raise.
     `transport` replaces the pinned transport (tests); the address checks still run.
     """
+    import httpx  # the HTTP client is imported when a service first fetches, not at start
+
+    from twlookup.platform.fetch_transport import PinnedTransport
+
     settings = _settings()
     max_bytes = settings.fetch_max_bytes if max_bytes is None else max_bytes
     timeout = settings.fetch_timeout_seconds if timeout is None else timeout
@@ -339,6 +292,8 @@ async def fetch(
 
 
 def _parses(url: str) -> bool:
+    import httpx
+
     try:
         httpx.URL(url)
     except Exception:
@@ -357,6 +312,10 @@ async def _follow(
     param: str,
     started: float,
 ) -> FetchResult:
+    import httpx
+
+    from twlookup.platform.fetch_transport import PinnedTransport
+
     current = url
     followed: list[str] = []
     while True:
@@ -407,6 +366,8 @@ async def _follow(
 
 
 async def _read_capped(response: httpx.Response, max_bytes: int, url: str, param: str, host: str) -> bytes:
+    import httpx
+
     declared = response.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > max_bytes:
         raise FetchRefused(url, "too-large", f"the answer is {declared} bytes; at most {max_bytes} are read", param)

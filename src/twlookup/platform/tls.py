@@ -12,11 +12,11 @@ from __future__ import annotations
 import ssl
 from functools import cache
 
-import httpx
-
 
 @cache
 def client_context(trust_env: bool = False) -> ssl.SSLContext:
     """httpx's default verifying context (certifi's authorities). `trust_env`: also honour
     SSL_CERT_FILE and SSL_CERT_DIR, as an httpx client with trust_env does by default."""
+    import httpx  # imported by the first outbound call, not at start
+
     return httpx.create_ssl_context(trust_env=trust_env)

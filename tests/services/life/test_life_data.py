@@ -6,7 +6,7 @@ from datetime import date
 
 from twlookup.cli import DEFAULT_DATA
 from twlookup.platform.store.seed import load_yaml
-from twlookup.services.life.data import GAMES
+from twlookup.services.life.data import games
 from twlookup.services.life.logic import fuel as fuel_rules
 from twlookup.services.life.logic import invoice as invoice_rules
 
@@ -30,7 +30,7 @@ def test_lottery_draws_are_valid_and_sample_ones_marked():
     by_game: dict[str, list[dict]] = {}
     for d in doc["draws"]:
         by_game.setdefault(d["game"], []).append(d)
-        game = GAMES[d["game"]]
+        game = games()[d["game"]]
         nums = d["numbers"]
         assert len(nums) == len(set(nums)) == game.picks and all(1 <= n <= game.maximum for n in nums)
         if game.has_special:

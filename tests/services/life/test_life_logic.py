@@ -10,7 +10,7 @@ import pytest
 from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.taiwan_calendar import DayOff, TaiwanCalendar, YearSource
 from twlookup.platform.store.seed import load_yaml
-from twlookup.services.life.data import GAMES, INVOICE_PRIZES
+from twlookup.services.life.data import games, invoice_prizes
 from twlookup.services.life.logic import fuel as fuel_rules
 from twlookup.services.life.logic import invoice as invoice_rules
 from twlookup.services.life.logic import lottery as lottery_rules
@@ -67,7 +67,7 @@ def calendar_2025() -> TaiwanCalendar:
     ],
 )
 def test_invoice_prizes_114_11_12(number, prize, amount, matched):
-    result = invoice_rules.check_invoice(number, P_114_11, INVOICE_PRIZES)
+    result = invoice_rules.check_invoice(number, P_114_11, invoice_prizes())
     assert (result.prize.key if result.prize else None) == prize
     assert (result.prize.amount if result.prize else 0) == amount
     assert result.matched == matched
@@ -75,15 +75,15 @@ def test_invoice_prizes_114_11_12(number, prize, amount, matched):
 
 def test_highest_prize_wins_and_additional_sixth_prizes():
     # 29736314 is a first-prize number; a receipt matching it wins the first prize, not also the sixth.
-    assert invoice_rules.check_invoice("29736314", P_101_09, INVOICE_PRIZES).prize.key == "first"
-    assert invoice_rules.check_invoice("55555843", P_101_09, INVOICE_PRIZES).prize.key == "additional_sixth"
-    assert invoice_rules.check_invoice("55555927", P_101_09, INVOICE_PRIZES).prize.amount == 200
-    assert invoice_rules.check_invoice("55555314", P_101_09, INVOICE_PRIZES).prize.key == "sixth"
-    assert invoice_rules.check_invoice("55555844", P_101_09, INVOICE_PRIZES).prize is None
+    assert invoice_rules.check_invoice("29736314", P_101_09, invoice_prizes()).prize.key == "first"
+    assert invoice_rules.check_invoice("55555843", P_101_09, invoice_prizes()).prize.key == "additional_sixth"
+    assert invoice_rules.check_invoice("55555927", P_101_09, invoice_prizes()).prize.amount == 200
+    assert invoice_rules.check_invoice("55555314", P_101_09, invoice_prizes()).prize.key == "sixth"
+    assert invoice_rules.check_invoice("55555844", P_101_09, invoice_prizes()).prize is None
 
 
 def test_prize_table_is_the_mof_table():
-    amounts = {k: p.amount for k, p in INVOICE_PRIZES.items()}
+    amounts = {k: p.amount for k, p in invoice_prizes().items()}
     assert amounts == {
         "special": 10_000_000,
         "grand": 2_000_000,
@@ -173,7 +173,7 @@ L649 = draw("lotto649", [5, 7, 9, 14, 17, 30], 47)
     ],
 )
 def test_lotto649_tiers(picks, tier, amount):
-    result = lottery_rules.check_lottery(GAMES["lotto649"], L649, picks, None)
+    result = lottery_rules.check_lottery(games()["lotto649"], L649, picks, None)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -199,7 +199,7 @@ SL638 = draw("superlotto638", [3, 11, 19, 24, 30, 38], 6)
     ],
 )
 def test_superlotto638_tiers(picks, second, tier, amount):
-    result = lottery_rules.check_lottery(GAMES["superlotto638"], SL638, picks, second)
+    result = lottery_rules.check_lottery(games()["superlotto638"], SL638, picks, second)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -215,7 +215,7 @@ def test_superlotto638_tiers(picks, second, tier, amount):
     ],
 )
 def test_daily539_tiers(picks, tier, amount):
-    result = lottery_rules.check_lottery(GAMES["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
+    result = lottery_rules.check_lottery(games()["daily539"], draw("daily539", [4, 9, 19, 22, 34]), picks, None)
     assert (result.tier.name_zh if result.tier else None) == tier
     assert (result.tier.amount if result.tier else None) == amount
 
@@ -238,7 +238,7 @@ def test_daily539_tiers(picks, tier, amount):
     ],
 )
 def test_validate_pick(game, picks, second, problems):
-    assert [p for p, _ in lottery_rules.validate_pick(GAMES[game], picks, second)] == problems
+    assert [p for p, _ in lottery_rules.validate_pick(games()[game], picks, second)] == problems
 
 
 @pytest.mark.parametrize(

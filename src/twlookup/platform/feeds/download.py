@@ -18,13 +18,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
-
-import httpx
 
 from twlookup.platform.feeds.fetched import Fetched
 from twlookup.platform.tls import client_context
+
+if TYPE_CHECKING:
+    import httpx
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
 MAX_REDIRECTS = 5
@@ -76,6 +77,8 @@ class Fetcher:
         sleep: Callable[[float], None] = time.sleep,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
+        import httpx  # imported by the first download, not when the app starts
+
         self.bounds = bounds
         self.max_bytes = max(bounds.max_bytes, max_bytes or 0)
         self.sleep = sleep
@@ -106,6 +109,8 @@ class Fetcher:
         last_modified: str | None = None,
     ) -> Answer:
         """GET with retries; a 304 answers with an empty body when validators were sent."""
+        import httpx
+
         if urlsplit(url).scheme not in ("http", "https"):
             raise DownloadError(f"{url}: only http and https URLs are fetched")
         headers: dict[str, str] = {}
@@ -132,6 +137,8 @@ class Fetcher:
         raise DownloadError(f"{_host(url)}: {last} ({tries})")
 
     def _once(self, url: str, params: dict[str, str] | None, headers: dict[str, str]) -> Answer:
+        import httpx
+
         deadline = time.monotonic() + self.bounds.timeout
         try:
             with self.client.stream("GET", url, params=params, headers=headers) as response:

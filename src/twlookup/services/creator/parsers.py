@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from twlookup.platform.errors import Problem
 from twlookup.platform.tls import client_context
 from twlookup.services.creator.records import CompanyRecord
+
+if TYPE_CHECKING:
+    import httpx
 
 GCIS_COMPANY = "https://data.gcis.nat.gov.tw/od/data/api/5F64D864-61CB-4D0D-8AD9-492047CC1EA6"
 LICENCE = "政府資料開放授權條款-第1版"
@@ -34,6 +35,8 @@ def live_lookup_enabled() -> bool:
 
 
 def _timeout() -> httpx.Timeout:
+    import httpx  # imported when first used, not when the app starts
+
     from twlookup.settings import get_settings
 
     total = get_settings().creator_register_timeout_seconds
@@ -93,6 +96,8 @@ def parse_rows(rows: Any, checked: date) -> list[CompanyRecord]:
 async def fetch_company(ban: str, today: date, client: httpx.AsyncClient | None = None) -> CompanyRecord | None:
     """Ask the register for one number. None when it has no such company; Problem 503 (with
     Retry-After) when it cannot be reached or answers something that is not its format."""
+    import httpx
+
     params = {"$format": "json", "$filter": f"Business_Accounting_NO eq {ban}"}
     try:
         if client is None:

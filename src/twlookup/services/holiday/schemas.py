@@ -7,7 +7,6 @@ from datetime import date
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from holidays.registry import EntityLoader
 from pydantic import AfterValidator, Field
 
 from twlookup.platform.operations import Params
@@ -31,7 +30,10 @@ def supported_countries() -> tuple[str, ...]:
 
     Read from the package's registry of country codes: `holidays.list_supported_countries()` gives
     the same codes but imports all of its 250 country modules to list their subdivisions, about
-    8 MB that a process serving no other country would keep for good."""
+    8 MB that a process serving no other country would keep for good. Imported here, when the
+    list is first needed, not when the app starts."""
+    from holidays.registry import EntityLoader
+
     codes = EntityLoader.get_country_codes(include_aliases=False)
     return tuple(sorted(c for c in codes if len(c) == 2 and c not in COUNTRY_ALIASES))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
 
 from sqlalchemy import select
@@ -17,14 +18,18 @@ from twlookup.services.life.logic import LifeData
 from twlookup.services.life.records import Draw, FuelPrice, Game, InvoicePeriod, InvoicePrize
 from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
 
-# The games' rules and the receipt prizes are fixed reference data read once from the shipped data folder (no feed changes them).
-GAMES: dict[str, Game] = {
-    g.key: g for g in load_records(bundled.data_dir() / "life" / "games.yaml", Game, "games", label="key")
-}
-INVOICE_PRIZES: dict[str, InvoicePrize] = {
-    p.key: p
-    for p in load_records(bundled.data_dir() / "life" / "invoice_prizes.yaml", InvoicePrize, "prizes", label="key")
-}
+
+# The games' rules and the receipt prizes are fixed reference data read once from the shipped data
+# folder (no feed changes them), when first asked for rather than when the app starts.
+@cache
+def games() -> dict[str, Game]:
+    return {g.key: g for g in load_records(bundled.data_dir() / "life" / "games.yaml", Game, "games", label="key")}
+
+
+@cache
+def invoice_prizes() -> dict[str, InvoicePrize]:
+    path = bundled.data_dir() / "life" / "invoice_prizes.yaml"
+    return {p.key: p for p in load_records(path, InvoicePrize, "prizes", label="key")}
 
 
 def seed_life(session: Session, data_dir: Path) -> int:

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from twlookup.platform.records import to_row
 from twlookup.platform.schemas import today_taipei
-from twlookup.services.life.data import GAMES
+from twlookup.services.life.data import games
 from twlookup.services.life.logic.invoice import period_of
 from twlookup.services.life.records import Draw, FuelPrice, InvoicePeriod
 from twlookup.services.life.tables import FuelPriceRow, InvoicePeriodRow, LotteryDrawRow
@@ -157,7 +157,7 @@ def import_lottery(session: Session, path: Path) -> int:
     count = 0
     for key in found:
         game_key, api_name = LOTTERY_KEYS[key]
-        game = GAMES[game_key]
+        game = games()[game_key]
         width = game.picks + (1 if game.has_special or game.second_maximum else 0)
         for row in content[key]:
             period = str(row.get("period", "")).strip()

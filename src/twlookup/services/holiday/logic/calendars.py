@@ -10,11 +10,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from datetime import date, timedelta
-from functools import lru_cache
-
-import holidays
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from twlookup.platform.schemas import Source
+
+if TYPE_CHECKING:
+    import holidays
 
 HOLIDAYS_PKG_URL = "https://github.com/vacanza/holidays"
 
@@ -29,19 +31,25 @@ CATEGORIES: dict[str, tuple[str, ...]] = {"HK": ("public", "optional")}
 # The package is the source of every destination holiday; its licence and version (from its
 # metadata) were read on the date given. An answer cites it as checked on the day it is given
 # (`holidays_source`), since the calendars are computed from the installed package when asked.
-HOLIDAYS_SOURCE = Source(
-    url=HOLIDAYS_PKG_URL,
-    title=f"holidays (python-holidays) {holidays.__version__}: country public holiday calendars",
-    checked=date(2026, 11, 26),
-    licence="MIT",
-)
+@cache
+def _holidays_source() -> Source:
+    import holidays
+
+    return Source(
+        url=HOLIDAYS_PKG_URL,
+        title=f"holidays (python-holidays) {holidays.__version__}: country public holiday calendars",
+        checked=date(2026, 11, 26),
+        licence="MIT",
+    )
 
 
 def holidays_source(today: date) -> Source:
-    return HOLIDAYS_SOURCE.model_copy(update={"checked": today})
+    return _holidays_source().model_copy(update={"checked": today})
 
 
 def _calendar(country: str, years: Iterable[int] = (), language: str | None = None) -> holidays.HolidayBase:
+    import holidays  # the package is imported by the first calendar asked for, not when the app starts
+
     return holidays.country_holidays(country, years=list(years), language=language, categories=CATEGORIES.get(country))
 
 

@@ -105,7 +105,7 @@ class InvoiceMatch:
 
 def check_invoice(number: str, period: InvoicePeriod, prizes: Mapping[str, InvoicePrize]) -> InvoiceMatch:
     """The highest prize an 8-digit receipt number wins in a period (one prize per receipt), from
-    the prize table (`data.INVOICE_PRIZES`)."""
+    the prize table (`data.invoice_prizes()`)."""
     if number == period.special:
         return InvoiceMatch(prizes["special"], period.special)
     if number == period.grand:

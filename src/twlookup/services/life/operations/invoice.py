@@ -9,7 +9,7 @@ from twlookup.platform.errors import NotFound, Problem
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source, today_taipei
 from twlookup.services.life import logic
-from twlookup.services.life.data import INVOICE_PRIZES, LIFE_DATA
+from twlookup.services.life.data import LIFE_DATA, invoice_prizes
 from twlookup.services.life.logic import invoice as invoice_rules
 from twlookup.services.life.operations.holidays import taiwan_calendar
 from twlookup.services.life.operations.service import SERVICE
@@ -98,7 +98,7 @@ def invoice_period(p: PeriodQuery) -> InvoiceNumbers:
 def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
     data, today = LIFE_DATA.get(), today_taipei()
     start, end = _window(period.period)
-    prizes = [k for k in INVOICE_PRIZES if k != "additional_sixth" or period.additional_sixth]
+    prizes = [k for k in invoice_prizes() if k != "additional_sixth" or period.additional_sixth]
     return as_answer(
         period,
         InvoiceNumbers,
@@ -107,7 +107,7 @@ def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
         claim_start=start,
         claim_end=end,
         claim_status=invoice_rules.claim_status(start, end, today),
-        prizes=[as_answer(INVOICE_PRIZES[k], PrizeRuleOut, prize=k) for k in prizes],
+        prizes=[as_answer(invoice_prizes()[k], PrizeRuleOut, prize=k) for k in prizes],
         claim_notes=invoice_rules.INVOICE_CLAIM_NOTES,
         known_periods=data.known_periods(),
         newest_drawn_period=invoice_rules.newest_drawn_period(today),
@@ -124,7 +124,7 @@ def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
 
 
 def _check(number: str, period: InvoicePeriod, today: date, latest: bool) -> InvoiceCheck:
-    match = invoice_rules.check_invoice(number, period, INVOICE_PRIZES)
+    match = invoice_rules.check_invoice(number, period, invoice_prizes())
     start, end = _window(period.period)
     prize = match.prize
     return InvoiceCheck(

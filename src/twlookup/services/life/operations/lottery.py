@@ -6,7 +6,7 @@ from twlookup.domain.provenance import distinct_sources
 from twlookup.platform.errors import InvalidParameter, NotFound, Problem
 from twlookup.platform.records import as_answer
 from twlookup.platform.schemas import Source, today_taipei
-from twlookup.services.life.data import GAMES, LIFE_DATA
+from twlookup.services.life.data import LIFE_DATA, games
 from twlookup.services.life.logic import lottery as lottery_rules
 from twlookup.services.life.operations.holidays import taiwan_calendar
 from twlookup.services.life.operations.service import SERVICE
@@ -69,11 +69,11 @@ def _lottery_stale(games: list[str]) -> str | None:
 @SERVICE.operation("GET", "/api/lottery/latest")
 def lottery_latest() -> LatestDraws:
     """The latest draw of lotto649, superlotto638 and daily539."""
-    draws = [_draw(_draws(g)[0]) for g in GAMES]
+    draws = [_draw(_draws(g)[0]) for g in games()]
     return LatestDraws(
         draws=draws,
         claim_rule=lottery_rules.LOTTERY_CLAIM_RULE,
-        stale_note=_lottery_stale(list(GAMES)),
+        stale_note=_lottery_stale(list(games())),
         sample=any(d.sample for d in draws),
         sources=distinct_sources([d.source for d in draws]),
     )
@@ -82,7 +82,7 @@ def lottery_latest() -> LatestDraws:
 @SERVICE.operation("GET", "/api/lottery/{game}", tool="get_lottery_results")
 def lottery_game(p: GameQuery) -> GameDraws:
     """The latest 20 draws of one game (lotto649, superlotto638 or daily539), newest first, with its prize tiers."""
-    game = GAMES[p.game]
+    game = games()[p.game]
     draws = [_draw(d) for d in _draws(p.game)[:LOTTERY_DRAWS]]
     return GameDraws(
         game=_game(game),
@@ -106,7 +106,7 @@ def lottery_check(p: LotteryCheckQuery) -> LotteryCheck:
 
     lotto649: 6 of 1-49; superlotto638: 6 of 1-38 plus `second` (1-8); daily539: 5 of 1-39.
     Counts, ranges and repeats are checked; fixed prizes give the NT$ amount, pari-mutuel tiers say so."""
-    game = GAMES[p.game]
+    game = games()[p.game]
     numbers = _parse_numbers(p.numbers)
     problems = lottery_rules.validate_pick(game, numbers, p.second)
     if problems:

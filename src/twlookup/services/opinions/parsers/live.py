@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-import httpx
-
 from twlookup.platform import fetch as safe
 from twlookup.platform.errors import Problem
 from twlookup.services.opinions.parsers import foreign
@@ -58,6 +56,8 @@ def _unavailable(name: str, why: str, retry: str = "30") -> Problem:
 async def _get(
     name: str, base: str, params: dict[str, str], parse: Callable[[bytes, date], list[Thread]], today: date
 ) -> list[Thread]:
+    import httpx  # imported when a live search first runs, not when the app starts
+
     settings = _settings()
     url = str(httpx.URL(base, params=params))
     try:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-import httpx
-
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.operations import NoParams
 from twlookup.platform.schemas import Source
@@ -63,6 +61,8 @@ def _check_submission(p: SubmitBody) -> None:
 
 
 async def _submit(p: SubmitBody) -> SubmitResult:
+    import httpx  # imported when first used, not when the app starts
+
     from twlookup.settings import get_settings
 
     _check_submission(p)

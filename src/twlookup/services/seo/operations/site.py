@@ -29,28 +29,31 @@ import asyncio
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
-
-import httpcore
-import httpx
 
 from twlookup.platform.errors import InvalidParameter, Problem
 from twlookup.platform.fetch import FetchFailed, FetchRefused, FetchResult, fetch
 
-# Failures before the site answered anything: resolving its name or opening the connection.
-CONNECT_PHASE = (
-    socket.gaierror,
-    httpx.ConnectError,
-    httpx.ConnectTimeout,
-    httpcore.ConnectError,
-    httpcore.ConnectTimeout,
-)
+
+@cache
+def connect_phase() -> tuple[type[BaseException], ...]:
+    """Failures before the site answered anything: resolving its name or opening the connection
+    (the HTTP client's classes, imported when a check first fails, not at start)."""
+    import httpcore
+    import httpx
+
+    return (socket.gaierror, httpx.ConnectError, httpx.ConnectTimeout, httpcore.ConnectError, httpcore.ConnectTimeout)
+
+
 OUT_OF_TIME = "not fetched: the check's time bound ran out before it could start"
 ROBOTS_READ = 512_000  # 500 KiB: what Google reads of a robots.txt
 
 
 def origin(url: str) -> str:
     """scheme://host[:port] of a URL, an IPv6 literal kept in brackets (http://[2001:db8::1]:8080)."""
+    import httpx
+
     try:
         u = httpx.URL(url)
     except (httpx.InvalidURL, ValueError) as exc:
@@ -69,7 +72,7 @@ def before_answer(exc: BaseException) -> bool:
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
-        if isinstance(current, CONNECT_PHASE):
+        if isinstance(current, connect_phase()):
             return True
         seen.add(id(current))
         current = current.__cause__ or current.__context__

@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-import httpx
-
 from twlookup.platform.errors import Problem
 from twlookup.platform.fetch import fetch
 from twlookup.platform.schemas import Source, today_taipei
@@ -221,6 +219,8 @@ async def seo_audit(p: UrlQuery) -> Audit:
         site.origin(page.final_url), _fetch_bound(), sitemap_limit=3, llms=False, unreached_is_ours=False
     )
     robots_status, parsed = _robots_status(files)
+    import httpx  # imported when a check first runs, not when the app starts
+
     path = httpx.URL(page.final_url).raw_path.decode("ascii")
     allowed = _verdicts(robots_status, parsed, path)
     googlebot = next((c for c in allowed if c.token == "Googlebot"), None)
