@@ -90,6 +90,18 @@ class Parsed:
     groups: list[Group]
     sitemaps: list[str]
     findings: list[Finding]
+    _by_agent: dict[str, list[Group]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def groups_for(self, agent: str) -> list[Group]:
+        """The groups that name `agent` (lower-case), in file order. The index is built on the first
+        call: deciding for every crawler of the list (164) scanned every group's agents each time."""
+        if self._by_agent is None:
+            index: dict[str, list[Group]] = {}
+            for group in self.groups:
+                for name in dict.fromkeys(a.lower() for a in group.agents):
+                    index.setdefault(name, []).append(group)
+            self._by_agent = index
+        return self._by_agent.get(agent, [])
 
 
 @dataclass(frozen=True)
@@ -341,7 +353,7 @@ def match_length(pattern: str, path: str) -> int:
 def decide(parsed: Parsed, user_agent: str, target: str) -> Decision:
     path = encode(path_of(target))
     agent = user_agent.strip().lower()  # the crawler's own token, compared as given (as Google's matcher does)
-    specific = [g for g in parsed.groups if agent and agent != "*" and any(a.lower() == agent for a in g.agents)]
+    specific = parsed.groups_for(agent) if agent and agent != "*" else []
     kind: GroupKind = "specific" if specific else "global"
     chosen = specific or [g for g in parsed.groups if "*" in g.agents]
     if path.split("?", 1)[0] == ROBOTS_PATH:
