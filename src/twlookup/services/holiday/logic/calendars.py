@@ -10,7 +10,8 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from datetime import date, timedelta
-from functools import cache, lru_cache
+from functools import lru_cache
+from importlib.metadata import version
 from typing import TYPE_CHECKING
 
 from twlookup.platform.schemas import Source
@@ -31,20 +32,18 @@ CATEGORIES: dict[str, tuple[str, ...]] = {"HK": ("public", "optional")}
 # The package is the source of every destination holiday; its licence and version (from its
 # metadata) were read on the date given. An answer cites it as checked on the day it is given
 # (`holidays_source`), since the calendars are computed from the installed package when asked.
-@cache
-def _holidays_source() -> Source:
-    import holidays
-
-    return Source(
-        url=HOLIDAYS_PKG_URL,
-        title=f"holidays (python-holidays) {holidays.__version__}: country public holiday calendars",
-        checked=date(2026, 11, 26),
-        licence="MIT",
-    )
+HOLIDAYS_SOURCE = Source(
+    url=HOLIDAYS_PKG_URL,
+    # the installed version, read from the package's metadata: importing the package for it would
+    # load it at every start rather than with the first calendar asked for
+    title=f"holidays (python-holidays) {version('holidays')}: country public holiday calendars",
+    checked=date(2026, 11, 26),
+    licence="MIT",
+)
 
 
 def holidays_source(today: date) -> Source:
-    return _holidays_source().model_copy(update={"checked": today})
+    return HOLIDAYS_SOURCE.model_copy(update={"checked": today})
 
 
 def _calendar(country: str, years: Iterable[int] = (), language: str | None = None) -> holidays.HolidayBase:
