@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # pytest-xdist workers for `make test` (each gets its own stores and test databases: tests/conftest.py)
 TEST_WORKERS ?= 2
 
-.PHONY: install serve lint format test bench bench-startup compose-test clean
+.PHONY: install serve lint format test suite bench bench-startup compose-test clean
 
 # uv (from PyPI, into the virtualenv) installs the dependencies: the same packages as pip, in a
 # fraction of the time (a fresh clone's `make test` includes this step). --compile-bytecode writes
@@ -35,10 +35,16 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# `make test` runs the lint and the suite side by side, and fails if either fails: mypy (half a
+# minute without its cache, as in a fresh clone) runs on one core while the suite's workers wait on
+# the servers they start. Their output is interleaved line by line.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 -Oline lint suite
+
 # the package's own bytecode too (an editable install leaves it to the interpreter, which may not write it);
 # pytest keeps its rewritten test modules in __pycache__ even where PYTHONDONTWRITEBYTECODE is set
 # (CI): otherwise every worker rewrites all of them on every run (about 19 s of CPU each)
-test: lint
+suite: $(STAMP)
 	$(BIN)/python -m compileall -q -j 0 src
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=40
 
