@@ -3,7 +3,8 @@
 One process builds the app on a seeded store of its own and then loads one part at a time,
 printing the resident memory (VmRSS) it adds: every service's reference data (its first
 request), the MCP SDK (a tools/list), the x402 SDK and the Ethereum libraries (a paid route's
-402), the feed refresher and the outbound fetcher (their modules). The total is the process with
+402), the feed refresher (its modules) and the outbound fetcher (a site check of a loopback
+address, refused before any connection). The total is the process with
 every part loaded (target, issue 24: < 200 MB). Requests go through the ASGI app in-process.
 
     .venv/bin/python bench/memory.py
@@ -76,9 +77,13 @@ async def main() -> int:
             note("MCP SDK (tools/list)")
             await http.post("/models/api/pro/audit", json={"ids": ["gpt-4-0613"]})
             note("x402 SDK and Ethereum libraries (a paid route's 402)")
-        for module in ("twlookup.platform.feeds.run", "twlookup.platform.feeds.schedule", "twlookup.platform.fetch"):
+            # the safe fetcher's HTTP client and TLS context, loaded by the first fetch; this one is
+            # refused (a loopback address) before any connection, so nothing leaves the machine
+            fetched = await http.get("/seo/api/site-check", params={"url": "http://127.0.0.1/"})
+            assert fetched.status_code == 422, fetched.text
+        for module in ("twlookup.platform.feeds.run", "twlookup.platform.feeds.schedule"):
             importlib.import_module(module)
-        note("feed refresher and outbound fetcher (modules)")
+        note("feed refresher (modules) and the outbound fetcher (a site check refused before connecting)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     total = rss_mb()

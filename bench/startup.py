@@ -7,7 +7,8 @@
 - and, for information, the resident memory once every part has been loaded: every free GET
   route without required parameters of every service, a Chinese-text search (the segmenter and
   the Simplified-to-Traditional converter), an MCP tools/list (the MCP SDK) and a paid route's
-  402 (the x402 SDK and the Ethereum libraries).
+  402 (the x402 SDK and the Ethereum libraries) and a site check of a loopback URL, refused before
+  any connection (the outbound fetcher's HTTP client and TLS context).
 
 Besides the wall-clock times, the CPU time the server process used until its first answer is
 printed, with that of the children it waited for (a cold start seeds in a forked copy of the
@@ -50,6 +51,7 @@ COLD_TARGET, WARM_TARGET, RSS_TARGET, SEARCH_TARGET = 1.5, 1.0, 200.0, 0.1
 SEARCH = "/glossary/api/term?q=大语言模型"  # Simplified Chinese text: the search tables
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 PAID = "/models/api/pro/audit"  # POST without payment: the 402 challenge
+FETCH = "/seo/api/site-check"  # the safe fetcher
 
 
 def launch(python: str, store: str, port: int, folder: Path, workers: int = 1) -> subprocess.Popen:
@@ -99,6 +101,8 @@ def touch_everything(http: httpx.Client, base: str) -> int:
     ok += http.get(f"{base}{SEARCH}", timeout=60).status_code == 200
     ok += http.post(f"{base}/models/mcp", json=MCP_LIST, timeout=60).status_code == 200
     ok += http.post(f"{base}{PAID}", json={"ids": ["gpt-4-0613"]}, timeout=60).status_code == 402
+    # the outbound fetcher (HTTP client, TLS context): a loopback URL is refused before any connection
+    ok += http.get(f"{base}{FETCH}", params={"url": "http://127.0.0.1/"}, timeout=60).status_code == 422
     return ok
 
 
@@ -203,7 +207,7 @@ def main() -> int:
         f" {verdict[best['rss'] < RSS_TARGET]}"
     )
     print(
-        f"  resident memory with every part loaded (search, MCP SDK, x402 SDK, feeds): {best['rss_all']:.0f} MB"
+        f"  resident memory with every part loaded (search, MCP SDK, x402 SDK, fetcher): {best['rss_all']:.0f} MB"
         f"  (target < {RSS_TARGET:.0f} MB) {verdict[best['rss_all'] < RSS_TARGET]}"
     )
     print(
