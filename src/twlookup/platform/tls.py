@@ -19,4 +19,8 @@ def client_context(trust_env: bool = False) -> ssl.SSLContext:
     SSL_CERT_FILE and SSL_CERT_DIR, as an httpx client with trust_env does by default."""
     import httpx  # imported by the first outbound call, not at start
 
-    return httpx.create_ssl_context(trust_env=trust_env)
+    from twlookup.startup import long_lived
+
+    context = httpx.create_ssl_context(trust_env=trust_env)
+    long_lived()  # the HTTP client's modules and the authorities stay for good: out of the collector's scans
+    return context

@@ -10,11 +10,12 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from datetime import date, timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.metadata import version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from twlookup.platform.schemas import Source
+from twlookup.startup import long_lived
 
 if TYPE_CHECKING:
     import holidays
@@ -46,10 +47,20 @@ def holidays_source(today: date) -> Source:
     return HOLIDAYS_SOURCE.model_copy(update={"checked": today})
 
 
-def _calendar(country: str, years: Iterable[int] = (), language: str | None = None) -> holidays.HolidayBase:
-    import holidays  # the package is imported by the first calendar asked for, not when the app starts
+@cache
+def _package() -> Any:
+    """The holidays package, imported by the first calendar asked for, not when the app starts;
+    its modules stay for good (out of the collector's scans: twlookup/startup.py)."""
+    import holidays
 
-    return holidays.country_holidays(country, years=list(years), language=language, categories=CATEGORIES.get(country))
+    long_lived()
+    return holidays
+
+
+def _calendar(country: str, years: Iterable[int] = (), language: str | None = None) -> holidays.HolidayBase:
+    return _package().country_holidays(
+        country, years=list(years), language=language, categories=CATEGORIES.get(country)
+    )
 
 
 @lru_cache(maxsize=512)
