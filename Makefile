@@ -37,9 +37,14 @@ format: $(STAMP)
 
 # `make test` runs the lint and the suite side by side, and fails if either fails: mypy (half a
 # minute without its cache, as in a fresh clone) runs on one core while the suite's workers wait on
-# the servers they start. Their output is interleaved line by line.
+# the servers they start. The suite's output is shown as it runs, the lint's when the suite is done.
 test: $(STAMP)
-	@$(MAKE) --no-print-directory -j2 -Oline lint suite
+	@$(MAKE) --no-print-directory lint > $(VENV)/lint.log 2>&1 & lint=$$!; \
+	$(MAKE) --no-print-directory suite; suite=$$?; \
+	wait $$lint; linted=$$?; \
+	echo "--- make lint (run beside the tests):"; cat $(VENV)/lint.log; \
+	if [ $$linted -ne 0 ]; then echo "make test: the lint failed (above)"; fi; \
+	exit $$(( suite || linted ))
 
 # the package's own bytecode too (an editable install leaves it to the interpreter, which may not write it);
 # pytest keeps its rewritten test modules in __pycache__ even where PYTHONDONTWRITEBYTECODE is set
