@@ -98,7 +98,8 @@ def invoice_period(p: PeriodQuery) -> InvoiceNumbers:
 def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
     data, today = LIFE_DATA.get(), today_taipei()
     start, end = _window(period.period)
-    prizes = [k for k in invoice_prizes() if k != "additional_sixth" or period.additional_sixth]
+    table = invoice_prizes()
+    prizes = [k for k in table if k != "additional_sixth" or period.additional_sixth]
     return as_answer(
         period,
         InvoiceNumbers,
@@ -107,7 +108,7 @@ def _invoice_numbers(period: InvoicePeriod, latest: bool) -> InvoiceNumbers:
         claim_start=start,
         claim_end=end,
         claim_status=invoice_rules.claim_status(start, end, today),
-        prizes=[as_answer(invoice_prizes()[k], PrizeRuleOut, prize=k) for k in prizes],
+        prizes=[as_answer(table[k], PrizeRuleOut, prize=k) for k in prizes],
         claim_notes=invoice_rules.INVOICE_CLAIM_NOTES,
         known_periods=data.known_periods(),
         newest_drawn_period=invoice_rules.newest_drawn_period(today),

@@ -51,10 +51,10 @@ def _draws(game: str) -> list[Draw]:
     return draws
 
 
-def _lottery_stale(games: list[str]) -> str | None:
+def _lottery_stale(keys: list[str]) -> str | None:
     """Every game draws at least weekly: a newest draw over 7 days old means the importer has not run."""
     today, notes = today_taipei(), []
-    for game in games:
+    for game in keys:
         newest = _draws(game)[0].draw_date
         if (today - newest).days > 7:
             notes.append(f"{game} {newest} ({(today - newest).days} days ago)")
@@ -69,11 +69,12 @@ def _lottery_stale(games: list[str]) -> str | None:
 @SERVICE.operation("GET", "/api/lottery/latest")
 def lottery_latest() -> LatestDraws:
     """The latest draw of lotto649, superlotto638 and daily539."""
-    draws = [_draw(_draws(g)[0]) for g in games()]
+    keys = list(games())
+    draws = [_draw(_draws(g)[0]) for g in keys]
     return LatestDraws(
         draws=draws,
         claim_rule=lottery_rules.LOTTERY_CLAIM_RULE,
-        stale_note=_lottery_stale(list(games())),
+        stale_note=_lottery_stale(keys),
         sample=any(d.sample for d in draws),
         sources=distinct_sources([d.source for d in draws]),
     )

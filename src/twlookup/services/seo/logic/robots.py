@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -90,17 +91,20 @@ class Parsed:
     groups: list[Group]
     sitemaps: list[str]
     findings: list[Finding]
-    _by_agent: dict[str, list[Group]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @cached_property
+    def _by_agent(self) -> dict[str, list[Group]]:
+        """The groups by the agents they name (lower-case), in file order, each once: built on the
+        first decision, since deciding for every crawler of the list (164) scanned every group's
+        agents each time."""
+        index: dict[str, list[Group]] = {}
+        for group in self.groups:
+            for name in dict.fromkeys(a.lower() for a in group.agents):
+                index.setdefault(name, []).append(group)
+        return index
 
     def groups_for(self, agent: str) -> list[Group]:
-        """The groups that name `agent` (lower-case), in file order. The index is built on the first
-        call: deciding for every crawler of the list (164) scanned every group's agents each time."""
-        if self._by_agent is None:
-            index: dict[str, list[Group]] = {}
-            for group in self.groups:
-                for name in dict.fromkeys(a.lower() for a in group.agents):
-                    index.setdefault(name, []).append(group)
-            self._by_agent = index
+        """The groups that name `agent` (lower-case), in file order."""
         return self._by_agent.get(agent, [])
 
 

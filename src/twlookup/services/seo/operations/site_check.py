@@ -204,6 +204,8 @@ async def site_check(p: UrlQuery) -> SiteCheck:
 async def seo_audit(p: UrlQuery) -> Audit:
     """One page audited on 13 weighted items (title, description, noindex, canonical, H1, image alt,
     social tags, structured data, word count, links, robots.txt, sitemap, AI crawler settings)."""
+    import httpx  # imported by the first audit, not when the app starts
+
     page = await fetch(p.url)
     if page.status >= 400:
         raise Problem(
@@ -219,8 +221,6 @@ async def seo_audit(p: UrlQuery) -> Audit:
         site.origin(page.final_url), _fetch_bound(), sitemap_limit=3, llms=False, unreached_is_ours=False
     )
     robots_status, parsed = _robots_status(files)
-    import httpx  # imported when a check first runs, not when the app starts
-
     path = httpx.URL(page.final_url).raw_path.decode("ascii")
     allowed = _verdicts(robots_status, parsed, path)
     googlebot = next((c for c in allowed if c.token == "Googlebot"), None)
