@@ -47,7 +47,7 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     workers = args.workers or settings.workers
     # a seed's memory goes back when it is done: with several workers this process only
     # supervises, and a seed runs in a child interpreter of its own; with one, it runs in a forked
-    # copy of this process made after the service modules (which the app needs too) are imported
+    # copy of this process made after the services' tables and data modules are imported
     built: list[Any] = []  # the app, when it was built while a copy of this process seeded the store
     ensure_ready(
         settings.database_url,
@@ -207,8 +207,8 @@ def _shared(url: str) -> bool:
 def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], object] | None = None) -> dict[str, int]:
     """`_migrate_and_seed` in a forked copy of this process, made once what the seed needs (the
     services' tables and data modules) is imported: the copy imports nothing again, what the seed
-    reads and builds (some 20 MB) goes when it exits, and meanwhile this process imports the
-    serving code (operations, schemas, the app) and runs `meanwhile`. The data files are parsed by
+    reads and builds (some 20 MB) goes when it exits, and meanwhile this process imports the app
+    and runs `meanwhile` (the services load after the start: twlookup/service_slots.py). The data files are parsed by
     the prefetch child (started before the imports) and read by the copy."""
     import contextlib
     import json
@@ -240,10 +240,7 @@ def _migrate_and_seed_in_copy(url: str, data: Path, meanwhile: Callable[[], obje
                 os._exit(status)
         os.close(write)
         try:
-            from twlookup.services import load_services
-
-            load_services()  # what is served next, imported while the copy seeds
-            import twlookup.app  # noqa: F401
+            import twlookup.app  # noqa: F401  (the services are loaded after the start: twlookup/service_slots.py)
 
             if meanwhile is not None:
                 meanwhile()

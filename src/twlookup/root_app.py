@@ -6,6 +6,7 @@ process answering only the services' operations never imports FastAPI.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -41,7 +42,7 @@ def _feed_summary(status: FeedsStatus | None) -> list[dict[str, Any]]:
 
 def root_app(
     settings: Settings,
-    listings: dict[str, ServiceListing],
+    listings: Mapping[str, ServiceListing],
     health: Health,
     feeds: StatusCache,
     public: PublicOrigin,

@@ -1,7 +1,6 @@
 """Schemathesis against each implemented service's own OpenAPI document: no 500s, and every
 response matches the status codes, content types and schemas the document declares."""
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -41,10 +40,11 @@ def app():
     # The free quota (food) is lifted here: this test is about the documents, not the quota (tested
     # in tests/platform/test_free_quota_pass.py and each quota service's own tests).
     # So are share's spec limit of 60 calls a minute and the hourly limit on public submissions
-    # (both tested in tests/services/share and tests/platform/test_review.py).
-    os.environ["TWLOOKUP_RATE_LIMIT_SHARE"] = "1000000/minute"
-    try:
-        return create_app(
+    # (both tested in tests/services/share and tests/platform/test_review.py); the per-service limit
+    # is read when share loads, on its first request, so the variable stays set for the module.
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("TWLOOKUP_RATE_LIMIT_SHARE", "1000000/minute")
+        yield create_app(
             Settings(
                 database_url=url,
                 rate_limit_default="1000000/minute",
@@ -53,8 +53,6 @@ def app():
                 _env_file=None,
             )
         )
-    finally:
-        del os.environ["TWLOOKUP_RATE_LIMIT_SHARE"]
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ known state is reported.
 Status: 200 "ok" when every dependency answers; 200 "degraded" when only the rate-limit store
 is down (requests are served as TWLOOKUP_RATE_LIMIT_ON_STORE_ERROR says); 503 "unavailable"
 when the store is down (most routes answer 503 then; what needs no store keeps answering).
+`services` says how many of its services this process has loaded: a serving process answers
+before it has loaded them all, and loads the rest in the background (twlookup/service_slots.py).
 """
 
 from __future__ import annotations
@@ -60,10 +62,17 @@ def describe(exc: BaseException) -> str:
 
 
 class Health:
-    def __init__(self, settings: Any, counter: Any = None, facilitator: Any = None) -> None:
+    def __init__(
+        self,
+        settings: Any,
+        counter: Any = None,
+        facilitator: Any = None,
+        services: Callable[[], tuple[int, int]] | None = None,
+    ) -> None:
         self.settings = settings
         self.counter = counter
         self.facilitator = facilitator
+        self.services = services  # how many services this process has loaded, of how many
         self.timeout = min(0.9, settings.health_timeout_seconds)
         self._limiter = CapacityLimiter(2)  # its own threads: never queued behind stuck requests
         self._store = Probe(self._check_store)
@@ -101,6 +110,9 @@ class Health:
                 else f"remote facilitator {settings.facilitator_url}: payments move real USDC"
             ),
         }
+        if self.services is not None:  # a process loads its services after its start (twlookup/service_slots.py)
+            loaded, of = self.services()
+            body["services"] = {"loaded": loaded, "of": of}
         if self.facilitator is not None and hasattr(self.facilitator, "status"):
             body["checks"]["facilitator"] = self.facilitator.status()
         if store["status"] != "ok":

@@ -7,8 +7,11 @@ tenth of a start's imports). The first request that needs one builds it on the e
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from anyio import to_thread
 
 from twlookup.startup import long_lived
 
@@ -19,21 +22,33 @@ if TYPE_CHECKING:
 
 
 class OnDemand:
-    """An ASGI app made by `build()` when first called (or first read, `app`)."""
+    """An ASGI app made by `build()` when first called (or first read, `app`), once (a lock: it may
+    be read from worker threads). `in_thread`: a first request builds it in a worker thread rather
+    than on the event loop (a build that may take long)."""
 
-    def __init__(self, build: Callable[[], Any]) -> None:
+    def __init__(self, build: Callable[[], Any], in_thread: bool = False) -> None:
         self._build = build
         self._app: Any = None
+        self._lock = threading.Lock()
+        self._in_thread = in_thread
 
     @property
     def app(self) -> Any:
         if self._app is None:
-            self._app = self._build()
-            long_lived()  # lives as long as the process (twlookup/startup.py)
+            with self._lock:
+                if self._app is None:
+                    self._app = self._build()
+                    long_lived()  # lives as long as the process (twlookup/startup.py)
         return self._app
 
+    def _get(self) -> Any:
+        return self.app
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        await self.app(scope, receive, send)
+        app = self._app
+        if app is None:
+            app = await to_thread.run_sync(self._get) if self._in_thread else self.app
+        await app(scope, receive, send)
 
 
 class SubappOnDemand(OnDemand):

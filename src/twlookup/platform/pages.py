@@ -11,7 +11,7 @@ and read at phone width.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
@@ -182,7 +182,7 @@ def index_html(
     request: Request,
     settings: Settings,
     catalog: Sequence[CatalogEntry],
-    listings: dict[str, ServiceListing],
+    listings: Mapping[str, ServiceListing],
     version: str,
     feeds: dict[str, FeedsStatus] | None = None,
 ) -> HTMLResponse:

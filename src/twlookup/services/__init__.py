@@ -25,6 +25,10 @@ class Entry:
     name: str
     subject: str
     zh: str = ""  # the service's name in Traditional Chinese, shown on the HTML pages
+    # its queries are kept out of logs (the spec: "queries are not stored"); known here, before the
+    # service is loaded, so that the access log's filter is in place from the start; a service
+    # whose declaration (`Service(private=...)`) disagrees does not load (twlookup/service_slots.py)
+    private: bool = False
 
 
 CATALOG = [
@@ -38,9 +42,17 @@ CATALOG = [
     Entry("trip", "Exchange rates, conversion, entry preparation, destinations, eSIM, holidays", "出國旅遊"),
     Entry("motion", "Web animation generators: easing, spring, keyframes, gradient, video command", "網頁動畫產生器"),
     Entry("creator", "Compliance helpers for group-buy creators: ad wording, profit, tax, withholding", "團購主合規"),
-    Entry("health", "Counseling, weight-loss drugs, cancer diet and screening, BP and glucose checks", "健康資訊"),
     Entry(
-        "wellness", "Telehealth eligibility, mood/PHQ-9/GAD-7 self-scoring, sleep, breathing, crisis lines", "身心健康"
+        "health",
+        "Counseling, weight-loss drugs, cancer diet and screening, BP and glucose checks",
+        "健康資訊",
+        private=True,
+    ),
+    Entry(
+        "wellness",
+        "Telehealth eligibility, mood/PHQ-9/GAD-7 self-scoring, sleep, breathing, crisis lines",
+        "身心健康",
+        private=True,
     ),
     Entry("stocks", "Taiwan stock themes, daily closes, high-dividend ETF payouts", "台股資訊"),
     Entry("life", "Holidays, lottery draws and checks, receipt lottery, fuel prices", "生活查詢"),
@@ -78,8 +90,14 @@ IMPLEMENTED = [
 ]
 
 
+def load_service(name: str) -> Service:
+    """The service declared in `twlookup.services.<name>.operations` (importing it)."""
+    service: Service = importlib.import_module(f"twlookup.services.{name}.operations").SERVICE
+    return service
+
+
 def load_services() -> list[Service]:
-    return [importlib.import_module(f"twlookup.services.{name}.operations").SERVICE for name in IMPLEMENTED]
+    return [load_service(name) for name in IMPLEMENTED]
 
 
 def load_seeders() -> dict[str, Sequence[Seeder]]:

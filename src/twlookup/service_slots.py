@@ -1,0 +1,130 @@
+"""Services loaded when first needed: a start imports none of the twenty.
+
+Importing a service (its operations, schemas, records and tables) and building its layers
+(`platform/service_app.py`) is most of a start's work: about 0.7 s of the 1.2-1.5 s a warm start
+took on a 2-core machine, for twenty services of which the first request needs one. A
+`ServiceSlot` stands in the app's routing table for each service until something needs it:
+
+- its first request, which loads it in a worker thread (the event loop answers the services
+  already loaded meanwhile), after which the slot steps aside: the routing table then holds the
+  built service, so later requests pay nothing for the indirection;
+- the index (`/`), whose listing of every service loads the rest (`Listings`);
+- the preload, which a serving process runs right after the start (`preload`), one service at a
+  time in a worker thread, so that every service is loaded within about a second of a start
+  without the first answer waiting for them.
+
+Loading is once per slot (a lock), from any thread. What a loaded service declares that the app
+must know before any request, its privacy (no query of a private service reaches a log line), is
+in the catalogue (`twlookup.services.Entry.private`), checked against the service when it loads.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from anyio import to_thread
+from sqlalchemy.orm import configure_mappers
+
+from twlookup.platform.errors import internal_error, log_unhandled
+from twlookup.platform.http import send_problem
+from twlookup.services import CATALOG, load_service
+from twlookup.startup import long_lived, pause_gc, resume_gc
+
+if TYPE_CHECKING:
+    from twlookup.platform.listing import ServiceListing
+    from twlookup.platform.service import Service
+    from twlookup.platform.service_app import ServiceApp
+
+log = logging.getLogger("twlookup")
+PRIVATE = frozenset(entry.name for entry in CATALOG if entry.private)
+_ZH = {entry.name: entry.zh for entry in CATALOG}
+
+
+class ServiceSlot:
+    """One service's place in the app: built by `load()` (any thread) or on its first request."""
+
+    def __init__(
+        self,
+        name: str,
+        build: Callable[[Service], ServiceApp],
+        on_loaded: Callable[[str, ServiceApp], None],
+        service: Service | None = None,
+    ) -> None:
+        self.name = name
+        self._build = build
+        self._on_loaded = on_loaded
+        self._service = service  # given (tests build apps of their own services), else imported by name
+        self._lock = threading.Lock()
+        self.built: ServiceApp | None = None
+
+    def load(self) -> ServiceApp:
+        """The built service, importing and building it the first time (blocking; thread-safe)."""
+        built = self.built
+        if built is not None:
+            return built
+        with self._lock:
+            built = self.built
+            if built is None:
+                service = self._service or load_service(self.name)
+                if self._service is None and service.private != (self.name in PRIVATE):
+                    raise RuntimeError(
+                        f"service {self.name!r}: private={service.private} in its declaration but not in the"
+                        " catalogue (twlookup.services.CATALOG), which the access log's filter is built from"
+                    )
+                built = self._build(service)
+                built.subapp.zh_name = _ZH.get(self.name, "")
+                configure_mappers()  # its tables' mappers, now rather than in its first store read
+                long_lived()  # kept for the life of the process (twlookup/startup.py)
+                self._on_loaded(self.name, built)  # before `built` is published: lifespans, routing
+                self.built = built
+            return built
+
+    async def ensure(self) -> ServiceApp:
+        """The built service, loaded in a worker thread if it is not yet."""
+        built = self.built
+        return built if built is not None else await to_thread.run_sync(self.load)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        try:
+            built = await self.ensure()
+        except Exception as exc:  # a bug of ours: logged, a 500 problem; the next request tries again
+            log_unhandled(self.name, "(while loading the service)", exc, self.name in PRIVATE)
+            await send_problem(send, internal_error())
+            return
+        await built.asgi(scope, receive, send)
+
+
+class Listings(Mapping[str, "ServiceListing"]):
+    """What the index says of each service, by name: reading one loads that service (blocking), while
+    the names themselves cost nothing."""
+
+    def __init__(self, slots: Mapping[str, ServiceSlot]) -> None:
+        self._slots = slots
+
+    def __getitem__(self, name: str) -> ServiceListing:
+        return self._slots[name].load().listing
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._slots)
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+
+async def preload(slots: Mapping[str, ServiceSlot]) -> None:
+    """Load every service not yet loaded, one at a time off the event loop. A service that fails to
+    load is logged and left to its first request, which answers the error. The collector is paused
+    meanwhile, as for the start-up, and what the loading made is then frozen (twlookup/startup.py)."""
+    pause_gc()
+    try:
+        for slot in slots.values():
+            try:
+                await slot.ensure()
+            except Exception:
+                log.exception("service %s did not load", slot.name)
+    finally:
+        resume_gc()
+        await to_thread.run_sync(long_lived)  # its cyclic garbage freed, the rest frozen
