@@ -167,7 +167,7 @@ def _on_event_loop() -> bool:
 def serving_app() -> TwlookupApp:
     """`create_app` as `twlookup serve` builds it in its process and in each worker process: with the
     collector paused during the build and what it built frozen after it (twlookup/startup.py), and
-    every service loaded right after the start, the same way."""
+    every service loaded right after the start (each frozen once built)."""
     pause_gc()
     return create_app(preload=True)
 

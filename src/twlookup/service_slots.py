@@ -31,7 +31,7 @@ from sqlalchemy.orm import configure_mappers
 from twlookup.platform.errors import internal_error, log_unhandled
 from twlookup.platform.http import send_problem
 from twlookup.services import CATALOG, load_service
-from twlookup.startup import long_lived, pause_gc, resume_gc
+from twlookup.startup import long_lived
 
 if TYPE_CHECKING:
     from twlookup.platform.listing import ServiceListing
@@ -116,15 +116,11 @@ class Listings(Mapping[str, "ServiceListing"]):
 
 async def preload(slots: Mapping[str, ServiceSlot]) -> None:
     """Load every service not yet loaded, one at a time off the event loop. A service that fails to
-    load is logged and left to its first request, which answers the error. The collector is paused
-    meanwhile, as for the start-up, and what the loading made is then frozen (twlookup/startup.py)."""
-    pause_gc()
-    try:
-        for slot in slots.values():
-            try:
-                await slot.ensure()
-            except Exception:
-                log.exception("service %s did not load", slot.name)
-    finally:
-        resume_gc()
-        await to_thread.run_sync(long_lived)  # its cyclic garbage freed, the rest frozen
+    load is logged and left to its first request, which answers the error. The collector runs as
+    usual meanwhile (requests are being served: pausing it would keep their garbage), and each
+    service's loading ends by freezing what it built (`long_lived`, in `ServiceSlot.load`)."""
+    for slot in slots.values():
+        try:
+            await slot.ensure()
+        except Exception:
+            log.exception("service %s did not load", slot.name)
