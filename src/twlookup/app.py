@@ -47,7 +47,7 @@ class TwlookupApp:
     is a `ServiceSlot` there, replaced by the built service when it loads (twlookup/service_slots.py).
 
     Lifespan events start and stop the FastAPI apps of the services with a `Service.lifespan`:
-    those built with the app, given as `subapps`, at startup; one loaded later, when it loads
+    those loaded before the startup (`subapps`) at the startup; one loaded later, when it loads
     (`enter_lifespan`). All are entered and left in the lifespan's own task. With `preload`, every
     service not loaded yet is loaded right after the startup.
     """
@@ -69,6 +69,7 @@ class TwlookupApp:
         self.preload = preload
         self._inbox: asyncio.Queue[tuple[FastAPI, concurrent.futures.Future[None]]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._started = False  # the lifespan's startup has begun
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -101,7 +102,10 @@ class TwlookupApp:
         """A service has loaded (`ServiceSlot.load`, in a worker thread): its lifespan, if it has one,
         is entered, and the routing table holds it in place of its slot."""
         if built.listing.service.lifespan is not None:
-            self.enter_lifespan(built.subapp.app)
+            if self._started:
+                self.enter_lifespan(built.subapp.app)
+            else:  # loaded before the lifespan's startup, which enters it
+                self.subapps.append(built.subapp.app)
         slot = self.slots.get(name)
         if self.services.get(name) is slot:
             self.services[name] = built.asgi
@@ -125,6 +129,7 @@ class TwlookupApp:
         """Enter every FastAPI app's lifespan on startup and leave them, in reverse, on shutdown."""
         async with AsyncExitStack() as stack:
             await receive()  # lifespan.startup
+            self._started = True
             try:
                 for app in self.subapps:
                     await stack.enter_async_context(app.router.lifespan_context(app))
@@ -229,15 +234,11 @@ def create_app(
     if facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota of the services with one
         shop = lambda: _pass_shop(settings, facilitator, passes, listings, public) or limited_root  # noqa: E731
         apps["pay"] = OnDemand(shop, in_thread=True)  # every service is loaded to know which have one
-    for slot in slots.values():  # the services given are built now, as are their FastAPI apps with a lifespan
+    app = TwlookupApp(limited_root, apps, hosts, [], slots, preload)
+    app_ref.append(app)
+    for slot in slots.values():  # the services given are built now (their lifespans entered by the startup)
         if slot.name in given:
             slot.load()
-    lifespans = [s.built.subapp.app for s in slots.values() if s.built and s.built.listing.service.lifespan]
-    app = TwlookupApp(limited_root, apps, hosts, lifespans, slots, preload)
-    app_ref.append(app)
-    for slot in slots.values():
-        if slot.built is not None:
-            app.loaded(slot.name, slot.built)  # (a lifespan given at start is entered by the startup)
     # the tables' mappers loaded so far are set up here, before the collector freezes what the
     # start-up made, not by whichever request first reads the store; a service's own, when it loads
     configure_mappers()

@@ -81,9 +81,18 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
 
 
 def _build_app() -> Any:
+    """The app, built while a copy of this process seeds the store (`ensure_ready`'s `meanwhile`):
+    this process would only wait, so it loads every service too (otherwise loaded right after the
+    start: twlookup/service_slots.py), and the first request finds its service ready."""
     from twlookup.app import serving_app
+    from twlookup.startup import pause_gc, resume_gc
 
-    return serving_app()
+    app = serving_app()
+    pause_gc()  # as for the start-up: what the services build is then frozen (twlookup/startup.py)
+    for slot in app.slots.values():
+        slot.load()
+    resume_gc()
+    return app
 
 
 def refresh_choice(flag: bool | None, setting: bool | None, workers: int) -> tuple[bool, str]:

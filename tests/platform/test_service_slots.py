@@ -189,3 +189,21 @@ async def test_a_service_loaded_later_has_its_lifespan_run_in_the_apps(settings,
 
     await _lifespan(app, then=request)
     assert service.events == ["start", "stop"]  # type: ignore[attr-defined]  # left at the shutdown
+
+
+async def test_a_service_loaded_before_the_startup_has_its_lifespan_run_by_it(settings, monkeypatch):
+    """`serve` loads every service while a copy of the process seeds a new store (cli._build_app),
+    before the server starts the app's lifespan."""
+    service = make_service("early")
+    monkeypatch.setattr(app_module, "IMPLEMENTED", ["early"])
+    monkeypatch.setattr(service_slots, "load_service", lambda name: service)
+    monkeypatch.setattr(service_slots, "PRIVATE", frozenset())
+    app = create_app(settings)
+    app.slots["early"].load()
+    assert service.events == []  # type: ignore[attr-defined]
+
+    async def started() -> None:
+        assert service.events == ["start"]  # type: ignore[attr-defined]
+
+    await _lifespan(app, then=started)
+    assert service.events == ["start", "stop"]  # type: ignore[attr-defined]
