@@ -25,8 +25,7 @@ from twlookup.platform.service import Service
 from twlookup.platform.service_app import ServiceApp, build_service_app
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
-from twlookup.service_slots import PRIVATE, Listings, ServiceSlot
-from twlookup.service_slots import preload as preload_services
+from twlookup.service_slots import PRIVATE, Listings, Preload, ServiceSlot
 from twlookup.services import IMPLEMENTED
 from twlookup.settings import Settings, get_settings
 from twlookup.startup import app_built, pause_gc, resume_gc
@@ -141,7 +140,7 @@ class TwlookupApp:
             # Reference data is not loaded here: the first request to a service builds that
             # service's caches (in a worker thread), so a start loads only what is asked for.
             await send({"type": "lifespan.startup.complete"})
-            loading = asyncio.create_task(preload_services(self.slots)) if self.preload else None
+            loading = asyncio.create_task(Preload.run(self.slots)) if self.preload else None
             shutdown = asyncio.ensure_future(receive())
             while True:  # until lifespan.shutdown: the lifespans of services loaded meanwhile
                 arrival = asyncio.ensure_future(self._inbox.get())

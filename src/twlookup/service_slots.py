@@ -9,9 +9,10 @@ took on a 2-core machine, for twenty services of which the first request needs o
   already loaded meanwhile), after which the slot steps aside: the routing table then holds the
   built service, so later requests pay nothing for the indirection;
 - the index (`/`), whose listing of every service loads the rest (`Listings`);
-- the preload, which a serving process runs right after the start (`preload`), one service at a
+- the preload, which a serving process runs right after the start (`Preload`), one service at a
   time in a worker thread, so that every service is loaded within about a second of a start
-  without the first answer waiting for them.
+  without the first answer waiting for them: it begins after the first answer, and gives way
+  to requests that load their own service.
 
 Loading is once per slot (a lock), from any thread. What a loaded service declares that the app
 must know before any request, its privacy (no query of a private service reaches a log line), is
@@ -20,8 +21,10 @@ in the catalogue (`twlookup.services.Entry.private`), checked against the servic
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -88,13 +91,18 @@ class ServiceSlot:
         return built if built is not None else await to_thread.run_sync(self.load)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        Preload.asked += 1  # the preload waits while requests load their services, and a moment after
+        Preload.last_asked = time.monotonic()
         try:
             built = await self.ensure()
         except Exception as exc:  # a bug of ours: logged, a 500 problem; the next request tries again
             log_unhandled(self.name, "(while loading the service)", exc, self.name in PRIVATE)
             await send_problem(send, internal_error())
             return
+        finally:
+            Preload.asked -= 1
         await built.asgi(scope, receive, send)
+        Preload.answered = True
 
 
 class Listings(Mapping[str, "ServiceListing"]):
@@ -114,13 +122,33 @@ class Listings(Mapping[str, "ServiceListing"]):
         return len(self._slots)
 
 
-async def preload(slots: Mapping[str, ServiceSlot]) -> None:
-    """Load every service not yet loaded, one at a time off the event loop. A service that fails to
-    load is logged and left to its first request, which answers the error. The collector runs as
-    usual meanwhile (requests are being served: pausing it would keep their garbage), and each
-    service's loading ends by freezing what it built (`long_lived`, in `ServiceSlot.load`)."""
-    for slot in slots.values():
-        try:
-            await slot.ensure()
-        except Exception:
-            log.exception("service %s did not load", slot.name)
+class Preload:
+    """Loading every service not loaded yet, after the start, without slowing the requests that
+    come meanwhile: it begins once a service has answered its first request (or after `WAIT`
+    seconds without one), and before each service waits while requests are loading their own and
+    for `QUIET` seconds after the last began (one loading at a time runs at full speed; two share
+    the interpreter, and a burst of first requests after a start loads what it asks for first).
+    Counted per process."""
+
+    WAIT = 1.0
+    QUIET = 0.2
+    asked = 0  # requests loading their service right now
+    last_asked = 0.0  # when the last of them began (time.monotonic)
+    answered = False  # a service has answered a request since the start
+
+    @classmethod
+    async def run(cls, slots: Mapping[str, ServiceSlot]) -> None:
+        """Load every service not yet loaded, one at a time off the event loop. A service that fails
+        to load is logged and left to its first request, which answers the error. The collector
+        runs as usual meanwhile (requests are being served: pausing it would keep their garbage),
+        and each service's loading ends by freezing what it built (`ServiceSlot.load`)."""
+        began = time.monotonic()
+        while not cls.answered and time.monotonic() - began < cls.WAIT:
+            await asyncio.sleep(0.01)
+        for slot in slots.values():
+            while cls.asked or time.monotonic() - cls.last_asked < cls.QUIET:
+                await asyncio.sleep(0.01)
+            try:
+                await slot.ensure()
+            except Exception:
+                log.exception("service %s did not load", slot.name)

@@ -207,3 +207,26 @@ async def test_a_service_loaded_before_the_startup_has_its_lifespan_run_by_it(se
 
     await _lifespan(app, then=started)
     assert service.events == ["start", "stop"]  # type: ignore[attr-defined]
+
+
+async def test_the_preload_waits_for_the_first_answer_and_gives_way_to_requests_loading(settings, monkeypatch):
+    app = create_app(settings)
+    monkeypatch.setattr(service_slots.Preload, "answered", False)
+    monkeypatch.setattr(service_slots.Preload, "WAIT", 30.0)
+    monkeypatch.setattr(service_slots.Preload, "asked", 0)
+    monkeypatch.setattr(service_slots.Preload, "QUIET", 0.0)
+    loading = asyncio.create_task(service_slots.Preload.run(app.slots))
+    await asyncio.sleep(0.3)
+    assert not any(slot.built for slot in app.slots.values())  # no answer yet: it has not begun
+    async with _client(app) as c:  # a first answer (its service loaded by the request itself)
+        assert (await c.get("/models/api/model", params={"id": "gpt-4-0613"})).status_code == 200
+    service_slots.Preload.asked = 1  # as if a request were loading its service now
+    await asyncio.sleep(0.3)
+    assert [name for name, slot in app.slots.items() if slot.built] == ["models"]  # it gives way
+    service_slots.Preload.asked = 0
+    monkeypatch.setattr(service_slots.Preload, "QUIET", 30.0)  # and a moment after such a request began
+    await asyncio.sleep(0.3)
+    assert [name for name, slot in app.slots.items() if slot.built] == ["models"]
+    service_slots.Preload.QUIET = 0.0
+    await asyncio.wait_for(loading, 120)
+    assert all(slot.built for slot in app.slots.values())
