@@ -81,18 +81,9 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
 
 
 def _build_app() -> Any:
-    """The app, built while a copy of this process seeds the store (`ensure_ready`'s `meanwhile`):
-    this process would only wait, so it loads every service too (otherwise loaded right after the
-    start: twlookup/service_slots.py), and the first request finds its service ready."""
     from twlookup.app import serving_app
-    from twlookup.startup import pause_gc, resume_gc
 
-    app = serving_app()
-    pause_gc()  # as for the start-up: what the services build is then frozen (twlookup/startup.py)
-    for slot in app.slots.values():
-        slot.load()
-    resume_gc()
-    return app
+    return serving_app()
 
 
 def refresh_choice(flag: bool | None, setting: bool | None, workers: int) -> tuple[bool, str]:
@@ -199,11 +190,20 @@ def _migrate_and_seed(url: str, data: Path) -> dict[str, int]:
 
 
 def _upgrade_and_seed(url: str, data: Path) -> dict[str, int]:
+    """Migrate, and seed unless the store holds this data already; a new SQLite store is seeded by
+    two processes (platform/store/seed_shared.py)."""
+    from sqlalchemy import inspect
+
+    from twlookup.platform.store import engine
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
     from twlookup.services import IMPLEMENTED, upgrade_store
 
+    engine.configure(url)
+    new = not inspect(engine.get_engine()).get_table_names()
     upgrade_store(url)
-    return {} if seeded_fingerprint() == fingerprint(IMPLEMENTED, data) else _seed(data)
+    if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+        return {}
+    return _seed(data, url if new else None)
 
 
 def _shared(url: str) -> bool:
@@ -278,10 +278,15 @@ def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _seed(data: Path) -> dict[str, int]:
+def _seed(data: Path, new_store: str | None = None) -> dict[str, int]:
+    """Seed the configured store; `new_store`: its URL, when its tables were created just now (a
+    new SQLite store is then seeded by two processes: platform/store/seed_shared.py)."""
     from twlookup.platform.store.seed import seed
-    from twlookup.services import load_seeders
+    from twlookup.platform.store.seed_shared import seed_shared
+    from twlookup.services import SEED_HELPER, load_seeders
 
+    if new_store is not None:
+        return seed_shared(load_seeders(), data, new_store, SEED_HELPER)
     return seed(load_seeders(), data)
 
 

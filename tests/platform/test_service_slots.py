@@ -192,8 +192,8 @@ async def test_a_service_loaded_later_has_its_lifespan_run_in_the_apps(settings,
 
 
 async def test_a_service_loaded_before_the_startup_has_its_lifespan_run_by_it(settings, monkeypatch):
-    """`serve` loads every service while a copy of the process seeds a new store (cli._build_app),
-    before the server starts the app's lifespan."""
+    """A service may load before the server starts the app's lifespan (a request, or the index,
+    reaching the app first): its lifespan is then entered by the startup."""
     service = make_service("early")
     monkeypatch.setattr(app_module, "IMPLEMENTED", ["early"])
     monkeypatch.setattr(service_slots, "load_service", lambda name: service)

@@ -272,14 +272,14 @@ from pathlib import Path
 import twlookup.cli as cli
 seeded_by = []
 real = cli._seed
-def seed(data):
+def seed(data, new_store=None):
     seeded_by.append(os.getpid())
     serving = sorted(m for m in sys.modules if m.split(".")[0] in ("fastapi", "starlette")
                      or m.startswith("twlookup.services.") and m.split(".")[3:4] in (["operations"], ["schemas"]))
     # written whole, then renamed: a reader polling for the mark never reads it half-written
     Path(sys.argv[3] + ".part").write_text(json.dumps({"pid": os.getpid(), "serving": serving}))
     os.replace(sys.argv[3] + ".part", sys.argv[3])
-    return real(data)
+    return real(data, new_store)
 cli._seed = seed
 meanwhile = []
 cli.ensure_ready(sys.argv[1], Path(sys.argv[2]), seed_in_copy=True, meanwhile=lambda: meanwhile.append(1))

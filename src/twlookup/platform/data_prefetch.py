@@ -85,6 +85,13 @@ def prefetched(data_dir: Path) -> Iterator[None]:
         pending.close()
 
 
+def collect() -> None:
+    """Wait for the child's documents now (before forking a process that reads them too: the copy
+    then holds them, rather than racing this process for the child's output)."""
+    if _pending is not None and _pending.documents is None:
+        _pending.documents = _pending._collect()
+
+
 def take(path: Path) -> Any:
     """The document of `path` parsed by the child, or `MISSING` (parse it here)."""
     return _pending.take(path) if _pending is not None else MISSING

@@ -90,6 +90,13 @@ IMPLEMENTED = [
 ]
 
 
+# The services a new SQLite store's seed hands to a helper process (platform/store/seed_shared.py):
+# about half of the seed's work, measured (the glossary's search index is most of that). Which ones
+# changes only the speed of a cold start; a service whose seeders another service also runs stays
+# with the main process.
+SEED_HELPER = ("glossary", "stocks", "opinions")
+
+
 def load_service(name: str) -> Service:
     """The service declared in `twlookup.services.<name>.operations` (importing it)."""
     service: Service = importlib.import_module(f"twlookup.services.{name}.operations").SERVICE

@@ -85,24 +85,34 @@ def seeded_fingerprint() -> str | None:
 def seed(seeders: Mapping[str, Sequence[Seeder]], data_dir: Path) -> dict[str, int]:
     """Run every service's seeders (by service name: twlookup.services.load_seeders) in one
     transaction; returns records written per service."""
-    counts: dict[str, int] = {}
-    done: set[Seeder] = set()  # shared domain data (the Taiwan calendar) is seeded once
     with store_engine.session() as session, session.begin():
-        for name, own in seeders.items():
-            total = 0
-            for seeder in own:
-                if seeder not in done:
-                    total += seeder(session, data_dir)
-                    done.add(seeder)
-            counts[name] = total
-        refresh_derived(session, list(seeders))  # the searchable forms of what changed
-        bump_version(session)
-        session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(seeders, data_dir)))
-        _forget_downloads(session)
+        counts = run_seeders(session, seeders, data_dir)
+        finish_seed(session, seeders, data_dir)
     from twlookup.platform.store.reference import Reference
 
     Reference.reset_all()
     return counts
+
+
+def run_seeders(session: Session, seeders: Mapping[str, Sequence[Seeder]], data_dir: Path) -> dict[str, int]:
+    """The seeders of these services, then the searchable forms of what they wrote."""
+    counts: dict[str, int] = {}
+    done: set[Seeder] = set()  # shared domain data (the Taiwan calendar) is seeded once
+    for name, own in seeders.items():
+        total = 0
+        for seeder in own:
+            if seeder not in done:
+                total += seeder(session, data_dir)
+                done.add(seeder)
+        counts[name] = total
+    refresh_derived(session, list(seeders))  # the searchable forms of what changed
+    return counts
+
+
+def finish_seed(session: Session, seeders: Mapping[str, Sequence[Seeder]], data_dir: Path) -> None:
+    bump_version(session)
+    session.merge(StoreMeta(key="seed_fingerprint", value=fingerprint(seeders, data_dir)))
+    _forget_downloads(session)
 
 
 def _forget_downloads(session: Session) -> None:
