@@ -14,9 +14,9 @@
 
 Besides the wall-clock times, the CPU time the server process used until its first answer is
 printed, with that of the children it waited for (a cold start seeds in a forked copy of the
-process, and parses the data files in a child interpreter on the other core, so the CPU time can
-exceed the wall time): on a machine shared with other work the wall clock stretches, the CPU time
-much less.
+process, which hands part of the seed to a helper of its own, and parses the data files in a child
+interpreter on the other core, so the CPU time can exceed the wall time): on a machine shared with
+other work the wall clock stretches, the CPU time much less.
 Also measured: the first glossary search once the warm start has loaded every service (Simplified
 Chinese; and, for information, a search sent at once after the first answer, while the services
 load: it waits for the glossary's loading, but is answered sooner from the launch), and a
