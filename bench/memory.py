@@ -1,8 +1,8 @@
 """Memory budget per part: how much resident memory each lazily loaded part of twlookup adds.
 
 One process builds the app on a seeded store of its own and then loads one part at a time,
-printing the resident memory (VmRSS) it adds: every service's reference data (its first
-request), the MCP SDK (a tools/list), the x402 SDK and the Ethereum libraries (a paid route's
+printing the resident memory (VmRSS) it adds: the services' code, routes and tools (a serving
+process loads them right after its start), every service's reference data (its first request), the MCP SDK (a tools/list), the x402 SDK and the Ethereum libraries (a paid route's
 402), the feed refresher (its modules) and the outbound fetcher (a site check of a loopback
 address, refused before any connection). The total is the process with
 every part loaded (target, issue 24: < 200 MB). Requests go through the ASGI app in-process.
@@ -55,7 +55,10 @@ async def main() -> int:
         from twlookup.settings import Settings
 
         app = create_app(Settings(database_url=url, creator_live_register=False, _env_file=None))
-        note("interpreter, app and every service's routes (create_app)")
+        note("interpreter and app, no service loaded (create_app)")
+        for slot in app.slots.values():  # as a serving process does right after its start
+            slot.load()
+        note("every service loaded: its code, routes and tools (twlookup/service_slots.py)")
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as http:
             services = [s for s in (await http.get("/")).json()["services"] if s["state"] == "available"]
