@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # pytest-xdist workers for `make test` (each gets its own stores and test databases: tests/conftest.py)
 TEST_WORKERS ?= 2
 
-.PHONY: install serve lint format test suite bench bench-startup compose-test clean
+.PHONY: install serve lint format test suite bench bench-startup bench-instructions compose-test clean
 
 # uv (from PyPI, into the virtualenv) installs the dependencies: the same packages as pip, in a
 # fraction of the time (a fresh clone's `make test` includes this step). --compile-bytecode writes
@@ -58,6 +58,11 @@ bench: $(STAMP)
 
 bench-startup: $(STAMP)
 	$(BIN)/python bench/startup.py; status=$$?; $(BIN)/python bench/memory.py || status=1; exit $$status
+
+# the load benchmark's ratios by instructions counted under callgrind (needs valgrind; about ten
+# minutes): what a busy or slow CPU does not change
+bench-instructions: $(STAMP)
+	$(BIN)/python bench/instructions.py
 
 # the compose topology built and run for real (needs root or a running Docker; docs/deploy.md)
 compose-test: $(STAMP)
