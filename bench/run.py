@@ -1,6 +1,7 @@
 """Load benchmark: twlookup's whole stack against a one-route FastAPI app on plain uvicorn.
 
-Both servers run in the same run, each one uvicorn worker, and are driven alternately by wrk
+The servers run in the same run, each one uvicorn worker (twlookup three times, warm-started on
+one store: REST with payments on, REST with payments off, MCP), and are driven alternately by wrk
 (or by bench/loadgen.py when wrk is absent) for several rounds, the order rotated each round;
 the best round of each is kept. Printed: requests per second and p99 for each, the ratios, the cold-start time of
 `twlookup serve` and its resident memory after the load.
@@ -133,7 +134,7 @@ def main() -> int:
         TWLOOKUP_REFRESH="off",  # the bench sends nothing off the machine: no background feed refresh
     )
     env.pop("TWLOOKUP_REDIS_URL", None)
-    app_port, base_port, nopay_port = free_port(), free_port(), free_port()
+    app_port, base_port, nopay_port, mcp_port = free_port(), free_port(), free_port(), free_port()
     common = ["--log-level", "warning"]
 
     def serve(port: int, environment: dict[str, str]) -> subprocess.Popen:
@@ -150,6 +151,10 @@ def main() -> int:
     wait_until_up(f"http://127.0.0.1:{app_port}{LOOKUP}", app)
     nopay = serve(nopay_port, dict(env, TWLOOKUP_PAYMENTS_ENABLED="false"))
     wait_until_up(f"http://127.0.0.1:{nopay_port}{LOOKUP}", nopay)
+    # MCP in a server of its own: the two REST servers compared for payments on and off then do
+    # the same work (MCP requests in one of them weighed on its REST rounds)
+    mcp = serve(mcp_port, env)
+    wait_until_up(f"http://127.0.0.1:{mcp_port}{LOOKUP}", mcp)
     base = subprocess.Popen(
         [PY, "-m", "uvicorn", "bench.baseline_app:app", "--port", str(base_port), "--no-access-log", *common],
         stdout=subprocess.DEVNULL,
@@ -161,10 +166,10 @@ def main() -> int:
         "baseline (one-route FastAPI)": (f"http://127.0.0.1:{base_port}/lookup", None),
         "twlookup REST lookup": (f"http://127.0.0.1:{app_port}{LOOKUP}", None),
         "twlookup REST, payments off": (f"http://127.0.0.1:{nopay_port}{LOOKUP}", None),
-        "twlookup MCP tools/call": (f"http://127.0.0.1:{app_port}/models/mcp", MCP_BODY),
+        "twlookup MCP tools/call": (f"http://127.0.0.1:{mcp_port}/models/mcp", MCP_BODY),
     }
     server_of = dict(
-        zip(targets, (base.pid, app.pid, nopay.pid, app.pid), strict=True)
+        zip(targets, (base.pid, app.pid, nopay.pid, mcp.pid), strict=True)
     )  # the process each target runs in
     cpu_per_request: dict[str, float] = {}  # the least server CPU time a request took, over the rounds
     best: dict[str, dict[str, float]] = {}
@@ -184,10 +189,10 @@ def main() -> int:
                     raise SystemExit(f"{name}: {result['errors']} non-200 responses")
                 if name not in best or result["rps"] > best[name]["rps"]:
                     best[name] = result
-        memory = rss_mb(app.pid)
+        memory = max(rss_mb(app.pid), rss_mb(mcp.pid))
         paid_ms = paid_request_cost(f"http://127.0.0.1:{app_port}", env)
     finally:
-        for proc in (app, nopay, base):
+        for proc in (app, nopay, mcp, base):
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
