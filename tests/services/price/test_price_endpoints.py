@@ -4,6 +4,7 @@ Markdown page, /llms.txt, the limits, every error path, no CORS, and sample flag
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, timedelta
 
 import httpx
@@ -12,6 +13,7 @@ from conftest import assert_problem
 from mcp import Client
 
 from twlookup.cli import DEFAULT_DATA
+from twlookup.platform.schemas import NON_BLANK
 from twlookup.services.price.logic import markdown
 from twlookup.services.price.records import Observation, Product
 
@@ -101,6 +103,18 @@ async def test_search_rejects_bad_params(client, params, parameter):
     problem = assert_problem(await client.get(f"{BASE}/search", params=params), 422, parameter)
     if parameter == "cat":
         assert problem["errors"][0]["allowed"] == ["vegetables", "fruits"]
+
+
+@pytest.mark.parametrize("blank", ["\x85", "\ufeff", "\u3000 \t"])
+async def test_search_text_blank_by_any_reading_is_refused_as_the_schema_says(client, blank):
+    """`q` is declared with the platform's spelled-out non-blank pattern, not `\\S`: ECMAScript (the
+    OpenAPI clients, schemathesis) and Rust (pydantic) disagree on U+0085 and U+FEFF, so a client
+    could send, as valid by the document, what the server refused (schemathesis found U+0085)."""
+    spec = (await client.get("/price/openapi.json")).json()
+    (q,) = [p for p in spec["paths"]["/api/search"]["get"]["parameters"] if p["name"] == "q"]
+    assert q["schema"]["pattern"] == NON_BLANK
+    assert re.search(NON_BLANK, blank) is None  # by the document: not valid
+    assert_problem(await client.get(f"{BASE}/search", params={"q": blank}), 422, "q")
 
 
 async def test_product_summary_matches_the_data(client):

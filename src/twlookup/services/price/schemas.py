@@ -9,7 +9,7 @@ from pydantic import Field
 
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
-from twlookup.platform.schemas import LazyModel, Source
+from twlookup.platform.schemas import NON_BLANK, LazyModel, Source
 from twlookup.services.price.records import Category, Observation, Product
 from twlookup.services.price.records import SummaryFigures as SummaryOut
 
@@ -70,7 +70,10 @@ class MarketPrice(RecordAnswer, record=Observation, exclude=("product_id", "mark
 
 class SearchQuery(Params):
     q: str = Field(
-        min_length=1, max_length=50, pattern=r"\S", description="Text in the crop name or code, e.g. 甘藍 or LA"
+        min_length=1,
+        max_length=50,
+        pattern=NON_BLANK,  # not `\S`, which ECMAScript and Rust read differently (platform/schemas.py)
+        description="Text in the crop name or code, e.g. 甘藍 or LA",
     )
     cat: CategorySlug | None = Field(None, description="Only products of this category")
 
