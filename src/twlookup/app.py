@@ -56,15 +56,14 @@ class TwlookupApp:
         root: Any,
         services: dict[str, Any],
         hosts: dict[bytes, Any],
-        subapps: list[FastAPI] | None = None,
-        slots: dict[str, ServiceSlot] | None = None,
+        slots: dict[str, ServiceSlot],
         preload: bool = False,
     ) -> None:
         self.root = root
         self.services = services
         self.hosts = hosts
-        self.subapps = subapps or []
-        self.slots = slots or {}
+        self.subapps: list[FastAPI] = []  # services with a lifespan loaded before the startup
+        self.slots = slots
         self.preload = preload
         self._inbox: asyncio.Queue[tuple[FastAPI, concurrent.futures.Future[None]]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -203,20 +202,7 @@ def create_app(
     apps: dict[str, Any] = {}
     hosts: dict[bytes, Any] = {}
     slots: dict[str, ServiceSlot] = {}
-    app_ref: list[TwlookupApp] = []  # the app, once made: a slot tells it when its service has loaded
-
-    def loaded(name: str, built: ServiceApp) -> None:
-        if app_ref:
-            app_ref[0].loaded(name, built)
-
-    for name in names:
-        slots[name] = apps[name] = ServiceSlot(name, build, loaded, given.get(name))
-        host = settings.host_for(name)
-        if host:
-            hosts[host.encode()] = slots[name]
     listings = Listings(slots)
-    private = {name for name in names if (given[name].private if name in given else name in PRIVATE)}
-    privacy.install(private, {h.decode() for h, a in hosts.items() if any(slots[n] is a for n in private)})
     health = Health(
         settings, counter, facilitator, lambda: (sum(s.built is not None for s in slots.values()), len(slots))
     )
@@ -233,11 +219,16 @@ def create_app(
     if facilitator is not None:  # {pay_url}/pass sells the pass that lifts the quota of the services with one
         shop = lambda: _pass_shop(settings, facilitator, passes, listings, public) or limited_root  # noqa: E731
         apps["pay"] = OnDemand(shop, in_thread=True)  # every service is loaded to know which have one
-    app = TwlookupApp(limited_root, apps, hosts, [], slots, preload)
-    app_ref.append(app)
-    for slot in slots.values():  # the services given are built now (their lifespans entered by the startup)
-        if slot.name in given:
-            slot.load()
+    app = TwlookupApp(limited_root, apps, hosts, slots, preload)
+    for name in names:  # each service's place, told to the app when its service loads
+        slots[name] = apps[name] = ServiceSlot(name, build, app.loaded, given.get(name))
+        host = settings.host_for(name)
+        if host:
+            hosts[host.encode()] = slots[name]
+    private = {name for name in names if (given[name].private if name in given else name in PRIVATE)}
+    privacy.install(private, {h.decode() for h, a in hosts.items() if any(slots[n] is a for n in private)})
+    for name in given:  # the services given are built now (their lifespans entered by the startup)
+        slots[name].load()
     # the tables' mappers loaded so far are set up here, before the collector freezes what the
     # start-up made, not by whichever request first reads the store; a service's own, when it loads
     configure_mappers()
