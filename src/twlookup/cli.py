@@ -192,15 +192,10 @@ def _migrate_and_seed(url: str, data: Path) -> dict[str, int]:
 def _upgrade_and_seed(url: str, data: Path) -> dict[str, int]:
     """Migrate, and seed unless the store holds this data already; a new SQLite store is seeded by
     two processes (platform/store/seed_shared.py)."""
-    from sqlalchemy import inspect
-
-    from twlookup.platform.store import engine
     from twlookup.platform.store.seed import fingerprint, seeded_fingerprint
     from twlookup.services import IMPLEMENTED, upgrade_store
 
-    engine.configure(url)
-    new = not inspect(engine.get_engine()).get_table_names()
-    upgrade_store(url)
+    new = upgrade_store(url)
     if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
         return {}
     return _seed(data, url if new else None)

@@ -130,9 +130,10 @@ def load_tables() -> None:
             importlib.import_module(f"twlookup.services.{name}.tables")
 
 
-def upgrade_store(url: str) -> None:
+def upgrade_store(url: str) -> bool:
     """Bring the store at `url` to the latest schema: an empty store gets every table at once,
-    stamped at the migrations' head; any other is migrated by Alembic (platform/store/migrate.py)."""
+    stamped at the migrations' head (True: a new store); any other is migrated by Alembic
+    (platform/store/migrate.py)."""
     from twlookup.platform.store.migrate import upgrade
 
-    upgrade(url, load_tables)
+    return upgrade(url, load_tables)

@@ -86,20 +86,22 @@ def migration_heads() -> list[str]:
     return sorted(revisions - below)
 
 
-def upgrade(url: str, declare_tables: Callable[[], object] | None = None) -> None:
+def upgrade(url: str, declare_tables: Callable[[], object] | None = None) -> bool:
+    """Bring the store to the head; True when it was empty and got every table at once (a new store)."""
     store_engine.configure(url)
     if is_current():
-        return
+        return False
     if declare_tables is not None and not inspect(store_engine.get_engine()).get_table_names():
         declare_tables()
         create_at_head()
-        return
+        return True
     from alembic import command
 
     command.upgrade(alembic_config(url), "heads")
     with store_engine.session() as session, session.begin():
         revisions: list[str] = list(session.execute(text("select version_num from alembic_version")).scalars())
         session.merge(StoreMeta(key=SCHEMA_KEY, value=_record(revisions)))
+    return False
 
 
 def create_at_head() -> None:
