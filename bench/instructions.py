@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import shutil
 import socket
@@ -36,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import LOOKUP, MCP_BODY, PY, ROOT, free_port
+from run import LOOKUP, MCP_BODY, PY, ROOT, free_port, server_env
 
 REQUESTS = 1000
 LOOKUP_REQUEST = f"GET {LOOKUP} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
@@ -130,9 +129,7 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="twlookup-instructions-"))
     try:
         store = folder / "seeded.db"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TWLOOKUP_")}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode as an installed wheel has it
-        env.update(
+        env = server_env(
             TWLOOKUP_DATABASE_URL=f"sqlite:///{store}",
             TWLOOKUP_RATE_LIMIT_DEFAULT="100000000/minute",
             TWLOOKUP_REFRESH="off",

@@ -45,6 +45,16 @@ MCP_BODY = json.dumps(
 )
 
 
+def server_env(**settings: str) -> dict[str, str]:
+    """The environment of a server under measure: `settings` (TWLOOKUP_* names) and none of this
+    shell's twlookup settings, nor the plain DATABASE_URL / REDIS_URL the settings also read; without
+    PYTHONDONTWRITEBYTECODE (set on some machines), so that the server, like an installed wheel,
+    starts from compiled bytecode rather than compiling its sources every time."""
+    drop = ("DATABASE_URL", "REDIS_URL", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TWLOOKUP_") and k not in drop}
+    return {**env, **settings}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

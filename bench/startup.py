@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shutil
 import signal
 import subprocess
@@ -49,7 +48,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import LOOKUP, cpu_seconds, free_port, rss_mb
+from run import LOOKUP, cpu_seconds, free_port, rss_mb, server_env
 
 COLD_TARGET, WARM_TARGET, RSS_TARGET, SEARCH_TARGET = 1.5, 1.0, 200.0, 0.1
 SEARCH = "/glossary/api/term?q=大语言模型"  # Simplified Chinese text: the search tables
@@ -59,11 +58,7 @@ FETCH = "/seo/api/site-check"  # the safe fetcher
 
 
 def launch(python: str, store: str, port: int, folder: Path, workers: int = 1) -> subprocess.Popen:
-    # PYTHONDONTWRITEBYTECODE (set on some machines) is dropped so that the server, like an
-    # installed wheel, starts from compiled bytecode rather than compiling its sources every time
-    drop = ("DATABASE_URL", "REDIS_URL", "PYTHONDONTWRITEBYTECODE")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TWLOOKUP_") and k not in drop}
-    env.update(TWLOOKUP_DATABASE_URL=store, TWLOOKUP_CREATOR_LIVE_REGISTER="0", TWLOOKUP_REFRESH="off")
+    env = server_env(TWLOOKUP_DATABASE_URL=store, TWLOOKUP_CREATOR_LIVE_REGISTER="0", TWLOOKUP_REFRESH="off")
     return subprocess.Popen(
         [python, "-m", "twlookup", "serve", "--port", str(port), "--no-access-log", "--log-level", "warning"]
         + (["--workers", str(workers)] if workers > 1 else []),
