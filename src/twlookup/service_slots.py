@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
@@ -33,8 +32,8 @@ from sqlalchemy.orm import configure_mappers
 
 from twlookup.platform.errors import internal_error, log_unhandled
 from twlookup.platform.http import send_problem
+from twlookup.platform.on_demand import OnDemand
 from twlookup.services import CATALOG, load_service
-from twlookup.startup import long_lived
 
 if TYPE_CHECKING:
     from twlookup.platform.listing import ServiceListing
@@ -60,30 +59,31 @@ class ServiceSlot:
         self._build = build
         self._on_loaded = on_loaded
         self._service = service  # given (tests build apps of their own services), else imported by name
-        self._lock = threading.Lock()
-        self.built: ServiceApp | None = None
+        self._once = OnDemand(self._make)  # made once, whichever thread asks first; kept for good
+
+    @property
+    def built(self) -> ServiceApp | None:
+        """The built service, or None while it is not loaded."""
+        built: ServiceApp | None = self._once.built
+        return built
 
     def load(self) -> ServiceApp:
         """The built service, importing and building it the first time (blocking; thread-safe)."""
-        built = self.built
-        if built is not None:
-            return built
-        with self._lock:
-            built = self.built
-            if built is None:
-                service = self._service or load_service(self.name)
-                if self._service is None and service.private != (self.name in PRIVATE):
-                    raise RuntimeError(
-                        f"service {self.name!r}: private={service.private} in its declaration but not in the"
-                        " catalogue (twlookup.services.CATALOG), which the access log's filter is built from"
-                    )
-                built = self._build(service)
-                built.subapp.zh_name = _ZH.get(self.name, "")
-                configure_mappers()  # its tables' mappers, now rather than in its first store read
-                long_lived()  # kept for the life of the process (twlookup/startup.py)
-                self._on_loaded(self.name, built)  # before `built` is published: lifespans, routing
-                self.built = built
-            return built
+        built: ServiceApp = self._once.app
+        return built
+
+    def _make(self) -> ServiceApp:
+        service = self._service or load_service(self.name)
+        if self._service is None and service.private != (self.name in PRIVATE):
+            raise RuntimeError(
+                f"service {self.name!r}: private={service.private} in its declaration but not in the"
+                " catalogue (twlookup.services.CATALOG), which the access log's filter is built from"
+            )
+        built = self._build(service)
+        built.subapp.zh_name = _ZH.get(self.name, "")
+        configure_mappers()  # its tables' mappers, now rather than in its first store read
+        self._on_loaded(self.name, built)  # before `built` is published: lifespans, routing
+        return built
 
     async def ensure(self) -> ServiceApp:
         """The built service, loaded in a worker thread if it is not yet."""

@@ -41,6 +41,11 @@ class OnDemand:
                     long_lived()  # lives as long as the process (twlookup/startup.py)
         return self._app
 
+    @property
+    def built(self) -> Any:
+        """The app if it has been made, else None (makes nothing)."""
+        return self._app
+
     def _get(self) -> Any:
         return self.app
 
