@@ -31,9 +31,6 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.startup import pause_gc, resume_gc
 
     pause_gc()  # until create_app has built the app (see twlookup/startup.py)
-    import uvicorn
-
-    from twlookup.platform.server_protocol import PROTOCOL
     from twlookup.platform.store.engine import StoreTimeouts
     from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
 
@@ -56,6 +53,10 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
         seed_in_copy=workers == 1,
         meanwhile=lambda: built.append(_build_app()),
     )
+    import uvicorn  # (after the seed's fork: the copy does not need it; `_build_app` imported it meanwhile)
+
+    from twlookup.platform.server_protocol import PROTOCOL
+
     if workers > 1:  # the app is built in each worker process, not in this one
         resume_gc()
     refresh, why = refresh_choice(args.refresh, settings.refresh, workers)
@@ -81,6 +82,9 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
 
 
 def _build_app() -> Any:
+    import uvicorn  # noqa: F401  (the server too, while a copy of this process seeds the store)
+
+    import twlookup.platform.server_protocol  # noqa: F401
     from twlookup.app import serving_app
 
     return serving_app()

@@ -122,3 +122,37 @@ def test_a_new_store_is_created_at_the_head_with_the_migrations_schema(store, tm
         if store == "postgresql":
             empty_store(pg)
         store_engine.configure(settings.database_url)
+
+
+def test_a_new_sqlite_store_gets_its_tables_in_one_transaction(tmp_path, settings):
+    """SQLite's Python driver opens no transaction for DDL: without an explicit BEGIN each CREATE
+    was committed (and synced) on its own, so a creation stopped half-way left a half-made schema
+    that no later start would finish (a store with tables is not created again). Stopped at the
+    tenth table, the store is left with no table at all; then created whole."""
+    from sqlalchemy import event
+
+    url = f"sqlite:///{tmp_path}/new.db"
+    store_engine.configure(url)
+    created: list[str] = []
+
+    def stop_at_the_tenth(conn, cursor, statement, *args):
+        if statement.lstrip().upper().startswith("CREATE TABLE"):
+            created.append(statement)
+            if len(created) == 10:
+                raise RuntimeError("stopped while creating the tables")
+
+    engine = store_engine.get_engine()
+    event.listen(engine, "before_cursor_execute", stop_at_the_tenth)
+    try:
+        with pytest.raises(RuntimeError, match="stopped"):
+            upgrade(url, load_tables)
+    finally:
+        event.remove(engine, "before_cursor_execute", stop_at_the_tenth)
+    try:
+        assert len(created) == 10
+        assert inspect(create_engine(url)).get_table_names() == []
+        assert upgrade(url, load_tables) is True  # still a new store: every table at once
+        assert set(inspect(create_engine(url)).get_table_names()) >= set(Base.metadata.tables)
+        assert is_current()
+    finally:
+        store_engine.configure(settings.database_url)

@@ -111,6 +111,11 @@ def create_at_head() -> None:
 
     heads = migration_heads()
     with store_engine.get_engine().begin() as conn:
+        if conn.dialect.name == "sqlite":
+            # Python's sqlite3 opens a transaction before data changes only: without this, each
+            # CREATE would be committed (and synced) on its own, and a creation stopped half-way
+            # would leave a half-made schema that no later start finishes
+            conn.exec_driver_sql("BEGIN")
         Base.metadata.create_all(conn, checkfirst=False)
         conn.execute(text(ALEMBIC_VERSION))
         for head in heads:
