@@ -91,10 +91,11 @@ IMPLEMENTED = [
 
 
 # The services a new SQLite store's seed hands to a helper process (platform/store/seed_shared.py):
-# about half of the seed's work, measured (the glossary's search index is most of that). Which ones
-# changes only the speed of a cold start; a service whose seeders another service also runs stays
-# with the main process.
-SEED_HELPER = ("glossary", "stocks", "opinions")
+# about half of the seed's work, measured by CPU time (the glossary's search index is most of that;
+# with the tables created in one transaction the helper had time to spare, and price's 2,300
+# observations balance it). Which ones changes only the speed of a cold start; a service whose
+# seeders another service also runs stays with the main process.
+SEED_HELPER = ("glossary", "stocks", "opinions", "price")
 
 
 def load_service(name: str) -> Service:
