@@ -267,8 +267,8 @@ def _migrate_and_seed_in_child(url: str, data: Path) -> dict[str, int]:
     import json
     import subprocess
 
-    code = (
-        "import json, sys; from pathlib import Path; from twlookup.cli import _migrate_and_seed;"
+    code = (  # (the collector off for the whole short-lived child: twlookup/startup.py)
+        "import gc; gc.disable(); import json, sys; from pathlib import Path; from twlookup.cli import _migrate_and_seed;"
         " print(json.dumps(_migrate_and_seed(sys.argv[1], Path(sys.argv[2]))))"
     )
     done = subprocess.run([sys.executable, "-c", code, url, str(data)], capture_output=True, text=True)

@@ -79,3 +79,34 @@ def test_services_sharing_a_seeder_stay_together_in_one_process(tmp_path, monkey
     monkeypatch.setattr(os, "fork", no_fork)
     counts = shared.seed_shared(seeders, DEFAULT_DATA, url, ("life",))
     assert counts["life"] > 0 and seeded_fingerprint() is not None  # seeded by this process alone
+
+
+@pytest.mark.parametrize("two_processes", [False, True], ids=["one process", "two processes"])
+def test_the_collector_is_paused_while_a_seed_runs(tmp_path, restore_engine, two_processes):
+    """A seed makes a few hundred thousand objects it drops when it is done: with the collector
+    running it scanned them again and again, about a quarter of a seed's CPU time. It is paused
+    for the seed (a `serve` with several workers seeds in a child interpreter, `twlookup seed` in
+    its own process, where nothing had paused it) and runs again after it."""
+    import gc
+
+    url = _new_store(tmp_path / "store")
+    seeders = load_seeders()
+    collections: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    assert gc.isenabled()
+    gc.callbacks.append(count)
+    try:
+        if two_processes:
+            shared.seed_shared(seeders, DEFAULT_DATA, url, SEED_HELPER)
+        else:
+            seed(seeders, DEFAULT_DATA)
+    finally:
+        gc.callbacks.remove(count)
+    assert seeded_fingerprint() is not None
+    # none while it ran (there were hundreds); at most the one due as soon as it is back on
+    assert len(collections) <= 1, collections
+    assert gc.isenabled()

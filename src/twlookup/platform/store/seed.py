@@ -14,6 +14,7 @@ from twlookup.platform.records import read_data_file
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.derived_rows import refresh_derived
 from twlookup.platform.store.meta import StoreMeta, bump_version
+from twlookup.startup import collector_paused
 
 # how the search reads text (domain/search_text.py and its tables): the indexed forms are built by
 # them (the files are read, not imported)
@@ -85,7 +86,7 @@ def seeded_fingerprint() -> str | None:
 def seed(seeders: Mapping[str, Sequence[Seeder]], data_dir: Path) -> dict[str, int]:
     """Run every service's seeders (by service name: twlookup.services.load_seeders) in one
     transaction; returns records written per service."""
-    with store_engine.session() as session, session.begin():
+    with collector_paused(), store_engine.session() as session, session.begin():
         counts = run_seeders(session, seeders, data_dir)
         finish_seed(session, seeders, data_dir)
     from twlookup.platform.store.reference import Reference

@@ -29,6 +29,7 @@ from twlookup.platform.data_prefetch import collect
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.meta import StoreMeta
 from twlookup.platform.store.seed import Seeder, finish_seed, run_seeders, seed
+from twlookup.startup import collector_paused
 
 PART = "seed_part"  # the helper's store, attached to this process's connection for the copy
 
@@ -38,6 +39,13 @@ def seed_shared(
 ) -> dict[str, int]:
     """`seed(seeders, data_dir)` of the new SQLite store at `url` (configured, its tables just
     created and empty), the services named in `helper` seeded by a forked helper process."""
+    with collector_paused():  # (the helper is forked with it paused too)
+        return _seed_shared(seeders, data_dir, url, helper)
+
+
+def _seed_shared(
+    seeders: Mapping[str, Sequence[Seeder]], data_dir: Path, url: str, helper: Collection[str]
+) -> dict[str, int]:
     store = store_engine.sqlite_file(url)
     others = [s for name, own in seeders.items() if name not in helper for s in own]
     theirs = {name: own for name, own in seeders.items() if name in helper and not set(own) & set(others)}
