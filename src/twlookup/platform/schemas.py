@@ -92,4 +92,6 @@ WHITESPACE_CHARS = "".join(
     for c in (9, 10, 11, 12, 13, 32, *range(0x1C, 0x20), 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B))
     + (0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF)
 )
-NON_BLANK = "[^" + "".join(f"\\u{ord(c):04x}" for c in WHITESPACE_CHARS) + "]"
+_ESCAPED = "".join(f"\\u{ord(c):04x}" for c in WHITESPACE_CHARS)
+NON_BLANK = f"[^{_ESCAPED}]"
+BLANK = f"[{_ESCAPED}]"  # one whitespace character, by the same reading (for patterns that allow padding)

@@ -226,3 +226,24 @@ async def test_a11y_items_cite_the_criterion_their_source_is(client):
     for item in items:
         if "WCAG" in (item["source"]["title"] or ""):
             assert f"Success Criterion {item['criterion']} " in item["source"]["title"], item["id"]
+
+
+@pytest.mark.parametrize("pad", ["\x85", "\ufeff", "\u3000", " \t"])
+async def test_brand_with_whitespace_around_is_read_as_the_document_says(client, pad):
+    """`brand` may have whitespace around its hex. Declared with `\\s`, ECMAScript (the OpenAPI
+    clients, schemathesis) and Rust (pydantic) disagreed on U+0085 and U+FEFF: a brand valid by
+    the document was refused (422), and the colour parser (Python's strip) left U+FEFF in place.
+    The pattern now spells its whitespace out, and the parser strips the same characters."""
+    import re
+
+    from twlookup.services.motion.operations import motion_kit
+    from twlookup.services.motion.schemas import MotionKitQuery
+
+    spec = (await client.get("/motion/openapi.json")).json()
+    (brand,) = [p for p in spec["paths"]["/api/pro/motion-kit"]["get"]["parameters"] if p["name"] == "brand"]
+    padded = f"{pad}#e63946{pad}"
+    assert re.search(brand["schema"]["pattern"], padded)  # valid by the document
+    r = await client.get("/motion/api/pro/motion-kit", params={"brand": padded})
+    assert r.status_code == 402, r.text  # valid: it asks for payment
+    assert motion_kit(MotionKitQuery(brand=padded)).brand == motion_kit(MotionKitQuery(brand="#e63946")).brand
+    assert (await client.get("/motion/api/pro/motion-kit", params={"brand": f"{pad}#e6394"})).status_code == 422

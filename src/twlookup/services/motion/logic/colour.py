@@ -7,6 +7,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from twlookup.platform.schemas import WHITESPACE_CHARS
+
 HEX = re.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
@@ -28,7 +30,7 @@ class RGB:
 
 def parse_hex(text: str) -> RGB:
     """#rgb, #rgba, #rrggbb or #rrggbbaa (the '#' optional); raises ValueError otherwise."""
-    m = HEX.match(text.strip())
+    m = HEX.match(text.strip(WHITESPACE_CHARS))  # what the parameter's pattern allows around it
     if not m:
         raise ValueError(f"{text!r} is not a hex colour (#rgb, #rgba, #rrggbb or #rrggbbaa)")
     digits = m.group(1)
