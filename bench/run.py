@@ -55,6 +55,22 @@ def server_env(**settings: str) -> dict[str, str]:
     return {**env, **settings}
 
 
+def loop_seconds(steps: int = 10_000_000, tries: int = 3) -> float:
+    """Seconds a pure-Python loop of `steps` additions takes in this process (best of `tries`): how
+    fast this machine runs Python right now. The time targets assume a quiet machine; on the shared
+    2-core machines these benches were written on, a machine's speed changed by up to half from one
+    hour to the next, and every time measured moved with it. Printed beside the results, so that
+    runs on different days can be compared."""
+    best = float("inf")
+    for _ in range(tries):
+        began = time.perf_counter()
+        total = 0
+        for i in range(steps):
+            total += i
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -136,6 +152,7 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     args = parser.parse_args()
 
+    speed_before = loop_seconds()
     tmp = Path(tempfile.mkdtemp(prefix="twlookup-bench-"))
     env = dict(
         os.environ,
@@ -207,7 +224,9 @@ def main() -> int:
             proc.wait(timeout=10)
         shutil.rmtree(tmp, ignore_errors=True)
 
+    speed_after = loop_seconds()
     tool = "wrk" if shutil.which("wrk") else "bench/loadgen.py"
+    print(f"machine: a 10-million-step Python loop took {speed_before:.2f} s before and {speed_after:.2f} s after")
     print(f"load: {tool}, {args.connections} connections, {args.rounds} rounds x {args.seconds:.0f} s, best round kept")
     for name, r in best.items():
         print(
