@@ -95,3 +95,25 @@ def test_the_fast_yaml_loader_reads_every_data_file_as_the_python_one_does():
     for path in files:
         with path.open(encoding="utf-8") as fh:
             assert read_data_file(path) == yaml.load(fh, Loader=yaml.SafeLoader), path
+
+
+def test_records_of_one_provenance_share_one_source_and_a_copy_gets_its_own():
+    """An answer's `source` is built from its record's provenance. Records read from one file
+    share it, and a listing of 229 models built 229 equal `Source` objects on every request: now
+    one per provenance, shared (answers never change it). A record copied with another check date
+    gets a source that says that date."""
+    prov = {"source": "https://example.org/notice", "source_title": "Notice", "checked": date(2026, 11, 20)}
+    a = Model(id="m-a", provider="openai", name="A", kind="chat", **prov)
+    b = Model(id="m-b", provider="openai", name="B", kind="chat", **prov)
+    assert a.source_ref is b.source_ref
+    assert a.source_ref.model_dump() == {
+        "url": "https://example.org/notice",
+        "title": "Notice",
+        "checked": date(2026, 11, 20),
+        "licence": None,
+        "sample": False,
+    }
+    later = a.model_copy(update={"checked": date(2026, 11, 27)})
+    assert later.source_ref.checked == date(2026, 11, 27) and a.source_ref.checked == date(2026, 11, 20)
+    sample = a.model_copy(update={"sample": True})
+    assert sample.source_ref.sample is True and sample.source_ref is not a.source_ref

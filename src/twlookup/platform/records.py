@@ -35,6 +35,13 @@ class Record(LazyModel):
     model_config = ConfigDict(frozen=True, extra="forbid", from_attributes=True)
 
 
+@functools.lru_cache(maxsize=4096)
+def _shared_source(url: str, title: str | None, checked: date, licence: str | None, sample: bool) -> Source:
+    """The records of a data file mostly share one provenance: a listing built an equal `Source`
+    for each of its items on every request (229 for the models' list)."""
+    return Source(url=url, title=title, checked=checked, licence=licence, sample=sample)
+
+
 class SourcedRecord(Record):
     """A record with provenance, stored in the flat columns of `store.base.Provenance`."""
 
@@ -46,10 +53,9 @@ class SourcedRecord(Record):
 
     @property
     def source_ref(self) -> Source:
-        """The record's provenance as the `Source` object answers carry."""
-        return Source(
-            url=self.source, title=self.source_title, checked=self.checked, licence=self.licence, sample=self.sample
-        )
+        """The record's provenance as the `Source` object answers carry: one object per
+        provenance, shared by every record and answer that has it (nothing changes it)."""
+        return _shared_source(self.source, self.source_title, self.checked, self.licence, self.sample)
 
     def cite(self, url: str, title: str | None = None, checked: date | None = None) -> Source:
         """A further page this record rests on, cited with the record's check date (or the page's
