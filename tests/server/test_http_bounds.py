@@ -226,3 +226,53 @@ def test_past_the_connection_cap_a_request_is_503(capped):
         assert status == 503 and headers["retry-after"] == "1"
         assert time.monotonic() < deadline, "still at the cap after the held connections closed"
         time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def idle(db_url, tmp_path_factory):
+    env = server_env(db_url, TWLOOKUP_KEEP_ALIVE_SECONDS="1")
+    with serve(env, tmp_path_factory.mktemp("idle"), "--no-access-log") as s:
+        yield s
+
+
+def one_answer(sock: socket.socket) -> int:
+    """Read one answer (its Content-Length) from a connection kept open; its status."""
+    raw = b""
+    while b"\r\n\r\n" not in raw:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection before answering"
+        raw += chunk
+    head, _, body = raw.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")
+    )
+    while len(body) < length:
+        body += sock.recv(65536)
+    return int(head.split()[1])
+
+
+def closed_after(sock: socket.socket) -> float:
+    """Seconds until the server closes the connection (nothing else may arrive)."""
+    began = time.monotonic()
+    assert sock.recv(1) == b"", "the server sent more than its answer"
+    return time.monotonic() - began
+
+
+def test_an_idle_keep_alive_connection_is_closed_after_its_time(idle):
+    sock = connect(idle)
+    send(sock, request())
+    assert one_answer(sock) == 200
+    waited = closed_after(sock)
+    assert 0.8 <= waited < WAIT, waited  # TWLOOKUP_KEEP_ALIVE_SECONDS=1 from the answer
+
+
+def test_a_connection_in_use_is_kept_past_the_keep_alive_time(idle):
+    """Requests 0.4 s apart for 2.4 s on one connection (more than twice the 1 s an idle one is
+    kept): each is answered on it; then, idle, it is closed a second after the last answer."""
+    sock = connect(idle)
+    for _ in range(7):
+        send(sock, request())
+        assert one_answer(sock) == 200
+        time.sleep(0.4)
+    waited = closed_after(sock)
+    assert 0.4 <= waited < WAIT, waited  # 0.4 s of the second had passed in the sleep
