@@ -200,7 +200,7 @@ def _upgrade_and_seed(url: str, data: Path) -> dict[str, int]:
     from twlookup.services import IMPLEMENTED, upgrade_store
 
     new = upgrade_store(url)
-    if seeded_fingerprint() == fingerprint(IMPLEMENTED, data):
+    if not new and seeded_fingerprint() == fingerprint(IMPLEMENTED, data):  # (a store made just now holds none)
         return {}
     return _seed(data, url if new else None)
 
