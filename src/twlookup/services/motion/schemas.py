@@ -10,6 +10,7 @@ from pydantic import Field
 from twlookup.platform.operations import Params
 from twlookup.platform.records import RecordAnswer
 from twlookup.platform.schemas import BLANK, LazyModel, Source
+from twlookup.services.motion.logic.colour import HEX_COLOUR
 from twlookup.services.motion.logic.presets import PRESETS
 from twlookup.services.motion.logic.spring import Regime
 from twlookup.services.motion.records import A11yRecord, EasingRecord, LibraryRecord, SupportRecord
@@ -201,7 +202,7 @@ class A11yChecklist(LazyModel):
 class MotionKitQuery(Params):
     brand: str = Field(
         # whitespace spelled out, not `\s` (read differently by clients and pydantic: platform/schemas.py)
-        pattern=rf"^{BLANK}*#?([0-9a-fA-F]{{3}}|[0-9a-fA-F]{{4}}|[0-9a-fA-F]{{6}}|[0-9a-fA-F]{{8}}){BLANK}*$",
+        pattern=f"^{BLANK}*{HEX_COLOUR}{BLANK}*$",
         description="Brand colour in hex (URL-encode # as %23)",
     )
     style: Literal["snappy", "calm", "playful"] = Field("snappy", description="snappy, calm or playful")

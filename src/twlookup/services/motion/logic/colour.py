@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from twlookup.platform.schemas import WHITESPACE_CHARS
 
-HEX = re.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+# a hex colour as written: #rgb, #rgba, #rrggbb or #rrggbbaa, the '#' optional (the `brand` parameter's pattern too)
+HEX_COLOUR = r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})"
+HEX = re.compile(f"^{HEX_COLOUR}$")
 
 
 @dataclass(frozen=True)
