@@ -11,7 +11,15 @@ import pytest
 from twlookup import cli
 from twlookup.domain.model_lifecycle import Model
 from twlookup.domain.model_lifecycle_tables import ModelRow
-from twlookup.platform.records import DataFileError, SourcedRecord, load_records, to_row
+from twlookup.platform.records import (
+    DataFileError,
+    Record,
+    RecordAnswer,
+    SourcedRecord,
+    as_answer,
+    load_records,
+    to_row,
+)
 from twlookup.settings import get_settings
 
 
@@ -117,3 +125,57 @@ def test_records_of_one_provenance_share_one_source_and_a_copy_gets_its_own():
     assert later.source_ref.checked == date(2026, 11, 27) and a.source_ref.checked == date(2026, 11, 20)
     sample = a.model_copy(update={"sample": True})
     assert sample.source_ref.sample is True and sample.source_ref is not a.source_ref
+
+
+class Part(Record):
+    name: str
+    grams: int
+
+
+class Kit(SourcedRecord):
+    id: str
+    parts: tuple[Part, ...]
+    tags: tuple[str, ...]
+    secret: str
+
+
+class KitOut(RecordAnswer, record=Kit, exclude=("secret",)):
+    tags: list[str]  # the answer's own type for a record field
+    heaviest: str | None
+
+
+def test_an_answer_takes_its_record_values_as_held_and_shows_what_a_dump_would():
+    """`as_answer` took every value through `model_dump` and validated the dump again: a nested
+    record was rebuilt from a dict on every request. A field the answer declares with the record's
+    own type is now taken as the record holds it (already valid); one it declares otherwise is
+    still dumped and validated into the answer's type. The answer shows the same either way, and a
+    copied record shows its new values."""
+    kit = Kit(
+        id="k1",
+        parts=({"name": "chain", "grams": 250}, {"name": "bell", "grams": 30}),
+        tags=("city", "touring"),
+        secret="not shown",
+        source="https://example.org/kits",
+        checked=date(2026, 11, 20),
+    )
+    out = as_answer(kit, KitOut, heaviest="chain")
+    assert out.parts[0] is kit.parts[0]  # carried, not rebuilt
+    assert out.tags == ["city", "touring"] and isinstance(out.tags, list)
+    assert out.source is kit.source_ref
+    assert out.model_dump(mode="json") == {
+        "id": "k1",
+        "parts": [{"name": "chain", "grams": 250}, {"name": "bell", "grams": 30}],
+        "tags": ["city", "touring"],
+        "heaviest": "chain",
+        "source": {
+            "url": "https://example.org/kits",
+            "title": None,
+            "checked": "2026-11-20",
+            "licence": None,
+            "sample": False,
+        },
+    }
+    lighter = kit.model_copy(update={"parts": (Part(name="bell", grams=30),), "tags": ("city",)})
+    again = as_answer(lighter, KitOut, heaviest="bell")
+    assert [p.name for p in again.parts] == ["bell"] and again.tags == ["city"]
+    assert [p.name for p in out.parts] == ["chain", "bell"]  # the first answer is untouched

@@ -249,9 +249,33 @@ def _answer_fields(answer: type[BaseModel]) -> set[str]:
     return set(answer.model_fields)  # shared, never changed
 
 
+@functools.cache
+def _carried_fields(record: type[Record], answer: type[BaseModel]) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The fields of `record` that `answer` shows: those it declares with the record's own type,
+    whose values it takes as the record holds them (already valid: a nested record passes as it
+    is), and those it declares otherwise (an answer's own type for a field), dumped first. A
+    sourced record's `source` is neither: the answer shows its provenance as a `Source`."""
+    shown = answer.model_fields
+    as_held: list[str] = []
+    dumped: set[str] = set()
+    for name, field in record.model_fields.items():
+        if name not in shown or (name == "source" and issubclass(record, SourcedRecord)):
+            continue
+        if shown[name].annotation == field.annotation:
+            as_held.append(name)
+        else:
+            dumped.add(name)
+    return tuple(as_held), frozenset(dumped)
+
+
 def as_answer(record: Record, answer: type[A], **added: Any) -> A:
     """`record` in its answer shape (a `RecordAnswer`), with the values of the fields it adds."""
-    values = record.model_dump(include=_answer_fields(answer))
+    as_held, dumped = _carried_fields(type(record), answer)
+    held = record.__dict__
+    values = {name: held[name] for name in as_held}
+    if dumped:
+        values.update(record.model_dump(include=dumped))
     if isinstance(record, SourcedRecord):
         values["source"] = record.source_ref
-    return answer.model_validate({**values, **added})
+    values.update(added)
+    return answer.model_validate(values)
