@@ -94,9 +94,9 @@ class OperationEndpoint:
         head = scope["method"] == "HEAD"
         if match.markdown:
             assert op.markdown is not None  # the dispatcher matches `.md` only where a renderer is declared
-            await send_bytes(send, 200, b"" if head else op.markdown(result).encode(), MARKDOWN)
+            await send_bytes(send, 200, op.markdown(result).encode(), MARKDOWN, head=head)
             return
-        await send_bytes(send, 200, b"" if head else op.dump_json(result))
+        await send_bytes(send, 200, op.dump_json(result), head=head)
 
     async def _sell(self, op: Operation, raw: dict[str, Any], scope: dict[str, Any], send: Any) -> None:
         if not self.settings.pro_open(self.service, op.path):

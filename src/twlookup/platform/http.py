@@ -16,13 +16,20 @@ Scope = dict[str, Any]
 
 
 async def send_bytes(
-    send: Any, status: int, body: bytes, content_type: bytes = JSON, headers: list[tuple[bytes, bytes]] | None = None
+    send: Any,
+    status: int,
+    body: bytes,
+    content_type: bytes = JSON,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    head: bool = False,
 ) -> None:
+    """`body` as the answer; with `head` (a HEAD request), its headers only: the Content-Length
+    stays the body's, as GET would send it (RFC 9110 8.6 allows no other)."""
     raw = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     if headers:
         raw.extend(headers)
     await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": "http.response.body", "body": b"" if head else body})
 
 
 async def send_json(send: Any, status: int, data: Any, headers: list[tuple[bytes, bytes]] | None = None) -> None:

@@ -99,8 +99,7 @@ class Dispatcher:
             if text is not None:
                 if scope["method"] not in ("GET", "HEAD"):
                     raise method_not_allowed(path, ["GET"])
-                body = b"" if scope["method"] == "HEAD" else text(scope).encode()
-                await send_bytes(send, 200, body, TEXT_PLAIN)
+                await send_bytes(send, 200, text(scope).encode(), TEXT_PLAIN, head=scope["method"] == "HEAD")
                 return
         except Problem as problem:
             await send_problem(send, problem)
