@@ -1,10 +1,16 @@
-"""The server protocol's small parts: one write per answer, and time limits without a timer per request."""
+"""The server protocol's small parts: one write per answer with uvicorn's framing, and time limits
+without a timer per request."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from types import SimpleNamespace
 
-from twlookup.platform.server_protocol import Deadline, HeadWithBody
+import pytest
+from uvicorn.protocols.http.flow_control import FlowControl
+
+from twlookup.platform.server_protocol import Cycle, Deadline, server_headers
 
 
 class Transport:
@@ -21,29 +27,114 @@ class Transport:
     def close(self) -> None:
         self.closed = True
 
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
     def is_closing(self) -> bool:
         return self.closed
 
 
-def test_the_head_goes_out_with_the_first_piece_of_the_body():
-    transport, cycle = Transport(), SimpleNamespace(response_started=False)
-    held = HeadWithBody(transport, cycle)  # type: ignore[arg-type]
-    held.write(b"HTTP/1.1 100 Continue\r\n\r\n")  # before the response: straight through
-    assert transport.writes == [b"HTTP/1.1 100 Continue\r\n\r\n"]
-    cycle.response_started = True
-    held.write(b"HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\n")
-    assert len(transport.writes) == 1  # held
-    held.write(b"ab")
-    held.write(b"cd")
-    assert transport.writes[1:] == [b"HTTP/1.1 200 OK\r\ncontent-length: 4\r\n\r\nab", b"cd"]
+def cycle(method: str = "GET", keep_alive: bool = True, own: list | None = None) -> tuple[Cycle, Transport, list]:
+    """A `Cycle` as the protocol makes one, on a transport that records its writes."""
+    transport, done = Transport(), []
+    scope = {"type": "http", "method": method, "http_version": "1.1", "path": "/x", "query_string": b""}
+    made = Cycle(
+        scope,  # type: ignore[arg-type]
+        transport,  # type: ignore[arg-type]
+        FlowControl(transport),  # type: ignore[arg-type]
+        logging.getLogger("test"),
+        logging.getLogger("test.access"),
+        False,
+        own if own is not None else [(b"date", b"Fri, 27 Nov 2026 08:00:00 GMT"), (b"server", b"uvicorn")],
+        asyncio.Event(),
+        False,
+        keep_alive,
+        lambda: done.append(True),
+    )
+    return made, transport, done
 
 
-def test_closing_writes_a_held_head_first():
-    transport, cycle = Transport(), SimpleNamespace(response_started=True)
-    held = HeadWithBody(transport, cycle)  # type: ignore[arg-type]
-    held.write(b"HTTP/1.1 500 Internal Server Error\r\n\r\n")
-    held.close()
-    assert transport.writes == [b"HTTP/1.1 500 Internal Server Error\r\n\r\n"] and transport.closed
+def start(status: int = 200, *headers: tuple[bytes, bytes]) -> dict:
+    return {"type": "http.response.start", "status": status, "headers": list(headers)}
+
+
+def body(data: bytes, more: bool = False) -> dict:
+    return {"type": "http.response.body", "body": data, "more_body": more}
+
+
+JSON = (b"content-type", b"application/json")
+
+
+async def test_the_head_goes_out_with_the_first_piece_of_the_body():
+    made, transport, done = cycle()
+    made.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")  # before the answer: straight through (receive())
+    await made.send(start(200, JSON, (b"Content-Length", b"4")))
+    assert len(transport.writes) == 1  # the head is held
+    await made.send(body(b"ab", more=True))
+    await made.send(body(b"cd"))
+    assert transport.writes[1:] == [
+        b"HTTP/1.1 200 OK\r\ndate: Fri, 27 Nov 2026 08:00:00 GMT\r\nserver: uvicorn\r\n"
+        b"content-type: application/json\r\ncontent-length: 4\r\n\r\nab",
+        b"cd",
+    ]
+    assert done == [True] and made.response_complete and not transport.closed
+
+
+async def test_the_framing_is_uvicorns():
+    made, transport, _ = cycle()  # no length given: chunked
+    await made.send(start(200, JSON))
+    await made.send(body(b"abc", more=True))
+    await made.send(body(b""))
+    assert transport.writes[0].endswith(b"transfer-encoding: chunked\r\n\r\n3\r\nabc\r\n")
+    assert transport.writes[1:] == [b"0\r\n\r\n"]
+
+    made, transport, _ = cycle("HEAD")  # HEAD: the length of what GET would send, no body
+    await made.send(start(200, JSON, (b"content-length", b"795")))
+    await made.send(body(b""))
+    assert transport.writes == [transport.writes[0]] and transport.writes[0].endswith(b"content-length: 795\r\n\r\n")
+
+    made, transport, _ = cycle(keep_alive=False)  # the connection ends after this answer: said, and done
+    await made.send(start(204))
+    await made.send(body(b""))
+    assert b"connection: close\r\n" in transport.writes[0] and transport.closed
+
+    made, transport, _ = cycle()  # the app closing it says so itself, once
+    await made.send(start(200, (b"content-length", b"0"), (b"connection", b"Keep-Alive, Close")))
+    await made.send(body(b""))
+    assert transport.writes[0].count(b"onnection:") == 1 and transport.closed
+
+    for sent, wrong in ((b"abcde", "longer"), (b"abc", "shorter")):
+        made, _, _ = cycle()
+        await made.send(start(200, (b"content-length", b"4")))
+        with pytest.raises(RuntimeError, match=wrong):
+            await made.send(body(sent))
+
+    made, _, _ = cycle()
+    with pytest.raises(RuntimeError, match="Invalid HTTP header value"):
+        await made.send(start(200, (b"x-note", b"line\nbreak")))
+
+
+async def test_the_servers_own_headers_are_joined_once_per_list():
+    """uvicorn makes its list of headers (date, server) anew each second: every answer until the
+    next list takes the same joined bytes, and a list with a framing header (an operator's
+    `connection: close`) goes through the general path, which acts on it."""
+    own = [(b"date", b"Fri, 27 Nov 2026 08:00:00 GMT"), (b"server", b"uvicorn")]
+    first = server_headers(own)
+    assert first == b"date: Fri, 27 Nov 2026 08:00:00 GMT\r\nserver: uvicorn\r\n"
+    assert server_headers(own) is first
+    later = [(b"date", b"Fri, 27 Nov 2026 08:00:01 GMT"), (b"server", b"uvicorn")]
+    assert server_headers(later) == first.replace(b":00 GMT", b":01 GMT")
+    closing = [*later, (b"connection", b"close")]
+    assert server_headers(closing) is None
+    made, transport, _ = cycle(own=closing)
+    await made.send(start(200, (b"content-length", b"0")))
+    await made.send(body(b""))
+    assert b"\r\nconnection: close\r\n" in transport.writes[0] and transport.closed
+    with pytest.raises(RuntimeError, match="Invalid HTTP header name"):
+        server_headers([(b"bad name", b"x")])
 
 
 class Loop:

@@ -29,9 +29,17 @@ import asyncio
 import logging
 from dataclasses import dataclass, fields
 from typing import Any
+from urllib.parse import unquote
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import (
+    HEADER_RE,
+    HEADER_VALUE_RE,
+    STATUS_LINE,
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
+from uvicorn.protocols.utils import get_client_addr, get_path_with_query_string
 
 from twlookup.platform.errors import Problem
 
@@ -107,39 +115,129 @@ class Deadline:
         self.on_expiry()
 
 
-class HeadWithBody:
-    """The transport as one response sees it: the status line and headers, which uvicorn writes on
-    `http.response.start`, are held and written with the first piece of the body, one write (one
-    system call) instead of two. Anything written before the response starts (a 100 Continue) and
-    after its first piece goes straight through; closing writes what is held first. Not used for
-    HEAD, whose answer has no body write to carry its head."""
+# the headers uvicorn gives every response (date, server), as one piece: (the list it was made
+# from, that piece); None where one of them bears on framing and goes through the general path
+_server_headers: tuple[list[tuple[bytes, bytes]] | None, bytes | None] = (None, b"")
+FRAMING = frozenset({b"content-length", b"transfer-encoding", b"connection"})
 
-    __slots__ = ("cycle", "head", "transport")
 
-    def __init__(self, transport: asyncio.Transport, cycle: Any) -> None:
-        self.transport = transport
-        self.cycle = cycle  # None once the head has been taken
-        self.head: bytes | None = None
+def _check_header(name: bytes, value: bytes) -> None:
+    if HEADER_RE.search(name):
+        raise RuntimeError("Invalid HTTP header name.")
+    if HEADER_VALUE_RE.search(value):
+        raise RuntimeError("Invalid HTTP header value.")
 
-    def write(self, data: bytes) -> None:
-        head = self.head
-        if head is not None:
-            self.head = None
-            self.transport.writelines((head, data))
-        elif self.cycle is not None and self.cycle.response_started:
-            self.cycle = None
-            self.head = data
+
+def server_headers(headers: list[tuple[bytes, bytes]]) -> bytes | None:
+    """`headers`, the server's own, written out: uvicorn makes the list anew each second (the
+    date), so it is checked and joined once a second rather than on every response."""
+    global _server_headers
+    made_from, joined = _server_headers
+    if made_from is not headers:
+        for name, value in headers:
+            _check_header(name, value)
+        framing = any(name.lower() in FRAMING for name, _ in headers)
+        joined = None if framing else b"".join(b"%s: %s\r\n" % (name.lower(), value) for name, value in headers)
+        _server_headers = (headers, joined)
+    return joined
+
+
+class Cycle(RequestResponseCycle):
+    """uvicorn's request-response cycle, its answer written in one piece: the status line and
+    headers are held and written with the first piece of the body, one write (one system call)
+    instead of two, and the server's own headers are joined once a second (`server_headers`).
+    Framing is uvicorn's: Content-Length checked against the body, chunked where the app gives
+    no length, `connection: close` where the connection ends after the answer, no body for HEAD.
+    Anything written before the answer begins (a 100 Continue) goes straight to the transport."""
+
+    head: bytes | None = None  # the status line and headers, until the body's first piece
+
+    async def send(self, message: Any) -> None:
+        if self.flow.write_paused and not self.disconnected:
+            await self.flow.drain()
+        if self.disconnected:
+            return
+        kind = message["type"]
+        if not self.response_started:
+            if kind != "http.response.start":
+                raise RuntimeError(f"Expected ASGI message 'http.response.start', but got '{kind}'.")
+            self.response_started = True
+            self.waiting_for_100_continue = False
+            self.head = self._head(message["status"], message.get("headers", ()))
+        elif self.response_complete:
+            raise RuntimeError(f"Unexpected ASGI message '{kind}' sent, after response already completed.")
+        elif kind != "http.response.body":
+            raise RuntimeError(f"Expected ASGI message 'http.response.body', but got '{kind}'.")
         else:
-            self.transport.write(data)
+            self._body(message.get("body", b""), message.get("more_body", False))
 
-    def close(self) -> None:
-        if self.head is not None:
-            self.transport.write(self.head)
-            self.head = None
-        self.transport.close()
+    def _head(self, status: int, headers: Any) -> bytes:
+        scope = self.scope
+        if self.access_log:
+            self.access_logger.info(
+                '%s - "%s %s HTTP/%s" %d',
+                get_client_addr(scope),
+                scope["method"],
+                get_path_with_query_string(scope),
+                scope["http_version"],
+                status,
+            )
+        own = server_headers(self.default_headers)
+        parts = [STATUS_LINE[status]]
+        if own is None:
+            headers = [*self.default_headers, *headers]
+        else:
+            parts.append(own)
+        closing = False
+        for name, value in headers:
+            _check_header(name, value)
+            name = name.lower()
+            if name == b"content-length":
+                if self.chunked_encoding is None:
+                    self.expected_content_length = int(value.decode())
+                    self.chunked_encoding = False
+            elif name == b"transfer-encoding":
+                if value.lower() == b"chunked":
+                    self.expected_content_length = 0
+                    self.chunked_encoding = True
+            elif name == b"connection" and b"close" in (token.strip().lower() for token in value.split(b",")):
+                self.keep_alive = False
+                closing = True
+            parts += (name, b": ", value, b"\r\n")
+        if not self.keep_alive and not closing:
+            parts.append(b"connection: close\r\n")
+        if self.chunked_encoding is None and scope["method"] != "HEAD" and status not in (204, 304):
+            self.chunked_encoding = True  # no length given: the body goes in chunks
+            parts.append(b"transfer-encoding: chunked\r\n")
+        parts.append(b"\r\n")
+        return b"".join(parts)
 
-    def is_closing(self) -> bool:
-        return self.transport.is_closing()
+    def _body(self, body: bytes, more: bool) -> None:
+        if self.scope["method"] == "HEAD":
+            self.expected_content_length = 0
+            body = b""
+        elif self.chunked_encoding:
+            framed = [b"%x\r\n" % len(body), body, b"\r\n"] if body else []
+            if not more:
+                framed.append(b"0\r\n\r\n")
+            body = b"".join(framed)
+        else:
+            if len(body) > self.expected_content_length:
+                raise RuntimeError("Response content longer than Content-Length")
+            self.expected_content_length -= len(body)
+        head, self.head = self.head, None
+        if head is not None:
+            self.transport.writelines((head, body))
+        elif body:
+            self.transport.write(body)
+        if not more:
+            if self.expected_content_length != 0:
+                raise RuntimeError("Response content shorter than Content-Length")
+            self.response_complete = True
+            self.message_event.set()
+            if not self.keep_alive:
+                self.transport.close()
+            self.on_response()
 
 
 class _Refused(Exception):
@@ -239,12 +337,45 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
                     413, f"The request body is larger than the {self.bounds.max_body_bytes} bytes this server accepts."
                 )
             )
-        super().on_headers_complete()
-        cycle = self.cycle
-        if cycle is not None and cycle.scope is self.scope and self.scope["method"] != "HEAD":
-            cycle.transport = HeadWithBody(self.transport, cycle)  # type: ignore[assignment]  # uvicorn types the cycle's transport as asyncio.Transport; this wrapper has the methods the cycle calls
+        self._begin()
         if length or self._chunked():
             self.body_limit.start()
+
+    def _begin(self) -> None:
+        """The request's scope completed from its head, and its cycle started (or queued behind
+        the one still answering, for a pipelined request). uvicorn's own step, but that the cycle
+        is a `Cycle`."""
+        parser, scope = self.parser, self.scope
+        scope["method"] = parser.get_method().decode("ascii")
+        version = parser.get_http_version()
+        if version != "1.1":
+            scope["http_version"] = version
+        if parser.should_upgrade() and self._should_upgrade():
+            return  # (no websockets here: `_should_upgrade` is false, the request is answered)
+        target = httptools.parse_url(self.url)
+        path = target.path.decode("ascii")
+        scope["path"] = self.root_path + (unquote(path) if "%" in path else path)
+        scope["raw_path"] = self.root_path.encode("ascii") + target.path
+        scope["query_string"] = target.query or b""
+        waiting = self.cycle is not None and not self.cycle.response_complete
+        self.cycle = Cycle(  # (uvicorn's arguments, in its order: positional costs less per request)
+            scope,
+            self.transport,
+            self.flow,
+            self.logger,
+            self.access_logger,
+            self.access_log,
+            self.server_state.default_headers,
+            asyncio.Event(),
+            self.expect_100_continue,
+            version != "1.0" and parser.should_keep_alive(),
+            self.on_response_complete,
+        )
+        if waiting:
+            self.flow.pause_reading()
+            self.pipeline.appendleft((self.cycle, self.app))
+        else:
+            self._start_asgi_task(self.cycle, self.app)
 
     def on_message_complete(self) -> None:
         if self.body_limit is not None:
