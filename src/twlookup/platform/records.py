@@ -250,7 +250,7 @@ def _answer_fields(answer: type[BaseModel]) -> set[str]:
 
 
 @functools.cache
-def _carried_fields(record: type[Record], answer: type[BaseModel]) -> tuple[tuple[str, ...], frozenset[str]]:
+def _carried_fields(record: type[Record], answer: type[BaseModel]) -> tuple[tuple[str, ...], set[str]]:
     """The fields of `record` that `answer` shows: those it declares with the record's own type,
     whose values it takes as the record holds them (already valid: a nested record passes as it
     is), and those it declares otherwise (an answer's own type for a field), dumped first. A
@@ -265,7 +265,7 @@ def _carried_fields(record: type[Record], answer: type[BaseModel]) -> tuple[tupl
             as_held.append(name)
         else:
             dumped.add(name)
-    return tuple(as_held), frozenset(dumped)
+    return tuple(as_held), dumped  # shared, never changed
 
 
 def as_answer(record: Record, answer: type[A], **added: Any) -> A:
