@@ -37,8 +37,9 @@ MISSING = object()
 
 
 class _Pending:
-    def __init__(self, child: subprocess.Popen[bytes]) -> None:
+    def __init__(self, child: subprocess.Popen[bytes], data_dir: Path) -> None:
         self.child = child
+        self.data_dir = data_dir
         self.documents: dict[str, Any] | None = None
 
     def take(self, path: Path) -> Any:
@@ -65,19 +66,25 @@ _pending: _Pending | None = None
 
 @contextmanager
 def prefetched(data_dir: Path) -> Iterator[None]:
-    """Parse the YAML files under `data_dir` in a child interpreter while the block runs."""
+    """Parse the YAML files under `data_dir` in a child interpreter while the block runs. Within
+    an outer block for the same folder (`twlookup serve` opens one early for a new store), the
+    outer block's child serves, and the outer block stops it."""
     global _pending
+    folder = data_dir.resolve()
+    if _pending is not None and _pending.data_dir == folder:
+        yield
+        return
     try:
         child = subprocess.Popen(
             # -P: the working directory is not put on the child's import path
-            [sys.executable, "-P", "-m", __name__, str(data_dir.resolve())],
+            [sys.executable, "-P", "-m", __name__, str(folder)],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
     except OSError:  # no child: everything is parsed here
         yield
         return
-    _pending = _Pending(child)
+    _pending = _Pending(child, folder)
     try:
         yield
     finally:
