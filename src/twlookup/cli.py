@@ -4,7 +4,6 @@ ledger and review commands are in cli_feeds, cli_ledger and cli_review)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,29 +31,28 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
     from twlookup.startup import pause_gc, resume_gc
 
     pause_gc()  # until create_app has built the app (see twlookup/startup.py)
+    from twlookup.platform.store.engine import StoreTimeouts
+    from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
+
     _serve_on(args.host, args.port)
     settings = read_settings()
+    try:
+        wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
+    except StoreUnreachable as exc:
+        print(f"twlookup: {exc}", file=sys.stderr)
+        return 1
     workers = args.workers or settings.workers
+    # a seed's memory goes back when it is done: with several workers this process only
+    # supervises, and a seed runs in a child interpreter of its own; with one, it runs in a forked
+    # copy of this process made after the services' tables and data modules are imported
     built: list[Any] = []  # the app, when it was built while a copy of this process seeded the store
-    with _prefetch_if_new(settings.database_url, args.data, workers):
-        from twlookup.platform.store.engine import StoreTimeouts  # (SQLAlchemy: after the prefetch began)
-        from twlookup.platform.store.ready import StoreUnreachable, wait_for_store
-
-        try:
-            wait_for_store(settings.database_url, settings.startup_wait_seconds, StoreTimeouts.from_settings(settings))
-        except StoreUnreachable as exc:
-            print(f"twlookup: {exc}", file=sys.stderr)
-            return 1
-        # a seed's memory goes back when it is done: with several workers this process only
-        # supervises, and a seed runs in a child interpreter of its own; with one, it runs in a
-        # forked copy of this process made after the services' tables and data modules are imported
-        ensure_ready(
-            settings.database_url,
-            args.data,
-            seed_in_child=workers > 1,
-            seed_in_copy=workers == 1,
-            meanwhile=lambda: built.append(_build_app()),
-        )
+    ensure_ready(
+        settings.database_url,
+        args.data,
+        seed_in_child=workers > 1,
+        seed_in_copy=workers == 1,
+        meanwhile=lambda: built.append(_build_app()),
+    )
     import uvicorn  # (after the seed's fork: the copy does not need it; `_build_app` imported it meanwhile)
 
     from twlookup.platform.server_protocol import PROTOCOL
@@ -81,21 +79,6 @@ def cmd_serve(args: argparse.Namespace, read_settings: ReadSettings) -> int:
         ws="none",
     )
     return 0
-
-
-def _prefetch_if_new(url: str, data: Path, workers: int) -> contextlib.AbstractContextManager[object]:
-    """For a SQLite store that does not exist yet, which this process's forked copy will seed: the
-    data files' parsing (platform/data_prefetch.py) starts now, before the store is waited for and
-    the store's code (SQLAlchemy) and the tables are imported, instead of once the store is found
-    empty: the copy waited for it."""
-    from twlookup.platform.store.sqlite_file import sqlite_file
-
-    file = sqlite_file(url)
-    if workers > 1 or file is None or file.exists():
-        return contextlib.nullcontext()
-    from twlookup.platform.data_prefetch import prefetched
-
-    return prefetched(data)
 
 
 def _build_app() -> Any:

@@ -72,36 +72,3 @@ def test_a_child_that_fails_leaves_the_parsing_here(tmp_path, monkeypatch):
     monkeypatch.setattr(data_prefetch.sys, "executable", str(tmp_path / "no-such-python"))
     with data_prefetch.prefetched(tmp_path):  # cannot start at all
         assert read_data_file(path) == {"a": 1}
-
-
-def test_serve_starts_the_parsing_before_the_store_code_for_a_new_store_only(tmp_path, monkeypatch):
-    """`twlookup serve` on a SQLite store that does not exist yet starts the child before it imports
-    SQLAlchemy and the tables (the seed's copy waited for the child); the seed's own block inside
-    it uses that child and starts no second one. A store that exists, a PostgreSQL store and
-    several workers (whose seed runs in a process of its own) start none early."""
-    from twlookup import cli
-
-    started: list[list[str]] = []
-    real_popen = data_prefetch.subprocess.Popen
-
-    def counting(args, **kwargs):
-        started.append(args)
-        return real_popen(args, **kwargs)
-
-    monkeypatch.setattr(data_prefetch.subprocess, "Popen", counting)
-    folder = tmp_path / "data"
-    folder.mkdir()
-    (folder / "a.yaml").write_text("a: 1\n")
-    new = f"sqlite:///{tmp_path}/new.db"
-    with cli._prefetch_if_new(new, folder, workers=1):
-        assert len(started) == 1 and data_prefetch._pending is not None
-        with data_prefetch.prefetched(folder):  # the seed's block
-            assert read_data_file(folder / "a.yaml") == {"a": 1}
-        assert len(started) == 1 and data_prefetch._pending is not None  # still the outer block's
-    assert data_prefetch._pending is None
-
-    (tmp_path / "old.db").write_bytes(b"")
-    for url, workers in ((f"sqlite:///{tmp_path}/old.db", 1), ("postgresql://db/twlookup", 1), (new, 2)):
-        with cli._prefetch_if_new(url, folder, workers):
-            assert data_prefetch._pending is None, url
-    assert len(started) == 1

@@ -37,9 +37,8 @@ MISSING = object()
 
 
 class _Pending:
-    def __init__(self, child: subprocess.Popen[bytes], data_dir: Path) -> None:
+    def __init__(self, child: subprocess.Popen[bytes]) -> None:
         self.child = child
-        self.data_dir = data_dir
         self.documents: dict[str, Any] | None = None
 
     def take(self, path: Path) -> Any:
@@ -66,25 +65,19 @@ _pending: _Pending | None = None
 
 @contextmanager
 def prefetched(data_dir: Path) -> Iterator[None]:
-    """Parse the YAML files under `data_dir` in a child interpreter while the block runs. Within
-    an outer block for the same folder (`twlookup serve` opens one early for a new store), the
-    outer block's child serves, and the outer block stops it."""
+    """Parse the YAML files under `data_dir` in a child interpreter while the block runs."""
     global _pending
-    folder = data_dir.resolve()
-    if _pending is not None and _pending.data_dir == folder:
-        yield
-        return
     try:
         child = subprocess.Popen(
             # -P: the working directory is not put on the child's import path
-            [sys.executable, "-P", "-m", __name__, str(folder)],
+            [sys.executable, "-P", "-m", __name__, str(data_dir.resolve())],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
     except OSError:  # no child: everything is parsed here
         yield
         return
-    _pending = _Pending(child, folder)
+    _pending = _Pending(child)
     try:
         yield
     finally:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
-
-from twlookup.platform.store.sqlite_file import sqlite_file
 
 _engine: Engine | None = None
 _sessions: sessionmaker[Session] | None = None
@@ -51,6 +50,13 @@ def normalize_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite store; None for any other store, in-memory SQLite included."""
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        return Path(url.removeprefix("sqlite:///"))
+    return None
 
 
 def make_engine(url: str, limits: StoreTimeouts | None = None) -> Engine:
