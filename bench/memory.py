@@ -2,8 +2,9 @@
 
 One process builds the app on a seeded store of its own and then loads one part at a time,
 printing the resident memory (VmRSS) it adds: the services' code, routes and tools (a serving
-process loads them right after its start), every service's reference data (its first request), the MCP SDK (a tools/list), the x402 SDK and the Ethereum libraries (a paid route's
-402), the feed refresher (its modules) and the outbound fetcher (a site check of a loopback
+process loads them right after its start), every service's reference data (its first request), the
+searches, the destination holiday calendars (the `holidays` package), the ad check, the MCP SDK (a
+tools/list), the x402 SDK and the Ethereum libraries (a paid route's 402), the feed refresher (its modules) and the outbound fetcher (a site check of a loopback
 address, refused before any connection). The total is the process with
 every part loaded (target, issue 24: < 200 MB). Requests go through the ASGI app in-process.
 
@@ -76,6 +77,12 @@ async def main() -> int:
             await http.get("/cardgame/api/search", params={"q": "tribute summon"})
             await http.get("/opinions/api/opinions", params={"q": "kindle"})
             note("searches (glossary, cardgame, opinions)")
+            abroad = await http.get("/holiday/api/abroad", params={"country": "JP"})
+            assert abroad.status_code == 200, abroad.text
+            note("destination holiday calendars (the holidays package: /holiday/api/abroad)")
+            checked = await http.post("/creator/api/ad-check", json={"text": "促进生发", "category": "cosmetic"})
+            assert checked.status_code == 200, checked.text
+            note("the ad check, Simplified copy (/creator/api/ad-check)")
             await http.post("/models/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
             note("MCP SDK (tools/list)")
             await http.post("/models/api/pro/audit", json={"ids": ["gpt-4-0613"]})

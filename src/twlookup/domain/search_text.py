@@ -56,6 +56,12 @@ for _phrase in sorted(_PHRASE_FORMS, key=len, reverse=True):
     _PHRASES_BY_FIRST[_phrase[0]] = (*_PHRASES_BY_FIRST.get(_phrase[0], ()), _phrase)
 
 
+def traditional(text: str) -> str:
+    """`text` with each Simplified character of the table in its Traditional (Taiwan) form, one
+    character for one (so positions are kept); no phrase is read."""
+    return text.translate(_S2T)
+
+
 def _taiwan_phrases(text: str) -> str:
     """One pass over `text`, each place taking the longest phrase of the table that starts there."""
     out: list[str] = []

@@ -190,3 +190,15 @@ async def test_campaign_review_checks_device_and_general_copy(client):
     assert review.listing is not None and {d.category for d in review.listing.duties} == {"all"}
     r = await client.post("/creator/api/pro/campaign-review", json={"copy": "x", "categories": "food,drug"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "categories"
+
+
+async def test_a_term_found_by_its_simplified_spelling_is_shown_in_traditional(client):
+    # 头发 read character by character is 頭發; the term is 頭髮 (food: 使頭髮烏黑; cosmetic: 生髮)
+    body = (await client.post("/creator/api/ad-check", json={"text": "吃了能使头发乌黑", "category": "food"})).json()
+    assert [f["words"] for f in body["findings"]] == ["使頭髮烏黑"]
+    assert body["normalised_text"] == "吃了能使頭髮烏黑"
+    body = (await client.post("/creator/api/ad-check", json={"text": "促进生发", "category": "cosmetic"})).json()
+    assert "生髮" in [f["words"] for f in body["findings"]]
+    # 出生 is a word: 出生发 is not 生髮 (as OpenCC reads it)
+    body = (await client.post("/creator/api/ad-check", json={"text": "出生发", "category": "cosmetic"})).json()
+    assert "生髮" not in [f["words"] for f in body["findings"]]
