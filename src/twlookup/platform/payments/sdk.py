@@ -14,6 +14,7 @@ import logging
 import sys
 import threading
 
+from twlookup.platform.package_init import defer_init
 from twlookup.startup import long_lived
 
 log = logging.getLogger("twlookup.payments")
@@ -40,6 +41,9 @@ def load() -> None:
     with _lock:
         if not _loaded:
             try:
+                # the EVM mechanisms' own package imports web3 for signers this process does not
+                # use (about 30 MB): its modules are imported without it (platform/package_init.py)
+                defer_init("x402.mechanisms.evm")
                 import x402.mechanisms.evm.exact  # noqa: F401  (eth_account, py_ecc)
             finally:
                 restore_recursion_limit()

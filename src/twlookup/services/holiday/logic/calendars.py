@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
+from twlookup.platform.package_init import defer_init
 from twlookup.platform.schemas import Source
 from twlookup.startup import long_lived
 
@@ -50,8 +51,13 @@ def holidays_source(today: date) -> Source:
 @cache
 def _package() -> Any:
     """The holidays package, imported by the first calendar asked for, not when the app starts;
-    its modules stay for good (out of the collector's scans: twlookup/startup.py)."""
+    its modules stay for good (out of the collector's scans: twlookup/startup.py). Its
+    `holidays.countries` package would import all 250 country modules for the first country
+    asked for (about 8 MB); each country's module is imported when its calendar is first asked
+    for instead (platform/package_init.py)."""
     import holidays
+
+    defer_init("holidays.countries")
 
     long_lived()
     return holidays
