@@ -112,3 +112,29 @@ def test_a_destination_calendar_imports_its_country_alone_and_matches_the_packag
     )
     assert int(ours[0]) <= 2 * len(countries)  # the asked countries and what they build on, of 250
     assert ours[1] == full[0] and "ComingofAgeDay" in ours[1]
+
+
+def test_threads_asking_while_the_init_runs_wait_for_it(package, tmp_path):
+    """A second thread that asks for a name while the first runs the `__init__` gets the name, not
+    an AttributeError from a half-run package."""
+    import threading
+    import time
+
+    (tmp_path / "deferpkg" / "__init__.py").write_text("import time\ntime.sleep(0.3)\nNAME = 'slow'\n")
+    defer_init(package)
+    import deferpkg
+
+    got: list[object] = []
+
+    def ask() -> None:
+        try:
+            got.append(deferpkg.NAME)
+        except AttributeError as exc:
+            got.append(exc)
+
+    first = threading.Thread(target=ask)
+    first.start()
+    time.sleep(0.1)  # the first thread is inside the __init__
+    ask()
+    first.join()
+    assert got == ["slow", "slow"]

@@ -24,7 +24,7 @@ import sys
 import threading
 from typing import Any
 
-_lock = threading.RLock()
+_lock = threading.Lock()
 
 
 def defer_init(name: str) -> bool:
@@ -37,19 +37,22 @@ def defer_init(name: str) -> bool:
         if spec is None or spec.loader is None or spec.submodule_search_locations is None:
             return False
         module = importlib.util.module_from_spec(spec)
+        init_lock = threading.RLock()  # the __init__ runs once; a thread that asks meanwhile waits
         ran = False
 
         def __getattr__(attr: str) -> Any:
             nonlocal ran
-            if attr.startswith("__") or ran:
+            if attr.startswith("__"):
                 raise AttributeError(f"module {name!r} has no attribute {attr!r}")
             if importlib.util.find_spec(f"{name}.{attr}") is not None:  # a module of the package
                 return importlib.import_module(f"{name}.{attr}")
-            with _lock:
+            with init_lock:
                 if not ran:
                     ran = True
                     spec.loader.exec_module(module)  # type: ignore[union-attr]
-            return getattr(module, attr)
+            if attr in module.__dict__:
+                return module.__dict__[attr]
+            raise AttributeError(f"module {name!r} has no attribute {attr!r}")
 
         module.__getattr__ = __getattr__  # type: ignore[method-assign]
         sys.modules[name] = module
