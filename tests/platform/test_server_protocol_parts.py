@@ -185,3 +185,50 @@ def test_a_cleared_or_cancelled_deadline_never_fires():
     limit.cancel()
     loop.advance(20.0)
     assert expired == [] and limit.timer is None
+
+
+class SocketTransport(Transport):
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 50000)}.get(name, default)
+
+    def set_write_buffer_limits(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+async def test_keep_alive_answers_make_no_timer_each():
+    """uvicorn arms a keep-alive timer after every answer and cancels it on the next request (a
+    timer made and dropped per request); here one Deadline per connection keeps the same limit."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from twlookup.platform.server_protocol import PROTOCOL
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    loop = asyncio.get_running_loop()
+    config = Config(app, http=PROTOCOL, lifespan="off", log_level="warning")
+    config.load()
+    protocol = config.http_protocol_class(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+    timers = []
+    real_call_later = loop.call_later
+
+    def counted(delay, callback, *args, **kwargs):
+        timers.append(delay)
+        return real_call_later(delay, callback, *args, **kwargs)
+
+    loop.call_later = counted  # type: ignore[method-assign]
+    try:
+        transport = SocketTransport()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        for _ in range(20):
+            protocol.data_received(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            for _ in range(5):
+                await asyncio.sleep(0)
+        answers = b"".join(transport.writes).count(b"HTTP/1.1 200 OK")
+        protocol.connection_lost(None)
+    finally:
+        del loop.call_later
+    assert answers == 20
+    assert len(timers) <= 3, timers  # the head limit and the idle limit, once each (20 before)

@@ -252,6 +252,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.head_bytes = 0
         self.head_limit: Deadline | None = None  # set with the loop, in connection_made
         self.body_limit: Deadline | None = None
+        self.idle_limit: Deadline | None = None  # keep-alive: idle between an answer and the next request
         self.refusal: Problem | None = None
         self.refused = False  # answered and half-closed: what still arrives is read and dropped
 
@@ -261,6 +262,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self.head_limit = Deadline(self.loop, self.bounds.header_timeout_seconds, self._head_timed_out)
         self.body_limit = Deadline(self.loop, self.bounds.body_timeout_seconds, self._body_timed_out)
+        self.idle_limit = Deadline(self.loop, self.timeout_keep_alive, self.timeout_keep_alive_handler)
         self.head_limit.start()  # a connection that never sends a request is not held forever
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -430,8 +432,28 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
 
     # time limits
 
+    def _unset_keepalive_if_required(self) -> None:
+        # uvicorn's keep-alive timeout is a timer made after every answer and cancelled by the
+        # next request; here it is a Deadline, one timer per connection (the same limit)
+        if self.idle_limit is not None:
+            self.idle_limit.clear()
+
+    def on_response_complete(self) -> None:
+        """uvicorn's step after an answer (count it, read again, start a pipelined request),
+        with the keep-alive timeout as a Deadline."""
+        self.server_state.total_requests += 1
+        if self.transport.is_closing():
+            return
+        self._unset_keepalive_if_required()
+        self.flow.resume_reading()
+        if self.pipeline:
+            cycle, app = self.pipeline.pop()
+            self._start_asgi_task(cycle, app)
+        elif self.idle_limit is not None:
+            self.idle_limit.start()
+
     def _cancel_timers(self) -> None:
-        for limit in (self.head_limit, self.body_limit):
+        for limit in (self.head_limit, self.body_limit, self.idle_limit):
             if limit is not None:
                 limit.cancel()
 
