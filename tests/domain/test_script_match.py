@@ -23,6 +23,9 @@ def test_a_phrase_is_found_as_read_and_by_its_simplified_spelling():
     # Traditional text with 發 is not the phrase with 髮
     assert found("產生發熱", "生髮") == []
     assert found("", "生髮") == [] and found("生发", "") == []
+    # occurrences left to right, not overlapping (as the ad check's regular expression found them)
+    assert found("治愈治愈治愈", "治癒") == [(0, 2, True), (2, 4, True), (4, 6, True)]
+    assert found("哈哈哈", "哈哈") == [(0, 2, False)]
 
 
 def test_a_character_that_makes_opencc_read_the_spelling_otherwise_is_respected():

@@ -18,10 +18,11 @@ __all__ = ["phrase_spans", "traditional"]
 
 
 def _starts(text: str, sub: str) -> list[int]:
+    """Where `sub` occurs in `text`, left to right, not overlapping (as `re.finditer` finds it)."""
     found, at = [], text.find(sub)
     while at >= 0:
         found.append(at)
-        at = text.find(sub, at + 1)
+        at = text.find(sub, at + len(sub))
     return found
 
 
