@@ -29,6 +29,7 @@ from __future__ import annotations
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from twlookup.bundled import data_dir
 from twlookup.platform.records import read_data_file
@@ -62,16 +63,26 @@ def cjk_characters() -> list[str]:
     return [chr(cp) for lo, hi in RANGES for cp in range(lo, hi + 1)]
 
 
+def character_table(s2tw: Any) -> dict[str, str]:
+    """Every CJK character that OpenCC's `s2tw` turns into one other character -> that character."""
+    return {c: t for c in cjk_characters() if (t := s2tw.convert(c)) != c and len(t) == 1}
+
+
+def read_by_characters(table: dict[str, str], text: str) -> str:
+    """`text` read character by character with `table` (as the serving process reads it)."""
+    return "".join(table.get(c, c) for c in text)
+
+
 def build_spellings(data: Path | None = None) -> str:
     import opencc
 
     s2tw, tw2sp, tw2s = opencc.OpenCC("s2tw"), opencc.OpenCC("tw2sp"), opencc.OpenCC("tw2s")
     chars = cjk_characters()
-    pairs = {c: t for c in chars if (t := s2tw.convert(c)) != c and len(t) == 1}
+    table = character_table(s2tw)
     spellings: dict[str, list[tuple[str, str, str]]] = {}
     for phrase in ad_phrases(data or data_dir()):
         for spelling in sorted({tw2sp.convert(phrase), tw2s.convert(phrase)}):
-            if "".join(pairs.get(c, c) for c in spelling) == phrase:
+            if read_by_characters(table, spelling) == phrase:
                 continue  # the character table reads it back: found as written
             read = s2tw.convert(spelling)
             before = "".join(c for c in chars if not s2tw.convert(c + spelling).endswith(read))
@@ -99,18 +110,12 @@ def build(data: Path | None = None) -> str:
 
     s2tw = opencc.OpenCC("s2tw")
     tw2sp = opencc.OpenCC("tw2sp")
-    chars: dict[str, str] = {}
-    for lo, hi in RANGES:
-        for cp in range(lo, hi + 1):
-            c = chr(cp)
-            t = s2tw.convert(c)
-            if t != c and len(t) == 1:
-                chars[c] = t
+    chars = character_table(s2tw)
     phrases: dict[str, str] = {}
     for name in names_in(data or data_dir()):
         if any(c in chars for c in name):
             continue  # a Simplified spelling given as an alias: it is matched as written
-        read = "".join(chars.get(c, c) for c in tw2sp.convert(name))
+        read = read_by_characters(chars, tw2sp.convert(name))
         if read != name and len(read) >= 2:
             phrases.setdefault(read.lower(), name.lower())
     pairs = "".join(s + t for s, t in sorted(chars.items()))
