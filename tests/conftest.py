@@ -14,7 +14,6 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import date
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import httpx
@@ -23,6 +22,7 @@ from stores import copy_store, seeded_template, worker_services
 
 from twlookup.app import create_app
 from twlookup.cli import DEFAULT_DATA
+from twlookup.platform import clock
 from twlookup.platform.store import engine as store_engine
 from twlookup.platform.store.reference import Reference
 from twlookup.settings import Settings
@@ -82,6 +82,7 @@ def app(settings: Settings) -> Any:
 async def client(app: Any, settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     store_engine.configure(settings.database_url)  # a test that served another store hands the shared one back
     Reference.check_seconds = settings.data_check_seconds
+    app.answers.clear()  # answers kept for an earlier test (which may have patched what they rest on)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
         yield c
 
@@ -99,12 +100,27 @@ async def for_sale(settings: Settings, fresh_store: str) -> AsyncIterator[httpx.
 
 
 @pytest.fixture
-def pin_today(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType, date], date]:
-    """Pin a module's clock: `pin_today(operations, date(2026, 12, 31))` makes that module's
-    `today_taipei()` return the date for this test, so both sides of a date rule can be tested."""
+def serve_reference(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Reference[Any], Any], None]]:
+    """Serve `value` as `reference`'s data for this test, as a rebuild of it would: the reference
+    generation moves on, so no answer kept from the old data is given (platform/answer_cache.py);
+    and again when the test ends."""
 
-    def pin(module: ModuleType, day: date) -> date:
-        monkeypatch.setattr(module, "today_taipei", lambda: day)
+    def serve(reference: Reference[Any], value: Any) -> None:
+        monkeypatch.setattr(reference, "get", lambda: value)
+        Reference.generation += 1
+
+    yield serve
+    Reference.generation += 1
+
+
+@pytest.fixture
+def pin_today(monkeypatch: pytest.MonkeyPatch) -> Callable[[date], date]:
+    """Pin the one clock (platform/clock.py) for this test: `pin_today(date(2026, 12, 31))` makes
+    `clock.today()`, and so every module's `today_taipei()`, return the date, as TWLOOKUP_TODAY
+    does, so both sides of a date rule can be tested (the answer cache keys on the same clock)."""
+
+    def pin(day: date) -> date:
+        monkeypatch.setattr(clock, "_fixed", day)
         return day
 
     return pin

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.orm import configure_mappers
 
 from twlookup.platform import clock, privacy
+from twlookup.platform.answer_cache import AnswerCache
 from twlookup.platform.feeds.status import StatusCache
 from twlookup.platform.health import Health
 from twlookup.platform.http import head_as_get, header
@@ -65,6 +66,7 @@ class TwlookupApp:
         self.subapps: list[FastAPI] = []  # services with a lifespan loaded before the startup
         self.slots = slots
         self.preload = preload
+        self.answers: AnswerCache | None = None  # the repeatable lookups' answers (platform/answer_cache.py)
         self._inbox: asyncio.Queue[tuple[FastAPI, concurrent.futures.Future[None]]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._started = False  # the lifespan's startup has begun
@@ -196,8 +198,10 @@ def create_app(
     names = list(given) if services is not None else list(IMPLEMENTED)
     public = PublicOrigin.from_settings(settings, client_ip, names)
 
+    answers = AnswerCache(settings.answer_cache_bytes)  # shared by the services: one budget
+
     def build(service: Service) -> ServiceApp:
-        return build_service_app(service, settings, counter, client_ip, facilitator, passes, public)
+        return build_service_app(service, settings, counter, client_ip, facilitator, passes, public, answers)
 
     apps: dict[str, Any] = {}
     hosts: dict[bytes, Any] = {}
@@ -220,6 +224,7 @@ def create_app(
         shop = lambda: _pass_shop(settings, facilitator, passes, listings, public) or limited_root  # noqa: E731
         apps["pay"] = OnDemand(shop, in_thread=True)  # every service is loaded to know which have one
     app = TwlookupApp(limited_root, apps, hosts, slots, preload)
+    app.answers = answers
     for name in names:  # each service's place, told to the app when its service loads
         slots[name] = apps[name] = ServiceSlot(name, build, app.loaded, given.get(name))
         host = settings.host_for(name)

@@ -44,7 +44,7 @@ def add_note(p: NoteIn) -> review.Receipt:
     return review.submit("demo", "note", p)
 
 
-@DEMO.operation("GET", "/api/notes")
+@DEMO.operation("GET", "/api/notes", varies=True)  # PUBLIC is state outside the reference data
 def notes() -> NoteList:
     """Public notes."""
     return NoteList(notes=PUBLIC["demo"])

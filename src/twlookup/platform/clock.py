@@ -14,6 +14,9 @@ from zoneinfo import ZoneInfo
 TAIPEI = ZoneInfo("Asia/Taipei")
 
 _fixed: date | None = None  # set from the `today` setting by create_app and the CLI
+# How many times the time of day was read: an answer whose work read it depends on the moment it was
+# asked, not only on the date, and is not kept (platform/answer_cache.py).
+readings = 0
 
 
 def set_today(value: date | None) -> None:
@@ -33,6 +36,8 @@ def today() -> date:
 
 def now() -> datetime:
     """The time in Asia/Taipei (aware); on a fixed today, that day at the real time of day."""
+    global readings
+    readings += 1
     real = datetime.now(TAIPEI)
     if _fixed is None:
         return real

@@ -19,6 +19,7 @@ from twlookup.platform.operations import Operation
 from twlookup.platform.request import CURRENT, RequestInfo
 
 if TYPE_CHECKING:
+    from twlookup.platform.answer_cache import AnswerCache
     from twlookup.platform.payments.gate import PaymentGate
     from twlookup.platform.payments.sale import SaleCheck
     from twlookup.platform.ratelimit import ClientIP
@@ -59,6 +60,7 @@ class OperationEndpoint:
         client_ip: ClientIP | None,
         gate: PaymentGate | None,
         sale: SaleCheck,
+        answers: AnswerCache | None = None,
     ) -> None:
         self.service = service
         self.settings = settings
@@ -66,6 +68,7 @@ class OperationEndpoint:
         self.client_ip = client_ip
         self.gate = gate
         self.sale = sale  # nothing sample, empty or stale is sold
+        self.answers = answers  # repeatable lookups' answers, kept (None: a private service keeps none)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # Who is asking, for the operations that need it (review: per-client limits, operator tokens).
@@ -86,6 +89,11 @@ class OperationEndpoint:
 
     async def _answer(self, match: Match, scope: dict[str, Any], receive: Any, send: Any) -> None:
         op = match.op
+        if op.repeatable and self.answers is not None and not match.markdown:
+            key = (op.fn, scope["query_string"], *match.captured.values())
+            body = await self.answers.answer(op, key, lambda: read_params(match, scope, receive, self.max_body))
+            await send_bytes(send, 200, body, head=scope["method"] == "HEAD")
+            return
         raw = await read_params(match, scope, receive, self.max_body)
         if op.paid:
             await self._sell(op, raw, scope, send)

@@ -39,6 +39,7 @@ import re
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,7 @@ import orjson
 from anyio import to_thread
 
 from twlookup import __version__
+from twlookup.platform.answer_cache import AnswerCache, tool_key
 from twlookup.platform.errors import Problem, internal_error, method_not_allowed
 from twlookup.platform.http import read_body, send_bytes, send_problem
 from twlookup.platform.operations import Operation
@@ -84,8 +86,11 @@ def sdk() -> SimpleNamespace:
     return _sdk
 
 
+ID_TYPES = frozenset({str, int, float})  # a JSON-RPC id: a string or a number (a bool is not one)
+
+
 def _valid_id(ident: Any) -> bool:
-    return isinstance(ident, (str, int, float)) and not isinstance(ident, bool)
+    return ident.__class__ in ID_TYPES
 
 
 @dataclass
@@ -116,7 +121,7 @@ def _rpc_error(ident: Any, code: int, message: str, data: Any = None) -> dict[st
     return {"jsonrpc": "2.0", "id": ident, "error": error}
 
 
-def _result(ident: Any, result: dict[str, Any]) -> dict[str, Any]:
+def _result(ident: Any, result: dict[str, Any] | orjson.Fragment) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": ident, "result": result}
 
 
@@ -134,6 +139,7 @@ class MCPEndpoint:
         self.instructions = instructions
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
         self.sale: Any = None  # the router's SaleCheck: a paid tool on sample, empty or stale data is not sold
+        self.answers: AnswerCache | None = None  # repeatable lookups' answers, kept (platform/answer_cache.py)
 
     @property
     def tools_result(self) -> dict[str, Any]:
@@ -211,8 +217,7 @@ class MCPEndpoint:
             return
         if self._built is None:  # the first MCP request here: load the SDK off the event loop
             await to_thread.run_sync(self._build)
-        supported = sdk().versions
-        if version is not None and version.decode("latin-1") not in supported:
+        if version is not None and version.decode("latin-1") not in (supported := sdk().versions):
             err = _rpc_error(
                 None,
                 INVALID_REQUEST,
@@ -250,7 +255,7 @@ class MCPEndpoint:
             ident = message.get("id")
             method = message.get("method")
             params = message.get("params") or {}
-            if not _valid_id(ident):
+            if ident.__class__ not in ID_TYPES:
                 return _rpc_error(None, INVALID_REQUEST, "Invalid request: id must be a string or a number")
             if not isinstance(method, str) or not isinstance(params, dict):
                 return _rpc_error(ident, INVALID_REQUEST, "Invalid request")
@@ -334,13 +339,17 @@ class MCPEndpoint:
                 return _result(ident, await self.call_paid(op, name, arguments, params.get("_meta"), scope or {}))
             if billing is not None and billing.over_quota is not None and await billing.over_quota(scope or {}):
                 return _result(ident, await self.past_quota(op, name, arguments, params.get("_meta"), scope or {}))
-            result = op.dump_json(await op.call(arguments))
+            if op.repeatable and self.answers is not None:  # kept as the tool result's JSON
+                key = tool_key(op, arguments)
+                kept = await self.answers.answer(op, key, partial(_given, arguments), _tool_result_json)
+                return _result(ident, orjson.Fragment(kept))
+            result = _answer(op.dump_json(await op.call(arguments)))
         except Problem as problem:
             return _result(ident, self.tool_error(problem))
         except Exception:  # a bug of ours inside the tool: still the tool's failure, not the protocol's
             log.exception("unhandled error in MCP tool %s of %s", op.tool, self.service.name)
             return _result(ident, self.tool_error(internal_error()))
-        return _result(ident, _answer(result))
+        return _result(ident, result)
 
     async def call_paid(
         self, op: Operation, tool: str, arguments: dict[str, Any], meta: Any, scope: dict[str, Any]
@@ -440,6 +449,14 @@ class MCPEndpoint:
             if op.path == path or (op.pattern is not None and op.pattern.match(path)):
                 return op.tool
         return None
+
+
+async def _given(arguments: dict[str, Any]) -> dict[str, Any]:
+    return arguments
+
+
+def _tool_result_json(result: bytes) -> bytes:
+    return orjson.dumps(_answer(result))
 
 
 def _answer(result: bytes) -> dict[str, Any]:

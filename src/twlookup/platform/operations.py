@@ -94,6 +94,7 @@ class Operation:
     group: str | None = None  # the service whose reference caches it reads (None: all of them)
     rests_on: tuple[Any, ...] = ()  # paid routes: feeds and tables it is sold on (platform/payments/sale.py)
     writes: bool = False  # it changes something outside its answer (a submission, a post to a search engine)
+    varies: bool = False  # the same inputs on the same day and data may answer differently (a random draw)
     timeout_seconds: ClassVar[float] = 15.0  # bound on one run (set from settings by create_app)
 
     @property
@@ -131,7 +132,19 @@ class Operation:
             "open_world_hint": self.open_world,
         }
 
-    @property
+    @functools.cached_property  # (read on every request: an attribute after the first)
+    def repeatable(self) -> bool:
+        """A free GET lookup that answers from memory: its answer is a function of its parameters,
+        today's date and the reference data, so it may be kept and given again
+        (platform/answer_cache.py). Not: paid routes, POST, `async def` (it calls out), `blocking`
+        (it reads the store), `writes`, `varies`."""
+        return (
+            self.method == "GET"
+            and self.price is None
+            and not (self.is_async or self.blocking or self.writes or self.varies)
+        )
+
+    @functools.cached_property
     def paid(self) -> bool:
         return self.price is not None
 
@@ -264,6 +277,7 @@ def build_operation(
     example: dict[str, Any] | None = None,
     rests_on: tuple[Any, ...] = (),
     writes: bool = False,
+    varies: bool = False,
 ) -> Operation:
     hints = typing.get_type_hints(fn)
     arguments = list(inspect.signature(fn).parameters)
@@ -303,6 +317,7 @@ def build_operation(
         check=check,
         example=example,
         writes=writes,
+        varies=varies,
         group=group_of(fn.__module__),
         rests_on=tuple(rests_on),
     )

@@ -27,9 +27,14 @@ class RequestInfo:
 
 # Who is asking, worked out when first asked (most operations never ask).
 CURRENT: ContextVar[Callable[[], RequestInfo] | None] = ContextVar("twlookup_request", default=None)
+# How many times an operation asked who is asking: such an answer is the caller's own, and is not
+# kept for others (platform/answer_cache.py).
+askings = 0
 
 
 def current() -> RequestInfo:
+    global askings
+    askings += 1
     asking = CURRENT.get()
     if asking is None:
         raise Problem(400, "This operation is available over HTTP only (it needs to know the caller).")

@@ -69,6 +69,7 @@ class Service:
         example: dict[str, Any] | None = None,
         rests_on: tuple[Any, ...] = (),
         writes: bool = False,
+        varies: bool = False,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Declare an operation: REST route, MCP tool (when `tool` is given; a paid route is the
         tool `pro_<path words>`, platform/mcp.py), x402 price, and a
@@ -81,7 +82,9 @@ class Service:
         store tables its answer rests on; while one is sample, empty or stale the route is not for
         sale (a 503 before any payment is asked for; see `platform.payments.sale`). `writes=True` for
         an operation that changes something beyond its answer (a stored submission, URLs posted to a
-        search engine): its MCP tool is then not read-only."""
+        search engine): its MCP tool is then not read-only. `varies=True` for an operation whose answer
+        can differ between two calls with the same parameters on the same day and data (a random
+        draw, a new key, the time of day): its answer is never kept (platform/answer_cache.py)."""
         if path.startswith("/api/pro/") != (price is not None):
             raise ValueError(f"{path}: routes under /api/pro/ and only those carry a price")
         if price is not None and tool is not None:
@@ -95,7 +98,18 @@ class Service:
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             op = build_operation(
-                fn, method, path, tool, price, markdown, blocking, check, example, rests_on=rests_on, writes=writes
+                fn,
+                method,
+                path,
+                tool,
+                price,
+                markdown,
+                blocking,
+                check,
+                example,
+                rests_on=rests_on,
+                writes=writes,
+                varies=varies,
             )
             for other in self.operations:
                 if (other.method, other.path) == (method, path) or (tool and other.tool == tool):

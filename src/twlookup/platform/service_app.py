@@ -17,6 +17,7 @@ from typing import Any
 from limits import parse as parse_limit
 
 from twlookup.platform import privacy
+from twlookup.platform.answer_cache import AnswerCache
 from twlookup.platform.cors import with_cors
 from twlookup.platform.endpoint import OperationEndpoint
 from twlookup.platform.http import head_as_get
@@ -55,6 +56,7 @@ def build_service_app(
     facilitator: Any = None,
     passes: PassBook | None = None,
     public: PublicOrigin | None = None,
+    answers: AnswerCache | None = None,
 ) -> ServiceApp:
     # where clients reach us: every absolute URL written (challenge, pages, OpenAPI, llms.txt)
     public = public or PublicOrigin.from_settings(settings, client_ip, [service.name])
@@ -111,8 +113,13 @@ def build_service_app(
         service, settings.max_body_bytes, OriginPolicy.from_settings(settings, service.name, public), billing
     )
     mcp.sale = sale
+    # repeatable lookups' answers, kept (one cache for the whole app); a private service keeps none
+    if answers is None:
+        answers = AnswerCache(settings.answer_cache_bytes)
+    kept = None if service.private else answers
+    mcp.answers = kept
 
-    endpoint: Any = OperationEndpoint(service.name, settings, client_ip, gate, sale)
+    endpoint: Any = OperationEndpoint(service.name, settings, client_ip, gate, sale, kept)
     if quota is not None:
         endpoint = QuotaLayer(endpoint, quota, gate, settings.quota_call_price, settings.max_body_bytes)
     subapp = SubappOnDemand(listing)

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from twlookup.cli import DEFAULT_DATA
+from twlookup.platform import clock
 from twlookup.platform.records import DataFileError
-from twlookup.services.cardgame import logic, operations, parsers
+from twlookup.services.cardgame import logic, parsers
 from twlookup.services.cardgame.data import read_banlists, read_guide
 from twlookup.services.cardgame.records import BanCard, BanList
 
@@ -158,7 +159,7 @@ async def test_glossary(client):
 
 
 async def test_banlist_today(client, monkeypatch):
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 23))
     r = await client.get(f"{C}/banlist")
     body = r.json()
     assert body["effective"] == "2026-07-01" and body["previous_effective"] == "2026-04-01"
@@ -166,10 +167,10 @@ async def test_banlist_today(client, monkeypatch):
     assert body["counts"] == {"forbidden": 33, "limited": 36, "semi_limited": 17}
     assert body["source"]["url"] == parsers.PAGE_URL and body["source"]["checked"] == "2026-08-22"
     assert body["changes_from_previous"] and all(c["before"] != c["now"] for c in body["changes_from_previous"])
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 6, 30))
     body = (await client.get(f"{C}/banlist")).json()
     assert body["effective"] == "2026-04-01" and body["upcoming_effective"] == "2026-07-01"
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2020, 1, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2020, 1, 1))
     r = await client.get(f"{C}/banlist")
     assert r.status_code == 503 and r.headers["retry-after"]
 
@@ -178,13 +179,13 @@ async def test_a_list_past_its_quarter_is_served_with_a_warning(client, monkeypa
     # Konami Asia's AE lists take effect quarterly (every list held since 2025-01 is dated 1 Jan, Apr,
     # Jul or Oct); on 2026-11-26 the store's newest is the 2026-07-01 list, read from the page on
     # 2026-08-22, so the 2026-10-01 list (published by Konami, not held here) may be in force instead
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 26))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 26))
     body = (await client.get(f"{C}/banlist")).json()
     assert body["effective"] == "2026-07-01" and body["missing_since"] == "2026-10-01"
     assert body["may_be_outdated"] is True and "2026-10-01" in body["warning"]
     assert body["next_expected"] == "2027-01-01"  # never a day in the past
     # before the next quarter's date the held list is the one in force, without a warning
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 9, 30))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 9, 30))
     body = (await client.get(f"{C}/banlist")).json()
     assert body["may_be_outdated"] is False and body["warning"] is None and body["next_expected"] == "2026-10-01"
     assert body["missing_since"] is None
@@ -225,7 +226,7 @@ def test_a_card_printed_on_two_lists_is_merged_not_dropped():
 
 
 async def test_card_status_in_force_previous_and_history(client, monkeypatch):
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 8, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 8, 1))
     body = (await client.get(f"{C}/card", params={"name": "vanquish soul hollie sue"})).json()
     assert body["name"] == "Vanquish Soul Hollie Sue" and body["as_of"] == "2026-08-01"
     assert body["in_force"] == {
@@ -244,26 +245,26 @@ async def test_card_status_in_force_previous_and_history(client, monkeypatch):
     ja = (await client.get(f"{C}/card", params={"name": "VS ホーリー・スー"})).json()
     assert ja["name"] == "Vanquish Soul Hollie Sue" and ja["in_force"]["copies"] == 1
     # the day decides which list is in force: on 2026-06-30 the April list is
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 6, 30))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 6, 30))
     body = (await client.get(f"{C}/card", params={"name": "Vanquish Soul Hollie Sue"})).json()
     assert body["in_force"]["effective"] == "2026-04-01" and body["in_force"]["copies"] == 2
     assert body["upcoming"]["effective"] == "2026-07-01" and body["upcoming"]["copies"] == 1
     # past the next quarter with no newer list stored: the answer says so
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 26))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 26))
     body = (await client.get(f"{C}/card", params={"name": "Pot of Greed"})).json()
     assert body["in_force"]["status"] == "forbidden" and body["in_force"]["copies"] == 0
     assert body["may_be_outdated"] is True and body["missing_since"] == "2026-10-01" and "2026-10-01" in body["warning"]
 
 
 async def test_card_errors(client, monkeypatch):
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 8, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 8, 1))
     r = await client.get(f"{C}/card", params={"name": "Pot of Gred"})
     assert r.status_code == 404 and "Pot of Greed" in r.json()["detail"] and "3 copies" in r.json()["detail"]
     r = await client.get(f"{C}/card")
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "name"
     r = await client.get(f"{C}/card", params={"name": "x" * 121})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "name"
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2020, 1, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2020, 1, 1))
     r = await client.get(f"{C}/card", params={"name": "Pot of Greed"})
     assert r.status_code == 503 and r.headers["retry-after"]
 

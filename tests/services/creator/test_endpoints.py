@@ -4,6 +4,7 @@ from datetime import date
 
 from conftest import assert_problem
 
+from twlookup.platform import clock
 from twlookup.services.creator.operations import _review
 from twlookup.services.creator.schemas import CampaignBody
 
@@ -70,9 +71,8 @@ async def test_the_export_cites_every_record_with_its_provenance(client):  # cli
 
 
 async def test_campaign_review_orders_by_risk(client, monkeypatch):
-    from twlookup.services.creator import operations
 
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 23))
     review = await _review(
         CampaignBody(
             copy="排毒又能降血壓",

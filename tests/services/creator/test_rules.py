@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 
+from twlookup.platform import clock
 from twlookup.services.creator.logic import ubn
 
 
@@ -105,12 +106,11 @@ async def test_withholding_dates(client):
 
 
 async def test_withholding_uses_today_in_taipei(client, monkeypatch):
-    from twlookup.services.creator import operations
 
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 5, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 5, 1))
     r = await client.get("/creator/api/withholding", params={"amount": 50000, "kind": "rent"})
     assert r.json()["as_of"] == "2026-05-01"
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2025, 5, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2025, 5, 1))
     r = await client.get("/creator/api/withholding", params={"amount": 50000, "kind": "rent"})
     assert r.status_code == 422
 
@@ -140,11 +140,10 @@ async def test_tax_thresholds_by_date(client, monthly, kind, on, register, tier,
 
 
 async def test_tax_check_today_and_errors(client, monkeypatch):
-    from twlookup.services.creator import operations
 
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2024, 7, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2024, 7, 1))
     assert (await client.get("/creator/api/tax-check", params={"monthly": 90000})).json()["must_register"] is True
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2025, 7, 1))
+    monkeypatch.setattr(clock, "_fixed", date(2025, 7, 1))
     assert (await client.get("/creator/api/tax-check", params={"monthly": 90000})).json()["must_register"] is False
     r = await client.get("/creator/api/tax-check", params={"monthly": 90000, "date": "2022-12-31"})
     assert r.status_code == 422 and r.json()["errors"][0]["parameter"] == "date" and "2023-01-01" in r.text

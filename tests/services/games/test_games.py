@@ -8,7 +8,7 @@ import pytest
 import respx
 import wikimedia_fixtures as wm
 
-from twlookup.services.games import operations as games_ops
+from twlookup.platform import clock
 from twlookup.services.games.operations import SERVICE
 
 OPS = {op.path: op for op in SERVICE.operations}
@@ -17,7 +17,7 @@ OPS = {op.path: op for op in SERVICE.operations}
 @pytest.fixture
 def today(monkeypatch):
     def pin(day: date) -> None:
-        monkeypatch.setattr(games_ops, "today_taipei", lambda: day)
+        monkeypatch.setattr(clock, "_fixed", day)
 
     pin(date(2026, 11, 23))
     return pin

@@ -69,9 +69,8 @@ async def store(settings, fresh_store):
 
 
 async def test_refresh_imports_and_curated_records_win(store, pin_today):
-    from twlookup.services.games import operations
 
-    pin_today(operations, DAY)
+    pin_today(DAY)
     before = (await store.get("/games/api/games")).json()["count"]
     refresher = Refresher(
         bounds=Bounds(timeout=10, retries=0), lease=timedelta(minutes=5), store=Store(), today=lambda: DAY

@@ -10,6 +10,7 @@ from conftest import assert_problem, assert_sources
 from mcp import Client
 
 from twlookup.app import create_app
+from twlookup.platform import clock
 from twlookup.platform.schemas import today_taipei
 
 pytestmark = pytest.mark.asyncio
@@ -112,9 +113,8 @@ async def test_is_holiday_errors(client, value):
 
 @pytest.mark.parametrize(("today", "status"), [(date(2026, 5, 5), "open"), (date(2026, 5, 6), "expired")])
 async def test_invoice_latest_and_period(client, pin_today, today, status):
-    from twlookup.services.life.operations import invoice
 
-    pin_today(invoice, today)
+    pin_today(today)
     latest = (await client.get(f"{BASE}/invoice/latest")).json()
     assert latest["period"] == "114-11-12" and latest["special"] == "97023797" and latest["grand"] == "00507588"
     assert latest["first"] == ["92377231", "05232592", "78125249"] and latest["additional_sixth"] == []
@@ -437,8 +437,8 @@ async def test_latest_says_when_the_store_is_behind_the_draws(client, monkeypatc
     a receipt of a newer period would have been wrong)."""
     from twlookup.services.life.operations import invoice, lottery
 
-    for ops in (invoice, lottery):
-        monkeypatch.setattr(ops, "today_taipei", lambda: date(2026, 11, 22))
+    for _ops in (invoice, lottery):
+        monkeypatch.setattr(clock, "_fixed", date(2026, 11, 22))
     body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678"})).json()
     assert body["period"] == "114-11-12" and body["newest_drawn_period"] == "115-07-08"
     assert "115-07-08" in body["note"] and "not in this store" in body["note"]
@@ -451,6 +451,6 @@ async def test_latest_says_when_the_store_is_behind_the_draws(client, monkeypatc
     body = (await client.get(f"{BASE}/lottery/check", params={"game": "daily539", "numbers": "1,2,3,4,5"})).json()
     assert "daily539" in body["stale_note"]
 
-    monkeypatch.setattr(invoice, "today_taipei", lambda: date(2026, 2, 1))  # 114-11-12 is the newest drawn
+    monkeypatch.setattr(clock, "_fixed", date(2026, 2, 1))  # 114-11-12 is the newest drawn
     body = (await client.get(f"{BASE}/invoice/check", params={"number": "12345678"})).json()
     assert body["note"] is None and body["newest_drawn_period"] == "114-11-12"

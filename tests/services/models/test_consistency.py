@@ -11,7 +11,6 @@ import yaml
 from twlookup.cli import DEFAULT_DATA
 from twlookup.domain.model_lifecycle import Model, status
 from twlookup.platform.records import DataFileError, load_records
-from twlookup.services.models import operations
 from twlookup.services.models.data import seed_models
 from twlookup.services.models.logic import note_conflicts
 
@@ -161,7 +160,7 @@ def test_review_findings_answer_as_their_notes_say():
 
 @pytest.mark.asyncio
 async def test_upcoming_lists_every_model_with_a_future_shutdown(client, pin_today):
-    today = pin_today(operations, CHECKED)
+    today = pin_today(CHECKED)
     r = await client.get("/models/api/upcoming", params={"days": 3650})
     assert r.status_code == 200
     listed = [m["id"] for m in r.json()["models"]]
@@ -176,7 +175,7 @@ async def test_upcoming_lists_every_model_with_a_future_shutdown(client, pin_tod
 
 @pytest.mark.asyncio
 async def test_shut_down_models_answer_retired(client, pin_today):
-    pin_today(operations, CHECKED)
+    pin_today(CHECKED)
     for ident, day in (
         ("gemini-1.5-pro", "2025-09-24"),
         ("gemini-1.5-flash", "2025-09-24"),

@@ -6,8 +6,6 @@ from datetime import date
 
 import pytest
 
-from twlookup.services.models import operations
-
 
 async def _model(client, ident):
     r = await client.get("/models/api/model", params={"id": ident})
@@ -16,7 +14,7 @@ async def _model(client, ident):
 
 
 async def test_mistral_models_answer_from_mistrals_model_cards(client, pin_today):
-    pin_today(operations, date(2026, 11, 26))
+    pin_today(date(2026, 11, 26))
     # Mistral Large 2.1: deprecated 2026-02-27, retired 2026-05-31, replaced by Mistral Medium 3.5
     body = await _model(client, "mistral-large-2411")
     m = body["model"]
@@ -40,13 +38,13 @@ async def test_mistral_models_answer_from_mistrals_model_cards(client, pin_today
 
 async def test_mistral_state_follows_the_clock(client, pin_today):
     # before its retirement date the same record is scheduled, with a countdown
-    pin_today(operations, date(2026, 7, 1))
+    pin_today(date(2026, 7, 1))
     m = (await _model(client, "open-mistral-nemo-2407"))["model"]
     assert m["status"] == "scheduled" and m["days_until_retirement"] == 30
 
 
 async def test_claude_sonnet_5_is_known_and_active_with_its_earliest_retirement(client, pin_today):
-    pin_today(operations, date(2026, 11, 26))
+    pin_today(date(2026, 11, 26))
     body = await _model(client, "claude-sonnet-5")
     m = body["model"]
     assert m["provider"] == "anthropic" and m["status"] == "active" and m["retirement_date"] is None
@@ -54,7 +52,7 @@ async def test_claude_sonnet_5_is_known_and_active_with_its_earliest_retirement(
 
 
 async def test_openai_shutdowns_of_january_to_april_2027(client, pin_today):
-    pin_today(operations, date(2026, 11, 26))
+    pin_today(date(2026, 11, 26))
     ids = set()
     for month in ("2027-01", "2027-02", "2027-03", "2027-04"):
         body = (await client.get("/models/api/calendar", params={"month": month})).json()
@@ -75,7 +73,7 @@ async def test_openai_shutdowns_of_january_to_april_2027(client, pin_today):
     m = (await _model(client, "gpt-realtime"))["model"]
     assert (m["retirement_date"], m["replacement"], m["status"]) == ("2027-01-20", "gpt-realtime-2.1", "scheduled")
     # a year later the same records answer retired, without a data edit
-    pin_today(operations, date(2027, 11, 26))
+    pin_today(date(2027, 11, 26))
     assert (await _model(client, "gpt-realtime"))["model"]["status"] == "retired"
 
 
@@ -85,14 +83,14 @@ async def test_openai_shutdowns_of_january_to_april_2027(client, pin_today):
 )
 async def test_a_deprecation_announced_later_than_today_is_not_yet_in_force(client, pin_today, today, expected):
     # gpt-realtime's deprecation was announced 2026-07-20: on a clock before that it was active
-    pin_today(operations, today)
+    pin_today(today)
     assert (await _model(client, "gpt-realtime"))["model"]["status"] == expected
 
 
 async def test_the_models_retired_2026_10_23_name_openais_current_replacements(client, pin_today):
     # OpenAI's 2026-04-22 notice (shutdown 2026-10-23) as its deprecations page names the substitutes
     # in the copy read on 2026-11-26 (newest entry 2026-09-11); the May copy had named GPT-5.4/5.5
-    pin_today(operations, date(2026, 11, 26))
+    pin_today(date(2026, 11, 26))
     body = (await client.get("/models/api/calendar", params={"month": "2026-10"})).json()
     retired = {m["id"]: m for d in body["days"] if d["date"] == "2026-10-23" for m in d["models"]}
     assert len(retired) == 11

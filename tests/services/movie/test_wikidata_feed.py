@@ -81,9 +81,8 @@ def _refresher() -> Refresher:
 
 
 async def test_refresh_imports_and_curated_records_win(store, pin_today):
-    from twlookup.services.movie import operations
 
-    pin_today(operations, DAY)
+    pin_today(DAY)
     before = (await store.get("/movie/api/titles")).json()["count"]
     with respx.mock(assert_all_called=True) as router:
         route = router.get(ENDPOINT).mock(

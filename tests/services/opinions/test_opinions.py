@@ -13,6 +13,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from twlookup.cli import DEFAULT_DATA, ensure_ready
+from twlookup.platform import clock
 from twlookup.platform.errors import Problem
 from twlookup.services.opinions import operations
 from twlookup.services.opinions.data import _load, import_hn, import_posts, import_stackexchange
@@ -137,7 +138,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 async def test_opinions_and_before(client, monkeypatch):
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 23))
     body = (await client.get(f"{API}/opinions", params={"q": "電子書閱讀器"})).json()  # the topic's Chinese name
     ids = [i["id"] for i in body["items"]]
     assert body["count"] == 4 and "hn:1003052" in ids and "gh:koreader/koreader#4939" in ids
@@ -319,7 +320,7 @@ async def test_live_disabled_by_default(client):
 
 
 async def test_github_and_v2ex_threads_keep_unknown_counts_unknown(client, monkeypatch):
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 23))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 23))
     body = (await client.get(f"{API}/topic/ai-coding-assistants")).json()
     items = {i["id"]: i for i in body["items"]}
     gh = items["gh:microsoft/vscode-copilot-release#1445"]

@@ -178,7 +178,7 @@ async def test_deals(client):
     assert_problem(await client.get(f"{BASE}/deals", params={"cat": "flowers"}), 422, "cat")
 
 
-async def test_deals_without_drops_on_sample_data_still_say_sample(client, monkeypatch):
+async def test_deals_without_drops_on_sample_data_still_say_sample(client, serve_reference):
     """A sample-only store where nothing dropped: the empty answer is still read off the sample history."""
     from twlookup.services.price import logic, operations
 
@@ -219,7 +219,7 @@ async def test_deals_without_drops_on_sample_data_still_say_sample(client, monke
         ),
     ]
     catalog = logic.Catalog(operations.CATALOG.get().categories, {"LA1": product}, AS_OF, {"LA1": rose})
-    monkeypatch.setattr(operations.CATALOG, "get", lambda: catalog)
+    serve_reference(operations.CATALOG, catalog)
     body = (await client.get(f"{BASE}/deals")).json()
     assert body["count"] == 0 and body["sample"] is True
     assert markdown.SAMPLE_NOTE in (await client.get(f"{BASE}/deals.md")).text

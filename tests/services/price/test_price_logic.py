@@ -311,7 +311,7 @@ def test_parse_feed_names_what_is_wrong(doc, message):
         parse_feed(doc)
 
 
-def test_search_lists_at_most_50(monkeypatch):
+def test_search_lists_at_most_50(serve_reference):
     from twlookup.services.price import operations
     from twlookup.services.price.schemas import SearchQuery
 
@@ -328,7 +328,7 @@ def test_search_lists_at_most_50(monkeypatch):
         )
         for i in range(60)
     }
-    monkeypatch.setattr(operations.CATALOG, "get", lambda: logic.Catalog({}, products, AS_OF, {}))
+    serve_reference(operations.CATALOG, logic.Catalog({}, products, AS_OF, {}))
     result = operations.search(SearchQuery(q="x"))
     assert (result.count, len(result.products), result.limit, result.truncated) == (60, 50, 50, True)
     assert result.products[0].id == "X00" and result.products[-1].id == "X49"

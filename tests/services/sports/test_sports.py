@@ -5,7 +5,7 @@ from datetime import date
 
 import pytest
 
-from twlookup.services.sports import operations as sports_ops
+from twlookup.platform import clock
 from twlookup.services.sports.operations import SERVICE
 
 OPS = {op.path: op for op in SERVICE.operations}
@@ -14,7 +14,7 @@ OPS = {op.path: op for op in SERVICE.operations}
 @pytest.fixture
 def today(monkeypatch):
     def pin(day: date) -> None:
-        monkeypatch.setattr(sports_ops, "today_taipei", lambda: day)
+        monkeypatch.setattr(clock, "_fixed", day)
 
     pin(date(2026, 11, 23))
     return pin

@@ -10,6 +10,7 @@ from datetime import date
 import pytest
 from conftest import assert_problem
 
+from twlookup.platform import clock
 from twlookup.platform.store.reference import Reference
 from twlookup.services.stocks.operations import SERVICE
 
@@ -249,7 +250,7 @@ async def test_mcp_official_client(live_url):
         assert bad.is_error and "9999" in bad.content[0].text
 
 
-async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client, monkeypatch):
+async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client, serve_reference):
     """70 trading days in the store: the stock endpoint lists the latest 60, oldest first (spec limit)."""
     from dataclasses import replace
     from datetime import date, timedelta
@@ -267,7 +268,7 @@ async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client
         for i, d in enumerate(days)
     ]
     longer = replace(market, closes={**market.closes, "2382": series})
-    monkeypatch.setattr(operations.MARKET, "get", lambda: longer)
+    serve_reference(operations.MARKET, longer)
     body = (await client.get(f"{BASE}/stock/2382")).json()
     assert body["days"] == 60 and len(body["closes"]) == 60
     assert body["closes"][0]["date"] == days[10].isoformat() and body["closes"][-1]["date"] == days[-1].isoformat()
@@ -277,9 +278,8 @@ async def test_stock_shows_the_latest_60_trading_days_of_a_longer_history(client
 async def test_etf_payouts_say_how_far_behind_the_record_is(client, monkeypatch):
     """The review of 2026-11-25: 0056's payouts stop at 2026Q1 yet drive the 2027 estimate with no
     warning. On 2026-11-26 (in 2026Q4) the quarters 2026Q2 and 2026Q3 have ended without a record."""
-    from twlookup.services.stocks import operations
 
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 11, 26))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 11, 26))
     etf = (await client.get(f"{BASE}/etf/0056")).json()["etf"]
     assert etf["payouts_through"] == "2026Q1" and etf["periods_missing"] == ["2026Q2", "2026Q3"]
     assert etf["stale"] is True and "2026Q2" in etf["warning"]
@@ -288,6 +288,6 @@ async def test_etf_payouts_say_how_far_behind_the_record_is(client, monkeypatch)
     table = (await client.get(f"{BASE}/etf-dividends")).json()
     assert all(e["stale"] for e in table["etfs"] if e["periods_missing"])
     # on the day after the last recorded quarter ends nothing is missing yet
-    monkeypatch.setattr(operations, "today_taipei", lambda: date(2026, 4, 15))
+    monkeypatch.setattr(clock, "_fixed", date(2026, 4, 15))
     etf = (await client.get(f"{BASE}/etf/0056")).json()["etf"]
     assert etf["periods_missing"] == [] and etf["stale"] is False and etf["warning"] is None

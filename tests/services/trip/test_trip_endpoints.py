@@ -142,9 +142,8 @@ async def test_convert_unknown_currency_is_404(client):
 async def test_entry_japan_korea_vietnam(client, pin_today, today):
     """Pinned on both sides of Japan's tax-free change (2026-11-01) and of the end of Korea's
     K-ETA exemption for Taiwan (valid to 2026-12-31)."""
-    from twlookup.services.trip import operations
 
-    pin_today(operations, today)
+    pin_today(today)
     jp = (await client.get(f"{BASE}/entry", params={"country": "jp"})).json()
     assert jp["country"] == "JP" and jp["as_of"] == today.isoformat()
     ids = {i["id"] for i in jp["items"]}
@@ -197,9 +196,8 @@ async def test_places_errors(client):
 
 @pytest.mark.parametrize("today", [date(2026, 10, 31), date(2026, 11, 1)])
 async def test_japan_taxfree(client, pin_today, today):
-    from twlookup.services.trip import operations
 
-    pin_today(operations, today)
+    pin_today(today)
     body = (await client.get(f"{BASE}/japan-taxfree")).json()
     assert body["regime_id"] == "refund-method" and body["in_force_from"] == "2026-11-01"
     assert body["in_force"] is (today >= date(2026, 11, 1))

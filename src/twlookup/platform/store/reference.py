@@ -61,6 +61,10 @@ class Reference(Generic[T]):
     _lock: ClassVar[threading.Lock] = threading.Lock()
     _check_lock: ClassVar[threading.Lock] = threading.Lock()
     _fresh_until: ClassVar[dict[str | None, float]] = {}  # per group: until then no get() touches the store
+    # Counts the values built (and the resets): an answer worked out from the references read at
+    # one generation holds while it is unchanged (platform/answer_cache.py). Raised after the new
+    # value is in place, so that a reader that has seen the new generation reads the new value.
+    generation: ClassVar[int] = 0
 
     def __init__(self, loader: Callable[[Session], T]) -> None:
         self._loader = loader
@@ -182,6 +186,7 @@ class Reference(Generic[T]):
         for ref in list(cls._all):
             ref._value = None
             ref._built_at = -2
+        cls.generation += 1
 
     def get(self) -> T:
         if self._value is not None and _FROM_MEMORY.get():
@@ -196,6 +201,7 @@ class Reference(Generic[T]):
                     with store_engine.session() as session:
                         self._value = self._loader(session)
                     self._built_at = version
+                    Reference.generation += 1
                     long_lived()  # kept until the data changes: out of the collector's scans
             finally:
                 Reference._lock.release()

@@ -127,7 +127,7 @@ def _category_param(cat: Catalogue, name: str) -> Category:
 # ------------------------------------------------------------------ free routes
 
 
-@SERVICE.operation("GET", "/api/draw", tool="draw_food_fortune")
+@SERVICE.operation("GET", "/api/draw", tool="draw_food_fortune", varies=True)  # a random draw, at this hour
 def draw(p: DrawQuery) -> Draw:
     """抽一餐：神明、六十甲子籤詩、一道菜，以及附近現在營業中的店家（給 lat、lon 時）。
 
@@ -178,7 +178,7 @@ def draw(p: DrawQuery) -> Draw:
     )
 
 
-@SERVICE.operation("GET", "/api/nearby", tool="find_nearby_restaurants")
+@SERVICE.operation("GET", "/api/nearby", tool="find_nearby_restaurants", varies=True)  # open now
 def nearby(p: NearbyQuery) -> NearbyOut:
     """附近現在營業中的店家，依直線（大圓）距離由近到遠。
 

@@ -26,7 +26,7 @@ INDEXNOW_SOURCE = Source(
 )
 
 
-@SERVICE.operation("GET", "/api/instantindex/key")
+@SERVICE.operation("GET", "/api/instantindex/key", varies=True)  # a new key each call
 def instantindex_key(p: NoParams) -> InstantKey:
     """A new IndexNow key (32 hexadecimal characters) and where its key file goes."""
     key = secrets.token_hex(16)
