@@ -232,3 +232,53 @@ async def test_keep_alive_answers_make_no_timer_each():
         del loop.call_later
     assert answers == 20
     assert len(timers) <= 3, timers  # the head limit and the idle limit, once each (20 before)
+
+
+# -- the request body handed to the app (Cycle.receive) ----------------------------------------
+
+
+def arrive(made: Cycle, data: bytes, last: bool) -> None:
+    """What the protocol's body callbacks do with a piece of the body."""
+    made.body += data
+    if last:
+        made.more_body = False
+    made.message_event.set()
+
+
+async def test_a_body_that_came_with_its_head_is_handed_out_once_then_receive_waits_for_the_client():
+    made, _, _ = cycle("POST")
+    arrive(made, b'{"a": 1}', last=True)
+    assert await made.receive() == {"type": "http.request", "body": b'{"a": 1}', "more_body": False}
+    waiting = asyncio.ensure_future(made.receive())  # a second receive: nothing more is coming
+    await asyncio.sleep(0.01)
+    assert not waiting.done()
+    made.disconnected = True
+    made.message_event.set()
+    assert await waiting == {"type": "http.disconnect"}
+
+
+async def test_a_body_in_pieces_arrives_in_order_and_its_last_piece_once():
+    made, _, _ = cycle("POST")
+    arrive(made, b"first ", last=False)
+    assert await made.receive() == {"type": "http.request", "body": b"first ", "more_body": True}
+    later = asyncio.ensure_future(made.receive())  # the long way: it waits for the next piece
+    await asyncio.sleep(0.01)
+    arrive(made, b"second", last=True)
+    assert await later == {"type": "http.request", "body": b"second", "more_body": False}
+    again = asyncio.ensure_future(made.receive())  # the last piece is not handed out a second time
+    await asyncio.sleep(0.01)
+    assert not again.done()
+    made.disconnected = True
+    made.message_event.set()
+    assert await again == {"type": "http.disconnect"}
+
+
+async def test_receive_after_the_answer_or_the_client_left_says_disconnect():
+    made, _, _ = cycle("POST")
+    arrive(made, b"x", last=True)
+    made.response_complete = True
+    assert await made.receive() == {"type": "http.disconnect"}
+    gone, _, _ = cycle("POST")
+    arrive(gone, b"x", last=True)
+    gone.disconnected = True
+    assert await gone.receive() == {"type": "http.disconnect"}

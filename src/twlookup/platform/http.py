@@ -45,18 +45,18 @@ async def read_body(receive: Any, limit: int) -> bytes:
     """The whole request body, or 413 past `limit` bytes."""
     chunks: list[bytes] = []
     size = 0
-    more = True
-    while more:
-        message = await receive()
+    message = await receive()
+    while True:
         if message["type"] == "http.disconnect":
             raise Problem(400, "The client disconnected before sending the whole body.")
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise Problem(413, f"The request body is larger than the {limit} bytes this server accepts.")
+        if not message.get("more_body", False):
+            return b"".join([*chunks, chunk]) if chunks else chunk  # most bodies come in one piece
         chunks.append(chunk)
-        more = message.get("more_body", False)
-    return b"".join(chunks)
+        message = await receive()
 
 
 def query_params(scope: Scope) -> dict[str, str]:

@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import httptools
+from uvicorn.protocols.http.flow_control import HIGH_WATER_LIMIT
 from uvicorn.protocols.http.httptools_impl import (
     HEADER_RE,
     HEADER_VALUE_RE,
@@ -151,6 +152,28 @@ class Cycle(RequestResponseCycle):
     Anything written before the answer begins (a 100 Continue) goes straight to the transport."""
 
     head: bytes | None = None  # the status line and headers, until the body's first piece
+    handed_out = False  # the body's last piece has been handed to the app
+
+    async def receive(self) -> Any:
+        """uvicorn's, with a short way for the usual request body: all of it arrived with the head
+        and is handed out at once, without waiting on the message event."""
+        if not (
+            self.more_body
+            or self.handed_out
+            or self.waiting_for_100_continue
+            or self.disconnected
+            or self.response_complete
+        ):
+            self.handed_out = True
+            self.message_event.clear()  # a later receive() waits for the client to go away
+            if self.flow.read_paused:
+                self.flow.resume_reading()
+            body, self.body = bytes(self.body), bytearray()
+            return {"type": "http.request", "body": body, "more_body": False}
+        message = await super().receive()
+        if message.get("more_body") is False:  # the body's last piece, handed out the long way
+            self.handed_out = True
+        return message
 
     async def send(self, message: Any) -> None:
         if self.flow.write_paused and not self.disconnected:
@@ -252,6 +275,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         self.head_bytes = 0
         self.head_limit: Deadline | None = None  # set with the loop, in connection_made
         self.body_limit: Deadline | None = None
+        self.body_pending = False  # a request's head is in and its body is not (yet) complete
         self.idle_limit: Deadline | None = None  # keep-alive: idle between an answer and the next request
         self.refusal: Problem | None = None
         self.refused = False  # answered and half-closed: what still arrives is read and dropped
@@ -278,6 +302,10 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.head_limit.start()
         try:
             self.parser.feed_data(data)
+            # the body's time limit runs from the end of the data its head came in, when the body
+            # did not all come with it (most bodies do: no timer work for them)
+            if self.body_pending and self.body_limit.at is None:
+                self.body_limit.start()
         except httptools.HttpParserUpgrade:
             self._unsupported_upgrade_warning()  # no websockets here; the app answered the request
         except httptools.HttpParserError as exc:
@@ -306,7 +334,12 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             )
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        super().on_header(name, value)
+        # uvicorn's step (the name in lower case, `Expect: 100-continue` noted), written here: one
+        # call per header instead of two
+        name = name.lower()
+        if name == b"expect" and value.lower() == b"100-continue":
+            self.expect_100_continue = True
+        self.headers.append((name, value))
         self.head_bytes += len(name) + len(value) + 4  # "name: value\r\n"
         if self.head_bytes > self.bounds.max_header_bytes:
             self._stop(
@@ -341,7 +374,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             )
         self._begin()
         if length or self._chunked():
-            self.body_limit.start()
+            self.body_pending = True
 
     def _begin(self) -> None:
         """The request's scope completed from its head, and its cycle started (or queued behind
@@ -379,10 +412,27 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         else:
             self._start_asgi_task(self.cycle, self.app)
 
+    # uvicorn's steps for the body, less its check for a WebSocket upgrade (`serve` runs with
+    # ws="none": no request is upgraded here, see `_begin`)
+
+    def on_body(self, body: bytes) -> None:
+        cycle = self.cycle
+        if cycle.response_complete:
+            return
+        cycle.body += body
+        if len(cycle.body) > HIGH_WATER_LIMIT:
+            self.flow.pause_reading()
+        cycle.message_event.set()
+
     def on_message_complete(self) -> None:
-        if self.body_limit is not None:
+        self.body_pending = False
+        if self.body_limit is not None and self.body_limit.at is not None:
             self.body_limit.clear()
-        super().on_message_complete()
+        cycle = self.cycle
+        if cycle.response_complete:
+            return
+        cycle.more_body = False
+        cycle.message_event.set()
 
     # refusals
 
