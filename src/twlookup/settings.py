@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(1_048_576, description="largest request body accepted (413 beyond)")
     data_check_seconds: float = Field(2.0, description="how often a process looks for a re-seed of reference data")
     answer_cache_bytes: int = Field(
-        2_097_152,
+        1_048_576,
         ge=0,
         description="memory each process keeps the JSON answers of repeated free lookups in, for the day and the "
         "data they were worked out on (0: off)",
