@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, time, timedelta
 
 import pytest
 from pydantic import ValidationError
@@ -40,3 +40,18 @@ def test_create_app_fixes_the_clock(restore_clock):
 
     create_app(Settings(today=date(2028, 2, 29), payments_enabled=False), services=[])
     assert today_taipei() == date(2028, 2, 29)
+
+
+def test_the_real_day_is_worked_out_again_at_midnight_in_taipei(monkeypatch):
+    monkeypatch.setattr(clock, "_fixed", None)
+    monkeypatch.setattr(clock, "_day_ends", float("-inf"))
+    day = clock.today()
+    assert day == datetime.now(clock.TAIPEI).date()
+    ends = datetime.fromtimestamp(clock._day_ends, clock.TAIPEI)
+    assert (ends.date(), ends.time()) == (day + timedelta(days=1), time(0, 0))  # the next midnight there
+    now = clock._day_ends - 1  # a second before it: the day kept
+    monkeypatch.setattr(clock, "epoch_seconds", lambda: now)
+    monkeypatch.setattr(clock, "_day", date(2000, 1, 1))  # (what it kept, made visible)
+    assert clock.today() == date(2000, 1, 1)
+    monkeypatch.setattr(clock, "epoch_seconds", lambda: now + 1)  # midnight: worked out again
+    assert clock.today() == datetime.now(clock.TAIPEI).date()

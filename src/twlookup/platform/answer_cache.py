@@ -54,14 +54,15 @@ class AnswerCache:
         self,
         op: Operation,
         key: tuple[Any, ...] | None,
-        raw: Callable[[], Awaitable[dict[str, Any]]],
+        raw: dict[str, Any] | Callable[[], Awaitable[dict[str, Any]]],
         finish: Callable[[bytes], bytes] = bytes,
     ) -> bytes:
-        """`finish` of the JSON answer of `op` to the parameters `raw()` reads, known by `key` (which
-        names the parameters exactly: equal keys, equal parameters); kept, or given from what was
-        kept. `finish` puts the answer in its envelope (MCP: the tool result), kept as it is."""
+        """`finish` of the JSON answer of `op` to the parameters `raw` (or those `raw()` reads, when
+        needed), known by `key` (which names the parameters exactly: equal keys, equal
+        parameters); kept, or given from what was kept. `finish` puts the answer in its envelope
+        (MCP: the tool result), kept as it is."""
         if key is None or self.budget <= 0 or Reference.due(op.group):
-            return finish(op.dump_json(await op.call(await raw())))
+            return finish(op.dump_json(await op.call(raw if isinstance(raw, dict) else await raw())))
         today, generation = clock.today(), Reference.generation
         entries = self._entries
         kept = entries.get(key)
@@ -69,7 +70,7 @@ class AnswerCache:
             entries.move_to_end(key)
             return kept[2]
         moments = clock.readings + request.askings
-        body = finish(op.dump_json(await op.call(await raw())))
+        body = finish(op.dump_json(await op.call(raw if isinstance(raw, dict) else await raw())))
         size = len(body) + ENTRY_OVERHEAD + sum(len(part) for part in key[1:] if isinstance(part, bytes | str))
         if clock.readings + request.askings == moments and size <= self.largest:
             self._keep(key, (today, generation, body, size))

@@ -8,7 +8,8 @@ the API as it will answer on another day; the time of day keeps running.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
+from time import time as epoch_seconds
 from zoneinfo import ZoneInfo
 
 TAIPEI = ZoneInfo("Asia/Taipei")
@@ -29,9 +30,26 @@ def fixed_today() -> date | None:
     return _fixed
 
 
+# today's date in Taipei, and the moment (epoch seconds) it ends: read on every request, worked out
+# once a day
+_day: date = date.min
+_day_ends = float("-inf")
+
+
 def today() -> date:
     """Today's date in Asia/Taipei, which is what dates in these services are relative to."""
-    return _fixed if _fixed is not None else datetime.now(TAIPEI).date()
+    if _fixed is not None:
+        return _fixed
+    if epoch_seconds() < _day_ends:
+        return _day
+    return _new_day()
+
+
+def _new_day() -> date:
+    global _day, _day_ends
+    day = datetime.now(TAIPEI).date()
+    _day, _day_ends = day, datetime.combine(day + timedelta(days=1), time(), TAIPEI).timestamp()
+    return day
 
 
 def now() -> datetime:

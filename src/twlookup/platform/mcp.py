@@ -39,7 +39,6 @@ import re
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from functools import partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -121,7 +120,7 @@ def _rpc_error(ident: Any, code: int, message: str, data: Any = None) -> dict[st
     return {"jsonrpc": "2.0", "id": ident, "error": error}
 
 
-def _result(ident: Any, result: dict[str, Any] | orjson.Fragment) -> dict[str, Any]:
+def _result(ident: Any, result: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": ident, "result": result}
 
 
@@ -341,8 +340,8 @@ class MCPEndpoint:
                 return _result(ident, await self.past_quota(op, name, arguments, params.get("_meta"), scope or {}))
             if op.repeatable and self.answers is not None:  # kept as the tool result's JSON
                 key = tool_key(op, arguments)
-                kept = await self.answers.answer(op, key, partial(_given, arguments), _tool_result_json)
-                return _result(ident, orjson.Fragment(kept))
+                kept = await self.answers.answer(op, key, arguments, _tool_result_json)
+                return {"jsonrpc": "2.0", "id": ident, "result": orjson.Fragment(kept)}
             result = _answer(op.dump_json(await op.call(arguments)))
         except Problem as problem:
             return _result(ident, self.tool_error(problem))
@@ -449,10 +448,6 @@ class MCPEndpoint:
             if op.path == path or (op.pattern is not None and op.pattern.match(path)):
                 return op.tool
         return None
-
-
-async def _given(arguments: dict[str, Any]) -> dict[str, Any]:
-    return arguments
 
 
 def _tool_result_json(result: bytes) -> bytes:
