@@ -5,7 +5,8 @@ declared `varies`) is a function of its parameters, today's date in Taiwan and t
 data (`platform/store/reference.py`). Its answer to the same parameters is the same bytes until
 the date changes or a reference is rebuilt, so the bytes are kept and given again: a repeated
 lookup skips reading its parameters, validating them, running the operation and serializing the
-answer. REST and MCP keep their own entries (a query string; tool arguments).
+answer. REST and MCP keep their own entries (the query string; the tool arguments as JSON, MCP
+keeping the whole tool result).
 
 An entry is given again only while `clock.today()` and `Reference.generation` are what they were
 when its answer was worked out; both are read before the work starts, so data rebuilt while it
@@ -15,7 +16,7 @@ the time of day (`clock.now()`) or the caller (`request.current()`) is not kept;
 error (a Problem is raised through), nor an answer larger than an entry may be.
 
 Private services (health, wellness) keep nothing: their queries stay in no memory past the
-request. The entries are bounded in bytes (TWLOOKUP_ANSWER_CACHE_MB), the least recently given
+request. The entries are bounded in bytes (TWLOOKUP_ANSWER_CACHE_BYTES), the least recently given
 dropped first; 0 turns the cache off.
 """
 
@@ -32,6 +33,7 @@ from twlookup.platform import clock, request
 from twlookup.platform.operations import Operation
 from twlookup.platform.store.reference import Reference
 
+TOOL = "tool"  # in a tool call's key: never taken for a REST key (op, query string, path segments...)
 ENTRY_OVERHEAD = 200  # bytes an entry costs beyond its answer and its key's text (tuples, a slot), roughly
 
 
@@ -95,6 +97,6 @@ def tool_key(op: Operation, arguments: dict[str, Any]) -> tuple[Any, ...] | None
     the arguments do (they are equal keys in Python; a bool for a number is refused). None for
     arguments JSON cannot hold exactly (an integer past 64 bits): not kept."""
     try:
-        return (op.fn, orjson.dumps(arguments))
+        return (op.fn, TOOL, orjson.dumps(arguments))
     except orjson.JSONEncodeError:
         return None
