@@ -245,16 +245,21 @@ def arrive(made: Cycle, data: bytes, last: bool) -> None:
     made.message_event.set()
 
 
-async def test_a_body_that_came_with_its_head_is_handed_out_once_then_receive_waits_for_the_client():
-    made, _, _ = cycle("POST")
-    arrive(made, b'{"a": 1}', last=True)
-    assert await made.receive() == {"type": "http.request", "body": b'{"a": 1}', "more_body": False}
-    waiting = asyncio.ensure_future(made.receive())  # a second receive: nothing more is coming
+async def waits_for_the_client(made: Cycle) -> None:
+    """A receive() now waits, and is answered `http.disconnect` once the client goes away."""
+    waiting = asyncio.ensure_future(made.receive())
     await asyncio.sleep(0.01)
     assert not waiting.done()
     made.disconnected = True
     made.message_event.set()
     assert await waiting == {"type": "http.disconnect"}
+
+
+async def test_a_body_that_came_with_its_head_is_handed_out_once_then_receive_waits_for_the_client():
+    made, _, _ = cycle("POST")
+    arrive(made, b'{"a": 1}', last=True)
+    assert await made.receive() == {"type": "http.request", "body": b'{"a": 1}', "more_body": False}
+    await waits_for_the_client(made)  # a second receive: nothing more is coming
 
 
 async def test_a_body_in_pieces_arrives_in_order_and_its_last_piece_once():
@@ -265,12 +270,7 @@ async def test_a_body_in_pieces_arrives_in_order_and_its_last_piece_once():
     await asyncio.sleep(0.01)
     arrive(made, b"second", last=True)
     assert await later == {"type": "http.request", "body": b"second", "more_body": False}
-    again = asyncio.ensure_future(made.receive())  # the last piece is not handed out a second time
-    await asyncio.sleep(0.01)
-    assert not again.done()
-    made.disconnected = True
-    made.message_event.set()
-    assert await again == {"type": "http.disconnect"}
+    await waits_for_the_client(made)  # the last piece is not handed out a second time
 
 
 async def test_receive_after_the_answer_or_the_client_left_says_disconnect():

@@ -64,7 +64,7 @@ class AnswerCache:
         parameters); kept, or given from what was kept. `finish` puts the answer in its envelope
         (MCP: the tool result), kept as it is."""
         if key is None or self.budget <= 0 or Reference.due(op.group):
-            return finish(op.dump_json(await op.call(raw if isinstance(raw, dict) else await raw())))
+            return await _worked_out(op, raw, finish)
         today, generation = clock.today(), Reference.generation
         entries = self._entries
         kept = entries.get(key)
@@ -72,7 +72,7 @@ class AnswerCache:
             entries.move_to_end(key)
             return kept[2]
         moments = clock.readings + request.askings
-        body = finish(op.dump_json(await op.call(raw if isinstance(raw, dict) else await raw())))
+        body = await _worked_out(op, raw, finish)
         size = len(body) + ENTRY_OVERHEAD + sum(len(part) for part in key[1:] if isinstance(part, bytes | str))
         if clock.readings + request.askings == moments and size <= self.largest:
             self._keep(key, (today, generation, body, size))
@@ -90,6 +90,12 @@ class AnswerCache:
         while self.used > self.budget:
             _, dropped = entries.popitem(last=False)
             self.used -= dropped[3]
+
+
+async def _worked_out(
+    op: Operation, raw: dict[str, Any] | Callable[[], Awaitable[dict[str, Any]]], finish: Callable[[bytes], bytes]
+) -> bytes:
+    return finish(op.dump_json(await op.call(raw if isinstance(raw, dict) else await raw())))
 
 
 def tool_key(op: Operation, arguments: dict[str, Any]) -> tuple[Any, ...] | None:

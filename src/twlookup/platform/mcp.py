@@ -120,7 +120,7 @@ def _rpc_error(ident: Any, code: int, message: str, data: Any = None) -> dict[st
     return {"jsonrpc": "2.0", "id": ident, "error": error}
 
 
-def _result(ident: Any, result: dict[str, Any]) -> dict[str, Any]:
+def _result(ident: Any, result: dict[str, Any] | orjson.Fragment) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": ident, "result": result}
 
 
@@ -254,7 +254,7 @@ class MCPEndpoint:
             ident = message.get("id")
             method = message.get("method")
             params = message.get("params") or {}
-            if ident.__class__ not in ID_TYPES:
+            if not _valid_id(ident):
                 return _rpc_error(None, INVALID_REQUEST, "Invalid request: id must be a string or a number")
             if not isinstance(method, str) or not isinstance(params, dict):
                 return _rpc_error(ident, INVALID_REQUEST, "Invalid request")
@@ -341,7 +341,7 @@ class MCPEndpoint:
             if op.repeatable and self.answers is not None:  # kept as the tool result's JSON
                 key = tool_key(op, arguments)
                 kept = await self.answers.answer(op, key, arguments, _tool_result_json)
-                return {"jsonrpc": "2.0", "id": ident, "result": orjson.Fragment(kept)}
+                return _result(ident, orjson.Fragment(kept))
             result = _answer(op.dump_json(await op.call(arguments)))
         except Problem as problem:
             return _result(ident, self.tool_error(problem))
