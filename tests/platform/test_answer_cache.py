@@ -197,6 +197,44 @@ async def test_tool_calls_are_kept_as_their_results_and_bool_is_not_taken_for_a_
     assert missing["result"]["isError"] is True
 
 
+async def test_a_repeated_tool_call_is_given_its_kept_result_byte_for_byte(memo, monkeypatch):
+    """A call asked before goes the short way (`MCPEndpoint._kept_result`): the same bytes the
+    ordinary way sends, with the caller's id; anything it does not take goes the ordinary way."""
+    from twlookup.platform.mcp import MCPEndpoint
+
+    ordinary = MCPEndpoint.handle
+    handled: list[Any] = []
+
+    async def counted(self: MCPEndpoint, message: dict[str, Any], scope: Any = None) -> dict[str, Any]:
+        handled.append(message.get("id"))
+        return await ordinary(self, message, scope)
+
+    monkeypatch.setattr(MCPEndpoint, "handle", counted)
+
+    async def call(ident: Any, **params: Any) -> httpx.Response:
+        message = {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+        return await memo.post("/memo/mcp", json=message)
+
+    first = await call(1, name="plain", arguments={"n": 7})
+    assert handled == [1]
+    result = first.json()["result"]
+    for ident in (2, 'q"\u00fc', 2.5, -3):
+        kept = await call(ident, name="plain", arguments={"n": 7})
+        assert kept.content == orjson.dumps({"jsonrpc": "2.0", "id": ident, "result": result})
+    assert handled == [1] and RUNS["memo.plain"] == 1
+    # the ordinary way for everything else, with its own answers
+    assert (await call(True, name="plain", arguments={"n": 7})).json()["error"]["code"] == -32600
+    assert (await call(3, name=["plain"], arguments={"n": 7})).json()["error"]["code"] == -32602
+    assert (await call(4, name="plain", arguments=[7])).json()["error"]["code"] == -32602
+    assert (await call(5, name="plain")).json()["result"]["structuredContent"]["n"] == 0
+    assert (await call(6, name="drawn", arguments={"n": 7})).json()["result"]["structuredContent"]["runs"] == 1
+    assert (await call(7, name="drawn", arguments={"n": 7})).json()["result"]["structuredContent"]["runs"] == 2
+    assert handled == [1, True, 3, 4, 5, 6, 7]
+    monkeypatch.setattr(clock, "_fixed", date(2031, 1, 1))  # another day: worked out again, the ordinary way
+    assert (await call(8, name="plain", arguments={"n": 7})).json()["result"]["structuredContent"]["runs"] == 3
+    assert handled[-1] == 8
+
+
 class Op:
     """What the cache reads of an operation, for the unit tests of its bounds."""
 

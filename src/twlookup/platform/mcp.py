@@ -139,6 +139,7 @@ class MCPEndpoint:
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
         self.sale: Any = None  # the router's SaleCheck: a paid tool on sample, empty or stale data is not sold
         self.answers: AnswerCache | None = None  # repeatable lookups' answers, kept (platform/answer_cache.py)
+        self.counts_calls = billing is not None and billing.over_quota is not None  # a free quota counts tool calls
 
     @property
     def tools_result(self) -> dict[str, Any]:
@@ -245,8 +246,27 @@ class MCPEndpoint:
             # a response sent to us (we never ask the client anything) or a notification
             await _accepted(send)
             return
+        if message["method"] == "tools/call" and (kept := self._kept_result(message)) is not None:
+            # a repeated lookup: the tool result kept for it, in the reply's envelope, byte for
+            # byte what `handle` would send
+            await send_bytes(send, 200, b'{"jsonrpc":"2.0","id":%b,"result":%b}' % (orjson.dumps(message["id"]), kept))
+            return
         reply = await self.handle(message, scope)
         await send_bytes(send, 200, orjson.dumps(reply))
+
+    def _kept_result(self, message: dict[str, Any]) -> bytes | None:
+        """The kept result of a tools/call of a free repeatable tool asked before with the same
+        arguments (platform/answer_cache.py), found without awaiting anything; None sends the
+        call the ordinary way (`handle`), which checks, counts and answers every other call. A
+        service with a free quota counts each tool call, so its calls always go that way."""
+        params = message.get("params")
+        if self.answers is None or self.counts_calls or not _valid_id(message["id"]) or params.__class__ is not dict:
+            return None
+        name, arguments = params.get("name"), params.get("arguments")
+        op = self.by_tool.get(name) if name.__class__ is str else None
+        if op is None or not op.repeatable or arguments.__class__ is not dict:
+            return None
+        return self.answers.given(op, tool_key(op, arguments))
 
     async def handle(self, message: dict[str, Any], scope: dict[str, Any] | None = None) -> dict[str, Any]:
         """One request's reply; a failure of ours is a JSON-RPC internal error, never an HTTP 500."""
