@@ -1,5 +1,6 @@
 """The MCP endpoint spoken by hand, as curl would: every JSON-RPC error path."""
 
+import orjson
 import pytest
 
 pytestmark = pytest.mark.asyncio
@@ -165,3 +166,48 @@ async def test_unsupported_protocol_header_and_get(client):
     assert r.status_code == 400 and r.json()["error"]["data"]["supported"]
     r = await client.get(URL)
     assert r.status_code == 405 and r.headers["allow"] == "POST"
+
+
+async def post_in_pieces(app, *pieces: bytes, complete: bool = True) -> tuple[int, dict]:
+    """A POST to the MCP endpoint straight through the ASGI app, its body handed out by receive()
+    in the pieces given (httpx's test transport always hands out a last empty piece); not
+    `complete`: the client goes away after them."""
+    last = len(pieces) - 1 if complete else len(pieces)
+    messages = [{"type": "http.request", "body": p, "more_body": i < last} for i, p in enumerate(pieces)]
+    sent: list[dict] = []
+
+    async def receive():
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": URL,
+        "raw_path": URL.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"t"), (b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("t", 80),
+    }
+    await app(scope, receive, send)
+    return sent[0]["status"], orjson.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+
+
+async def test_a_body_in_one_piece_or_several_is_read_whole_and_one_past_the_limit_is_refused(app, settings):
+    body = b'{"jsonrpc": "2.0", "id": 9, "method": "ping"}'
+    limit = settings.max_body_bytes
+    at_the_limit, past_it = body + b" " * (limit - len(body)), body + b" " * (limit - len(body) + 1)
+    for pieces in ((body,), (body[:10], body[10:30], body[30:]), (body, b""), (at_the_limit,)):
+        assert await post_in_pieces(app, *pieces) == (200, {"jsonrpc": "2.0", "id": 9, "result": {}})
+    for pieces in ((past_it,), (past_it[:100], past_it[100:])):
+        status, answer = await post_in_pieces(app, *pieces)
+        assert status == 413 and answer["error"]["code"] == -32600 and f"{limit} bytes" in answer["error"]["message"]
+    status, answer = await post_in_pieces(app, body[:10], complete=False)
+    assert status == 400 and "disconnected" in answer["error"]["message"]

@@ -48,7 +48,7 @@ from anyio import to_thread
 from twlookup import __version__
 from twlookup.platform.answer_cache import AnswerCache, tool_key
 from twlookup.platform.errors import Problem, internal_error, method_not_allowed
-from twlookup.platform.http import read_body, send_bytes, send_problem
+from twlookup.platform.http import read_body, send_bytes, send_problem, whole_body
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
@@ -226,11 +226,14 @@ class MCPEndpoint:
             )
             await send_bytes(send, 400, orjson.dumps(err))
             return
-        try:
-            raw = await read_body(receive, self.max_body)
-        except Problem as problem:
-            await send_bytes(send, problem.status, orjson.dumps(_rpc_error(None, INVALID_REQUEST, problem.detail)))
-            return
+        first = await receive()
+        raw = whole_body(first, self.max_body)
+        if raw is None:
+            try:
+                raw = await read_body(receive, self.max_body, first)
+            except Problem as problem:
+                await send_bytes(send, problem.status, orjson.dumps(_rpc_error(None, INVALID_REQUEST, problem.detail)))
+                return
         try:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
