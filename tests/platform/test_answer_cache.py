@@ -198,7 +198,7 @@ async def test_tool_calls_are_kept_as_their_results_and_bool_is_not_taken_for_a_
 
 
 async def test_a_repeated_tool_call_is_given_its_kept_result_byte_for_byte(memo, monkeypatch):
-    """A call asked before goes the short way (`MCPEndpoint._kept_result`): the same bytes the
+    """A call asked before goes the short way (`MCPEndpoint._kept_reply`): the same bytes the
     ordinary way sends, with the caller's id; anything it does not take goes the ordinary way."""
     from twlookup.platform.mcp import MCPEndpoint
 
@@ -230,6 +230,14 @@ async def test_a_repeated_tool_call_is_given_its_kept_result_byte_for_byte(memo,
     assert (await call(6, name="drawn", arguments={"n": 7})).json()["result"]["structuredContent"]["runs"] == 1
     assert (await call(7, name="drawn", arguments={"n": 7})).json()["result"]["structuredContent"]["runs"] == 2
     assert handled == [1, True, 3, 4, 5, 6, 7]
+    # not JSON-RPC 2.0, or a notification (no id): never given the kept result, nor worked out
+    runs = RUNS["memo.plain"]
+    wrong = {"jsonrpc": "1.0", "id": 9, "method": "tools/call", "params": {"name": "plain", "arguments": {"n": 7}}}
+    assert (await memo.post("/memo/mcp", json=wrong)).json()["error"]["code"] == -32600
+    told = {k: v for k, v in wrong.items() if k != "id"} | {"jsonrpc": "2.0"}
+    answered = await memo.post("/memo/mcp", json=told)
+    assert answered.status_code == 202 and answered.content == b""
+    assert handled == [1, True, 3, 4, 5, 6, 7] and RUNS["memo.plain"] == runs
     monkeypatch.setattr(clock, "_fixed", date(2031, 1, 1))  # another day: worked out again, the ordinary way
     assert (await call(8, name="plain", arguments={"n": 7})).json()["result"]["structuredContent"]["runs"] == 3
     assert handled[-1] == 8

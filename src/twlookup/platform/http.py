@@ -41,20 +41,9 @@ async def send_problem(send: Any, problem: Problem, instance: str | None = None)
     await send_bytes(send, problem.status, problem.render(instance), PROBLEM_JSON, headers)
 
 
-def whole_body(message: dict[str, Any], limit: int) -> bytes | None:
-    """The request body when `message`, the first that receive() gave, holds all of it within
-    `limit` bytes (most bodies come so); None otherwise: then `read_body(receive, limit, message)`
-    reads the rest or refuses."""
-    if message["type"] == "http.request" and not message.get("more_body", False):
-        body = message.get("body", b"")
-        if len(body) <= limit:
-            return body
-    return None
-
-
 async def read_body(receive: Any, limit: int, first: dict[str, Any] | None = None) -> bytes:
     """The whole request body, or 413 past `limit` bytes; `first`: the message receive() gave
-    already, if any."""
+    already, if any (a caller that looked at it for a body in one piece)."""
     chunks: list[bytes] = []
     size = 0
     message = first if first is not None else await receive()

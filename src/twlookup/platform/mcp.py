@@ -48,7 +48,7 @@ from anyio import to_thread
 from twlookup import __version__
 from twlookup.platform.answer_cache import AnswerCache, tool_key
 from twlookup.platform.errors import Problem, internal_error, method_not_allowed
-from twlookup.platform.http import read_body, send_bytes, send_problem, whole_body
+from twlookup.platform.http import read_body, send_bytes, send_problem
 from twlookup.platform.operations import Operation
 from twlookup.platform.origins import OriginPolicy
 from twlookup.platform.service import Service
@@ -138,8 +138,21 @@ class MCPEndpoint:
         self.instructions = instructions
         self._built: tuple[dict[str, Any], dict[str, Any]] | None = None
         self.sale: Any = None  # the router's SaleCheck: a paid tool on sample, empty or stale data is not sold
-        self.answers: AnswerCache | None = None  # repeatable lookups' answers, kept (platform/answer_cache.py)
+        self._answers: AnswerCache | None = None
         self.counts_calls = billing is not None and billing.over_quota is not None  # a free quota counts tool calls
+        self.kept_tools: dict[str, Operation] = {}  # the tools a repeated call of which is given its kept result
+
+    @property
+    def answers(self) -> AnswerCache | None:
+        """Repeatable lookups' answers, kept (platform/answer_cache.py); None keeps none."""
+        return self._answers
+
+    @answers.setter
+    def answers(self, cache: AnswerCache | None) -> None:
+        self._answers = cache
+        # a service with a free quota counts each tool call: its calls always go the ordinary way
+        keeps = cache is not None and not self.counts_calls
+        self.kept_tools = {name: op for name, op in self.by_tool.items() if op.repeatable} if keeps else {}
 
     @property
     def tools_result(self) -> dict[str, Any]:
@@ -227,8 +240,12 @@ class MCPEndpoint:
             await send_bytes(send, 400, orjson.dumps(err))
             return
         first = await receive()
-        raw = whole_body(first, self.max_body)
-        if raw is None:
+        # the whole body in one message (most come so), else read on or refused (http.read_body)
+        if (
+            first["type"] != "http.request"
+            or first.get("more_body", False)
+            or len(raw := first.get("body", b"")) > self.max_body
+        ):
             try:
                 raw = await read_body(receive, self.max_body, first)
             except Problem as problem:
@@ -238,6 +255,9 @@ class MCPEndpoint:
             message = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             await send_bytes(send, 400, orjson.dumps(_rpc_error(None, PARSE_ERROR, f"Parse error: {exc}")))
+            return
+        if message.__class__ is dict and (kept := self._kept_reply(message)) is not None:
+            await send_bytes(send, 200, kept)  # a repeated lookup: byte for byte what `handle` would send
             return
         if isinstance(message, list):
             await self.batch(message, version, send, scope)
@@ -249,27 +269,31 @@ class MCPEndpoint:
             # a response sent to us (we never ask the client anything) or a notification
             await _accepted(send)
             return
-        if message["method"] == "tools/call" and (kept := self._kept_result(message)) is not None:
-            # a repeated lookup: the tool result kept for it, in the reply's envelope, byte for
-            # byte what `handle` would send
-            await send_bytes(send, 200, b'{"jsonrpc":"2.0","id":%b,"result":%b}' % (orjson.dumps(message["id"]), kept))
-            return
         reply = await self.handle(message, scope)
         await send_bytes(send, 200, orjson.dumps(reply))
 
-    def _kept_result(self, message: dict[str, Any]) -> bytes | None:
-        """The kept result of a tools/call of a free repeatable tool asked before with the same
-        arguments (platform/answer_cache.py), found without awaiting anything; None sends the
-        call the ordinary way (`handle`), which checks, counts and answers every other call. A
-        service with a free quota counts each tool call, so its calls always go that way."""
+    def _kept_reply(self, message: dict[str, Any]) -> bytes | None:
+        """The reply to a tools/call of a free repeatable tool asked before with the same
+        arguments: the tool result kept for it (platform/answer_cache.py) in the reply's envelope,
+        found without awaiting anything. None sends the message the ordinary way (`handle`), which
+        checks, counts and answers every other message."""
         params = message.get("params")
-        if self.answers is None or self.counts_calls or not _valid_id(message["id"]) or params.__class__ is not dict:
+        ident = message.get("id")
+        if (
+            message.get("method") != "tools/call"
+            or params.__class__ is not dict
+            or ident.__class__ not in ID_TYPES
+            or message.get("jsonrpc") != "2.0"
+        ):
             return None
         name, arguments = params.get("name"), params.get("arguments")
-        op = self.by_tool.get(name) if name.__class__ is str else None
-        if op is None or not op.repeatable or arguments.__class__ is not dict:
+        op = self.kept_tools.get(name) if name.__class__ is str else None
+        if op is None or arguments.__class__ is not dict:
             return None
-        return self.answers.given(op, tool_key(op, arguments))
+        kept = self._answers.given(op, tool_key(op, arguments))  # type: ignore[union-attr]  # kept_tools: none without a cache
+        if kept is None:
+            return None
+        return b'{"jsonrpc":"2.0","id":%b,"result":%b}' % (orjson.dumps(ident), kept)
 
     async def handle(self, message: dict[str, Any], scope: dict[str, Any] | None = None) -> dict[str, Any]:
         """One request's reply; a failure of ours is a JSON-RPC internal error, never an HTTP 500."""

@@ -165,11 +165,15 @@ class Cycle(RequestResponseCycle):
             or self.response_complete
         ):
             self.handed_out = True
-            self.message_event.clear()  # a later receive() waits for the client to go away
             if self.flow.read_paused:
                 self.flow.resume_reading()
             body, self.body = bytes(self.body), bytearray()
             return {"type": "http.request", "body": body, "more_body": False}
+        if self.handed_out and not (self.disconnected or self.response_complete):
+            # the body was handed out and its arrival left the event set: a receive() after it
+            # waits for the client to go away or the answer to end (cleared here, not on the short
+            # way above: most apps never call again)
+            self.message_event.clear()
         message = await super().receive()
         if message.get("more_body") is False:  # the body's last piece, handed out the long way
             self.handed_out = True
@@ -271,6 +275,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bounds = bounds()
+        self.max_head_bytes = self.bounds.max_header_bytes  # (read for every header)
         self.limit_concurrency = None  # counted here, answered as a problem
         self.head_bytes = 0
         self.head_limit: Deadline | None = None  # set with the loop, in connection_made
@@ -341,7 +346,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.expect_100_continue = True
         self.headers.append((name, value))
         self.head_bytes += len(name) + len(value) + 4  # "name: value\r\n"
-        if self.head_bytes > self.bounds.max_header_bytes:
+        if self.head_bytes > self.max_head_bytes:
             self._stop(
                 Problem(
                     431,
