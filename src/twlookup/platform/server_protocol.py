@@ -275,7 +275,6 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bounds = bounds()
-        self.max_head_bytes = self.bounds.max_header_bytes  # (read for every header)
         self.limit_concurrency = None  # counted here, answered as a problem
         self.head_bytes = 0
         self.head_limit: Deadline | None = None  # set with the loop, in connection_made
@@ -346,7 +345,7 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
             self.expect_100_continue = True
         self.headers.append((name, value))
         self.head_bytes += len(name) + len(value) + 4  # "name: value\r\n"
-        if self.head_bytes > self.max_head_bytes:
+        if self.head_bytes > self.bounds.max_header_bytes:
             self._stop(
                 Problem(
                     431,
